@@ -1,0 +1,22 @@
+# The two set-up commands of the README: `make demo` and `make test`.
+# Each creates the virtual environment it needs on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: demo test clean
+
+$(BIN)/docnmf: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,plot]"
+	touch $@
+
+demo: $(BIN)/docnmf
+	$(BIN)/docnmf demo
+
+test: $(BIN)/docnmf
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache
