@@ -1,0 +1,50 @@
+"""Decoding that never fails: invalid bytes become U+FFFD and are counted once per read."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+
+class Decoder:
+    """Decode byte strings with ``errors="replace"``, counting the ones that needed it.
+
+    A reader decodes each document (or file) through one ``Decoder`` and calls
+    :meth:`warn` once at the end, so a whole read emits at most one warning.
+
+    Examples
+    --------
+    >>> dec = Decoder()
+    >>> dec(b"caf\\xc3\\xa9"), dec(b"caf\\xe9"), dec.n_replaced
+    ('café', 'caf\\ufffd', 1)
+    """
+
+    def __init__(self, encoding: str = "utf-8") -> None:
+        self.encoding = encoding
+        self.n_replaced = 0
+
+    def __call__(self, data: bytes) -> str:
+        try:
+            return data.decode(self.encoding)
+        except UnicodeDecodeError:
+            self.n_replaced += 1
+            return data.decode(self.encoding, errors="replace")
+
+    def read(self, path: Path) -> str:
+        """Decode one whole file."""
+        return self(Path(path).read_bytes())
+
+    def warn(self, what: str, source: Path | str, *, stacklevel: int = 3) -> None:
+        """Emit one ``UnicodeWarning`` if anything was decoded with replacement.
+
+        ``what`` is the singular noun for the decoded unit ("document", "file").
+        """
+        n = self.n_replaced
+        if n:
+            noun, verb = (what, "was") if n == 1 else (what + "s", "were")
+            warnings.warn(
+                f"{n} {noun} in {source} {verb} not valid {self.encoding} "
+                "and decoded with replacement characters (U+FFFD)",
+                UnicodeWarning,
+                stacklevel=stacklevel,
+            )

@@ -1,0 +1,491 @@
+"""Readers for the distribution formats of the benchmark corpora.
+
+Reuters-21578 SGML, 20 Newsgroups "bydate" folders, SMART collections
+(CISI, CRAN, MED, CACM), CLUTO sparse matrices and MATLAB ``fea``/``gnd``
+files. Text formats are scanned with regular expressions (no SGML parser) and
+decoded with replacement characters where they are not valid UTF-8; each
+call emits at most one ``UnicodeWarning``.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import scipy.io
+import scipy.sparse as sp
+
+from ._corpus import Corpus
+from ._errors import CorpusError
+from ._text_io import Decoder
+
+__all__ = [
+    "read_reuters21578",
+    "read_20newsgroups",
+    "read_smart",
+    "read_classic3",
+    "read_classic4",
+    "read_cluto",
+    "read_mat",
+]
+
+ReutersSplit = Literal["TRAIN", "TEST", "NOT-USED"]
+NewsgroupsSubset = Literal["train", "test", "all"]
+
+# ---------------------------------------------------------------- Reuters-21578
+
+_REUTERS = re.compile(rb"<REUTERS([^>]*)>(.*?)</REUTERS>", re.S)
+_ATTR = re.compile(rb'([A-Z]+)="([^"]*)"')
+_TOPICS = re.compile(r"<TOPICS>(.*?)</TOPICS>", re.S)
+_D = re.compile(r"<D>(.*?)</D>", re.S)
+_TEXT = re.compile(r"<TEXT[^>]*>(.*?)</TEXT>", re.S)
+_TITLE = re.compile(r"<TITLE>(.*?)</TITLE>", re.S)
+_BODY = re.compile(r"<BODY>(.*?)</BODY>", re.S)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _reuters_text(record: str) -> str:
+    """TITLE and BODY joined by a newline; the whole TEXT element when it has neither."""
+    text = _TEXT.search(record)
+    inner = text.group(1) if text else ""
+    title, body = _TITLE.search(inner), _BODY.search(inner)
+    if title or body:
+        parts = [m.group(1) for m in (title, body) if m]
+    else:  # TYPE="UNPROC" records: untagged text only
+        parts = [_TAG.sub("", inner)]
+    parts = [html.unescape(p).strip() for p in parts]
+    return "\n".join(p for p in parts if p)
+
+
+def read_reuters21578(
+    folder: str | os.PathLike,
+    *,
+    topics_only: bool = False,
+    split: ReutersSplit | None = None,
+    single_label: bool = False,
+) -> Corpus:
+    """Read the Reuters-21578 distribution 1.0 (``reut2-000.sgm`` ... ``reut2-021.sgm``).
+
+    Parameters
+    ----------
+    folder : path-like
+        Folder holding the ``reut2-*.sgm`` files.
+    topics_only : bool, default=False
+        Keep only records with ``TOPICS="YES"``.
+    split : {"TRAIN", "TEST", "NOT-USED"}, optional
+        Keep only records with this ``LEWISSPLIT`` attribute.
+    single_label : bool, default=False
+        Keep only records with exactly one topic.
+
+    Returns
+    -------
+    Corpus
+        One document per ``<REUTERS>`` record, in file order. The text is
+        ``TITLE + "\\n" + BODY`` with entities unescaped (a missing part is
+        left out; ``TYPE="UNPROC"`` records, which have neither, keep their
+        untagged text). Labels are the ``<TOPICS>`` entries in the given
+        order; ids are ``"reuters/<NEWID>"``. ``metadata["lewissplit"]`` and
+        ``metadata["topics_attr"]`` map each id to its ``LEWISSPLIT`` and
+        ``TOPICS`` attributes (keyed by id so they stay valid after
+        :meth:`Corpus.subset`).
+
+    Notes
+    -----
+    ``reut2-017.sgm`` holds bytes that are not UTF-8; they are decoded with
+    replacement characters and reported in one ``UnicodeWarning``.
+    """
+    root = Path(folder)
+    files = sorted(root.glob("reut2-*.sgm"))
+    if not files:
+        raise CorpusError(f"no reut2-*.sgm files in {root}")
+    if split is not None and split not in ("TRAIN", "TEST", "NOT-USED"):
+        raise CorpusError(f"split must be 'TRAIN', 'TEST' or 'NOT-USED', not {split!r}")
+    decode = Decoder()
+    texts, labels, ids, lewis, topics_attr = [], [], [], {}, {}
+    for file in files:
+        for match in _REUTERS.finditer(file.read_bytes()):
+            attrs = {k.decode(): v.decode("ascii", "replace") for k, v in _ATTR.findall(match[1])}
+            if topics_only and attrs.get("TOPICS") != "YES":
+                continue
+            if split is not None and attrs.get("LEWISSPLIT") != split:
+                continue
+            record = decode(match[2])
+            topics = _TOPICS.search(record)
+            # dict.fromkeys drops repeats: NEWID 19918 lists <D>trade</D> twice, 5467 <D>corn</D>
+            found = _D.findall(topics.group(1)) if topics else []
+            topic_list = tuple(dict.fromkeys(t.strip() for t in found))
+            if single_label and len(topic_list) != 1:
+                continue
+            doc_id = f"reuters/{attrs['NEWID']}"
+            texts.append(_reuters_text(record))
+            labels.append(topic_list)
+            ids.append(doc_id)
+            lewis[doc_id] = attrs.get("LEWISSPLIT", "")
+            topics_attr[doc_id] = attrs.get("TOPICS", "")
+    decode.warn("document", root)
+    meta = {
+        "name": "reuters21578", "source": str(root), "format": "reuters-sgml",
+        "lewissplit": lewis, "topics_attr": topics_attr,
+    }
+    return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
+
+
+# ---------------------------------------------------------------- 20 Newsgroups
+
+
+def _natural(name: str) -> tuple:
+    return (0, int(name), "") if name.isdigit() else (1, 0, name)
+
+
+def _strip_header(text: str) -> str:
+    """Everything after the first blank line (nothing if there is none), as scikit-learn does."""
+    return text.replace("\r\n", "\n").partition("\n\n")[2]
+
+
+def read_20newsgroups(
+    folder: str | os.PathLike, *, subset: NewsgroupsSubset = "all", strip_headers: bool = False
+) -> Corpus:
+    """Read the "bydate" 20 Newsgroups folders, one document per post.
+
+    Parameters
+    ----------
+    folder : path-like
+        Folder holding ``20news-bydate-train/`` and ``20news-bydate-test/``,
+        each with one subfolder per newsgroup and one file per post.
+    subset : {"all", "train", "test"}, default="all"
+        Which split to read; ``"all"`` gives train then test.
+    strip_headers : bool, default=False
+        Drop each post's header block (everything before the first blank line).
+
+    Returns
+    -------
+    Corpus
+        Labels are the newsgroup names; ids are ``"<split>/<group>/<file>"``
+        (``"train/sci.space/60804"``), groups sorted, posts in numeric order.
+    """
+    root = Path(folder)
+    if subset not in ("train", "test", "all"):
+        raise CorpusError(f"subset must be 'train', 'test' or 'all', not {subset!r}")
+    decode = Decoder()
+    texts, labels, ids = [], [], []
+    for part in ("train", "test") if subset == "all" else (subset,):
+        split_dir = root / f"20news-bydate-{part}"
+        if not split_dir.is_dir():
+            raise CorpusError(f"no such folder: {split_dir}")
+        groups = (d for d in split_dir.iterdir() if d.is_dir() and not d.name.startswith("."))
+        for group in sorted(groups):
+            posts = (f for f in group.iterdir() if f.is_file() and not f.name.startswith("."))
+            for post in sorted(posts, key=lambda f: _natural(f.name)):
+                text = decode.read(post)
+                texts.append(_strip_header(text) if strip_headers else text)
+                labels.append((group.name,))
+                ids.append(f"{part}/{group.name}/{post.name}")
+    decode.warn("file", root)
+    meta = {"name": "20newsgroups", "source": str(root), "format": "20news-bydate"}
+    meta["subset"] = subset
+    return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
+
+
+# ---------------------------------------------------------------- SMART collections
+
+_SMART_RECORD = re.compile(rb"(?m)^(?=\.I(?:[ \t\r]|$))")
+_SMART_FIELD = re.compile(r"\.([A-Z])(?:[ \t]+(\S.*))?")
+
+
+def _smart_records(data: bytes, decode: Decoder) -> list[tuple[str, str]]:
+    """(``.I`` number, ``.T`` + newline + ``.W``) per record; other fields are dropped."""
+    records = []
+    for chunk in _SMART_RECORD.split(data):
+        if not chunk.startswith(b".I"):
+            continue  # text before the first record
+        lines = [line.rstrip() for line in decode(chunk).splitlines()]
+        head = _SMART_FIELD.fullmatch(lines[0].strip())
+        number = head.group(2) if head else None
+        fields: dict[str, list[str]] = {}
+        current = None
+        for line in lines[1:]:
+            marker = _SMART_FIELD.fullmatch(line.strip())
+            if marker and marker.group(2) is None:
+                # a repeated marker is a stray line inside the text (CRAN 240 has ".A" and
+                # ".B" in its abstract, 576 and 578 a second ".W"): stay in the current field
+                if marker.group(1) not in fields:
+                    current = fields[marker.group(1)] = []
+            elif current is not None:
+                current.append(line)
+        if number is None:
+            if any(line.strip() for line in lines[1:]):
+                raise CorpusError(f"a SMART record without an .I number holds text: {lines[1:3]}")
+            continue  # a bare trailing ".I" line, as at the end of MED.ALL
+        parts = ("\n".join(fields.get(key, [])).strip() for key in ("T", "W"))
+        records.append((number.strip(), "\n".join(p for p in parts if p)))
+    return records
+
+
+def _read_smart(path: Path, label: str | None, decode: Decoder) -> Corpus:
+    if not path.is_file():
+        raise CorpusError(f"no such file: {path}")
+    prefix = label if label is not None else path.name.split(".")[0]
+    records = _smart_records(path.read_bytes(), decode)
+    ids = [f"{prefix}/{number}" for number, _ in records]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise CorpusError(f"duplicate .I number in {path}: {dup!r}")
+    labels = [(label,) if label is not None else () for _ in records]
+    meta = {"name": prefix, "source": str(path), "format": "smart"}
+    return Corpus(texts=[text for _, text in records], labels=labels, ids=ids, metadata=meta)
+
+
+def read_smart(path: str | os.PathLike, *, label: str | None = None) -> Corpus:
+    """Read a SMART collection file (``.I``/``.T``/``.A``/``.W``/... records).
+
+    Parameters
+    ----------
+    path : path-like
+        The collection, e.g. ``CISI.ALL``. Windows line endings are accepted;
+        a trailing ``.I`` line with no number and no text is ignored.
+    label : str, optional
+        Label given to every document (unlabelled if omitted).
+
+    Returns
+    -------
+    Corpus
+        Text is the ``.T`` field, a newline, and the ``.W`` field (a missing
+        field is left out). A marker for a field the record already has is
+        taken as a stray line and the text continues in the current field.
+        Ids are ``"<label or file name up to its first dot>/<.I number>"``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     f = Path(tmp) / "TINY.ALL"
+    ...     raw = b".I 1\\r\\n.T\\r\\nA title\\r\\n.A\\r\\nSmith\\r\\n.W\\r\\nThe abstract.\\r\\n"
+    ...     _ = f.write_bytes(raw + b".I\\r\\n")
+    ...     c = read_smart(f, label="tiny")
+    >>> c.ids, c.texts, c.labels
+    (['tiny/1'], ['A title\\nThe abstract.'], [('tiny',)])
+    """
+    decode = Decoder()
+    corpus = _read_smart(Path(path), label, decode)
+    decode.warn("document", path)
+    return corpus
+
+
+def _collection_file(folder: Path) -> Path:
+    """The one visible file in a SMART collection folder (``cisi/CISI.ALL``)."""
+    if not folder.is_dir():
+        raise CorpusError(f"no such folder: {folder}")
+    files = [f for f in sorted(folder.iterdir()) if f.is_file() and not f.name.startswith(".")]
+    if len(files) != 1:
+        raise CorpusError(f"expected one collection file in {folder}, found {len(files)}")
+    return files[0]
+
+
+def _read_classic(folder: str | os.PathLike, names: tuple[str, ...], name: str) -> Corpus:
+    root = Path(folder)
+    decode = Decoder()
+    parts = [_read_smart(_collection_file(root / sub), sub, decode) for sub in names]
+    decode.warn("document", root, stacklevel=4)
+    return Corpus(
+        texts=[t for c in parts for t in c.texts],
+        labels=[lab for c in parts for lab in c.labels],
+        ids=[i for c in parts for i in c.ids],
+        metadata={"name": name, "source": str(root), "format": "smart"},
+    )
+
+
+def read_classic3(folder: str | os.PathLike) -> Corpus:
+    """Classic3: CISI + CRAN + MED, labelled ``"cisi"``, ``"cran"``, ``"med"`` (3893 documents).
+
+    Parameters
+    ----------
+    folder : path-like
+        Folder with ``cisi/``, ``cran/``, ``med/`` subfolders, one SMART file
+        each (see :func:`read_smart`).
+
+    Notes
+    -----
+    The usual Classic3 has 3891 documents; this copy of CRAN keeps all 1400.
+    """
+    return _read_classic(folder, ("cisi", "cran", "med"), "classic3")
+
+
+def read_classic4(folder: str | os.PathLike) -> Corpus:
+    """Classic4: :func:`read_classic3` plus CACM (label ``"cacm"``; 7097 documents)."""
+    return _read_classic(folder, ("cisi", "cran", "med", "cacm"), "classic4")
+
+
+# ---------------------------------------------------------------- CLUTO sparse
+
+
+def _parse_cluto(text: str, source: Path) -> sp.csr_matrix:
+    lines = text.splitlines()
+    if not lines:
+        raise CorpusError(f"{source} is empty")
+    header = lines[0].split()
+    if len(header) not in (2, 3):
+        raise CorpusError(f"{source}: first line should be 'N M' or 'N M NNZ', got {lines[0]!r}")
+    n_docs, n_terms = int(header[0]), int(header[1])
+    body = lines[1 : 1 + n_docs]
+    if len(body) < n_docs or any(line.strip() for line in lines[1 + n_docs :]):
+        raise CorpusError(f"{source}: header says {n_docs} documents, found {len(lines) - 1} lines")
+    indptr, cols, vals = [0], [], []
+    for number, line in enumerate(body, start=2):
+        tokens = line.split()
+        if len(tokens) % 2:  # "nnz col val col val ...", as in these copies
+            if int(tokens[0]) * 2 != len(tokens) - 1:
+                raise CorpusError(f"{source} line {number}: entry count does not match its pairs")
+            tokens = tokens[1:]
+        cols.extend(int(t) for t in tokens[0::2])
+        vals.extend(float(t) for t in tokens[1::2])
+        indptr.append(len(cols))
+    col = np.asarray(cols, dtype=np.int64)
+    if col.size and (col.min() < 0 or col.max() >= n_terms):
+        raise CorpusError(f"{source}: column index outside 0..{n_terms - 1} (columns are 0-based)")
+    data = np.asarray(vals, dtype=np.float64)
+    X = sp.csr_matrix((data, col, np.asarray(indptr)), shape=(n_docs, n_terms))
+    X.sum_duplicates()
+    return X
+
+
+def _cluto_labels(path: Path, n_docs: int) -> list[tuple[str, ...]]:
+    """Labels from a one-hot classes x documents matrix; a document may have 0 or several."""
+    rows = [line.split() for line in path.read_text(errors="replace").splitlines() if line.strip()]
+    onehot = np.asarray(rows, dtype=np.float64)
+    if onehot.ndim != 2 or onehot.shape[1] != n_docs:
+        raise CorpusError(f"{path}: expected a classes x {n_docs} matrix, got shape {onehot.shape}")
+    width = max(2, len(str(onehot.shape[0] - 1)))
+    names = [f"class_{c:0{width}d}" for c in range(onehot.shape[0])]
+    return [tuple(names[c] for c in np.flatnonzero(onehot[:, j])) for j in range(n_docs)]
+
+
+def read_cluto(path: str | os.PathLike) -> Corpus:
+    """Read a CLUTO text set converted to ``sparse_<name>.txt`` + ``<name>_correct.txt``.
+
+    Parameters
+    ----------
+    path : path-like
+        The set's folder (``cluto/re0``) or its ``sparse_<name>.txt`` file.
+        The sparse file's first line is ``N M`` (or ``N M NNZ``); each of the
+        next ``N`` lines is one document as ``nnz col val col val ...`` (a
+        line of bare ``col val`` pairs is accepted too). Columns are 0-based:
+        in all 19 sets shipped the smallest index is 0 and the largest M - 1.
+
+    Returns
+    -------
+    Corpus
+        ``texts=None``; ``counts`` is a CSR float64 matrix of shape
+        (n_docs, n_terms). Labels come from the one-hot class x document
+        matrix ``<name>_correct.txt`` (class ``c`` is named ``"class_<c>"``,
+        zero-padded); a document may carry no class or two (``re1`` has 18
+        of each). Without that file the documents are unlabelled. Column
+        labels from ``<name>_clabel.txt`` or ``<name>.mat.clabel``, when
+        present, become the vocabulary. Ids are ``"<name>/<row index>"``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     d = Path(tmp) / "toy"
+    ...     d.mkdir()
+    ...     _ = (d / "sparse_toy.txt").write_text("2 3\\n2 0 1 2 4\\n1 1 2\\n")
+    ...     _ = (d / "toy_correct.txt").write_text("1 0\\n0 1\\n")
+    ...     c = read_cluto(d)
+    >>> c.counts.toarray()
+    array([[1., 0., 4.],
+           [0., 2., 0.]])
+    >>> c.labels
+    [('class_00',), ('class_01',)]
+    """
+    path = Path(path)
+    if path.is_dir():
+        folder, name = path, path.name
+        sparse_file = folder / f"sparse_{name}.txt"
+    else:
+        folder, sparse_file = path.parent, path
+        name = path.stem.removeprefix("sparse_")
+    if not sparse_file.is_file():
+        raise CorpusError(f"no such file: {sparse_file}")
+    decode = Decoder()
+    X = _parse_cluto(decode.read(sparse_file), sparse_file)
+    decode.warn("file", sparse_file)
+    n_docs = X.shape[0]
+    correct = folder / f"{name}_correct.txt"
+    labels = _cluto_labels(correct, n_docs) if correct.is_file() else [()] * n_docs
+    vocabulary = None
+    for cand in (folder / f"{name}_clabel.txt", folder / f"{name}.mat.clabel"):
+        if cand.is_file():
+            terms = [t.strip() for t in cand.read_text(errors="replace").splitlines() if t.strip()]
+            vocabulary = terms if len(terms) == X.shape[1] else None
+            break
+    meta = {"name": name, "source": str(sparse_file), "format": "cluto"}
+    return Corpus(
+        texts=None, labels=labels, ids=[f"{name}/{i}" for i in range(n_docs)],
+        metadata=meta, counts=X, vocabulary=vocabulary,
+    )
+
+
+# ---------------------------------------------------------------- MATLAB fea/gnd
+
+
+def _mat_strings(cell: np.ndarray) -> list[str]:
+    """A MATLAB cell array of strings as a Python list."""
+    return [str(np.asarray(item).ravel()[0]) if np.size(item) else "" for item in cell.ravel()]
+
+
+def read_mat(path: str | os.PathLike, *, min_class_size: int | None = None) -> Corpus:
+    """Read a MATLAB v5 document-term file (``fea``/``gnd`` or ``A``/``labels``).
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.mat`` file holding a docs x terms matrix (``fea`` as in D. Cai's
+        TDT2/Reuters files, or ``A`` as in cclust's ``classic3.mat``; sparse
+        or dense, transposed if needed to put documents in rows) and a label
+        vector (``gnd`` or ``labels``). cclust's ``ms`` cell array of terms,
+        when present, becomes the vocabulary.
+    min_class_size : int, optional
+        Keep only classes with at least this many documents
+        (:meth:`Corpus.filter_min_class_size`).
+
+    Returns
+    -------
+    Corpus
+        ``texts=None``; ``counts`` is CSR float64 (raw term counts for Cai's
+        files and ``classic3.mat``; ``cstr.mat`` holds non-integer weights).
+        Labels are the integer class ids as strings; ids are
+        ``"<file stem>/<0-based row index in the file>"``.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise CorpusError(f"no such file: {path}")
+    mat = scipy.io.loadmat(path)
+    X_key = next((k for k in ("fea", "A") if k in mat), None)
+    y_key = next((k for k in ("gnd", "labels") if k in mat), None)
+    if X_key is None or y_key is None:
+        found = ", ".join(k for k in mat if not k.startswith("__"))
+        raise CorpusError(
+            f"{path} has no 'fea'/'A' matrix and 'gnd'/'labels' vector (found: {found})"
+        )
+    y = np.asarray(mat[y_key]).ravel()
+    X = sp.csr_matrix(mat[X_key], dtype=np.float64)
+    if X.shape[0] != y.size and X.shape[1] == y.size:
+        X = X.T.tocsr()
+    if X.shape[0] != y.size:
+        raise CorpusError(f"{path}: {X_key} has shape {X.shape} but {y_key} has {y.size} entries")
+    vocabulary = _mat_strings(mat["ms"]) if "ms" in mat else None
+    if vocabulary is not None and len(vocabulary) != X.shape[1]:
+        vocabulary = None
+    corpus = Corpus(
+        texts=None,
+        labels=[(str(int(v)),) for v in y],
+        ids=[f"{path.stem}/{i}" for i in range(X.shape[0])],
+        metadata={"name": path.stem, "source": str(path), "format": "mat"},
+        counts=X,
+        vocabulary=vocabulary,
+    )
+    return corpus if min_class_size is None else corpus.filter_min_class_size(min_class_size)

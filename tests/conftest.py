@@ -1,0 +1,80 @@
+"""Shared fixtures: seeds, planted clusters, tiny texts, dense/sparse containers, the corpora."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.corpus._paths import data_dir
+
+
+@pytest.fixture
+def seed() -> int:
+    return 20031
+
+
+def make_planted(n_docs: int = 120, n_terms: int = 60, k: int = 3, seed: int = 0, noise: float = 0.05):
+    """Non-negative docs x terms matrix with ``k`` planted topics on disjoint term blocks.
+
+    Each document draws most of its mass from its topic's block of terms and a
+    little from everywhere, so the clusters are known and recoverable.
+    """
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(k), int(np.ceil(n_docs / k)))[:n_docs]
+    rng.shuffle(y)
+    blocks = np.array_split(np.arange(n_terms), k)
+    X = noise * rng.random((n_docs, n_terms))
+    for i, c in enumerate(y):
+        X[i, blocks[c]] += rng.random(len(blocks[c]))
+    X[X < 2 * noise * 0.5] = 0.0  # make it genuinely sparse
+    return X, y
+
+
+@pytest.fixture
+def planted():
+    return make_planted
+
+
+@pytest.fixture
+def tiny_texts() -> tuple[list[str], list[int]]:
+    texts = [
+        "The goalkeeper saved a penalty and the striker scored twice in the final.",
+        "Fans cheered as the team won the league after a late goal.",
+        "The coach praised the defenders after the football match.",
+        "The central bank raised interest rates to curb inflation.",
+        "Shares fell as investors worried about bond yields and inflation.",
+        "The stock market rallied when the bank cut interest rates.",
+    ]
+    return texts, [0, 0, 0, 1, 1, 1]
+
+
+@pytest.fixture(params=["dense", "csr"])
+def container(request):
+    if request.param == "dense":
+        return np.asarray
+    return sp.csr_matrix
+
+
+@pytest.fixture(scope="session")
+def datasets_dir():
+    """The shared corpora folder; skips with a reason when absent, fails under CI."""
+    path = data_dir()
+    if not path.is_dir():
+        msg = f"corpora folder {path} not found (set DOCNMF_DATA)"
+        if os.environ.get("CI"):
+            pytest.fail(msg + "; CI must have the corpora")
+        pytest.skip(msg)
+    return path
+
+
+def require(path):
+    """Skip (or fail under CI) when one corpus file is missing."""
+    if not path.exists():
+        msg = f"{path} not found"
+        if os.environ.get("CI"):
+            pytest.fail(msg + "; CI must have the corpora")
+        pytest.skip(msg)
+    return path

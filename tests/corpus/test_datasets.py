@@ -1,0 +1,48 @@
+"""The dataset registry without the corpora: names, missing files, found flags."""
+
+from __future__ import annotations
+
+import pytest
+
+from docnmf.corpus import CorpusError, list_datasets, load_dataset
+
+REQUIRED = {
+    "tdt2", "tdt2_all", "tdt2_top30", "reuters21578", "reuters21578_single", "reuters_cai",
+    "20newsgroups", "classic3", "classic4", "cstr", "classic3_cclust", "cluto_re0", "cluto_fbis",
+    "cluto_wap", "cluto_k1a", "cluto_k1b",
+}
+
+
+def test_registry_names():
+    names = [info.name for info in list_datasets()]
+    assert REQUIRED <= set(names)
+    assert len(names) == len(set(names))
+
+
+def test_unknown_name_lists_known_ones():
+    with pytest.raises(CorpusError, match="unknown dataset 'tdt3'") as err:
+        load_dataset("tdt3")
+    assert "tdt2" in str(err.value) and "cluto_re0" in str(err.value)
+
+
+def test_missing_files_name_the_path_and_the_variable(tmp_path):
+    with pytest.raises(CorpusError) as err:
+        load_dataset("tdt2", data_home=tmp_path)
+    message = str(err.value)
+    assert str(tmp_path / "tdt2_cai" / "TDT2_all.mat") in message and "DOCNMF_DATA" in message
+
+
+def test_found_flags_follow_data_home(tmp_path):
+    assert not any(info.found for info in list_datasets(tmp_path))
+    (tmp_path / "cluto" / "re0").mkdir(parents=True)
+    (tmp_path / "cluto" / "re0" / "sparse_re0.txt").write_text("1 2\n1 1 3\n")
+    found = {info.name for info in list_datasets(tmp_path) if info.found}
+    assert found == {"cluto_re0"}
+    c = load_dataset("cluto_re0", data_home=tmp_path)
+    assert c.metadata["name"] == "cluto_re0" and c.counts.toarray().tolist() == [[0.0, 3.0]]
+
+
+def test_data_home_from_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("DOCNMF_DATA", str(tmp_path))
+    info = next(i for i in list_datasets() if i.name == "classic3")
+    assert info.path == tmp_path / "classic4_smart" and not info.found

@@ -1,0 +1,213 @@
+"""Folder, CSV and JSON Lines readers, and read_corpus dispatch, on files written here."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from docnmf.corpus import CorpusError, read_corpus, read_csv, read_folder, read_jsonl
+
+
+def write(path, content: str | bytes):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def unicode_warnings(record) -> list[str]:
+    return [str(w.message) for w in record if issubclass(w.category, UnicodeWarning)]
+
+
+@pytest.fixture
+def labelled_folder(tmp_path):
+    root = tmp_path / "news"
+    write(root / "sport" / "012.txt", "the striker scored")
+    write(root / "sport" / "2024" / "001.txt", "late goal")
+    write(root / "econ" / "a.txt", "rates rise")
+    write(root / "readme.txt", "not a class")
+    write(root / ".hidden.txt", "skip me")
+    write(root / ".git" / "config", "skip me too")
+    write(root / "sport" / ".DS_Store", "and me")
+    return root
+
+
+def test_folder_subfolders_are_labels_and_ids_are_relative_posix_paths(labelled_folder):
+    c = read_folder(labelled_folder)
+    assert c.ids == ["econ/a.txt", "readme.txt", "sport/012.txt", "sport/2024/001.txt"]
+    assert c.labels == [("econ",), (), ("sport",), ("sport",)]
+    assert c.texts == ["rates rise", "not a class", "the striker scored", "late goal"]
+    assert c.metadata["name"] == "news"
+    assert c.metadata["format"] == "folder"
+    assert c.metadata["source"] == str(labelled_folder)
+
+
+def test_folder_without_subfolders_is_unlabelled(tmp_path):
+    write(tmp_path / "b.txt", "second")
+    write(tmp_path / "a.txt", "first")
+    c = read_folder(tmp_path)
+    assert c.ids == ["a.txt", "b.txt"]
+    assert c.labels == [(), ()]
+    assert not c.is_labelled
+
+
+def test_folder_pattern_filters_file_names(labelled_folder):
+    write(labelled_folder / "econ" / "b.csv", "x")
+    c = read_folder(labelled_folder, pattern="0*.txt")
+    assert c.ids == ["sport/012.txt", "sport/2024/001.txt"]
+
+
+def test_folder_errors(tmp_path):
+    with pytest.raises(CorpusError, match="no documents"):
+        read_folder(tmp_path)
+    with pytest.raises(CorpusError, match="no such folder"):
+        read_folder(tmp_path / "absent")
+
+
+def test_csv_named_columns_and_label_separator(tmp_path):
+    f = write(
+        tmp_path / "docs.csv",
+        'key,body,topics\nd1,"rates, bonds",econ;markets\nd2,"two\nlines",\nd3,goal, sport \n',
+    )
+    c = read_csv(f, text_column="body", label_column="topics", id_column="key", label_separator=";")
+    assert c.ids == ["d1", "d2", "d3"]
+    assert c.texts == ["rates, bonds", "two\nlines", "goal"]
+    assert c.labels == [("econ", "markets"), (), ("sport",)]
+    assert c.metadata == {"name": "docs", "source": str(f), "format": "csv"}
+
+
+def test_csv_default_columns(tmp_path):
+    with_defaults = write(tmp_path / "a.csv", "\ufeffid,text,label\nx,hello,greet\ny,bye,\n")
+    c = read_csv(with_defaults)
+    assert (c.ids, c.labels) == (["x", "y"], [("greet",), ()])
+    without = write(tmp_path / "b.csv", "text\nhello\n\nbye\n")
+    c = read_csv(without)
+    assert (c.ids, c.labels, c.texts) == (["1", "2"], [(), ()], ["hello", "bye"])
+
+
+def test_tsv_uses_tab_and_keeps_commas(tmp_path):
+    f = write(tmp_path / "docs.tsv", "text\tlabel\na, b\tx\n")
+    c = read_csv(f)
+    assert (c.texts, c.labels) == (["a, b"], [("x",)])
+
+
+def test_jsonl_multilabel_lists_and_strings(tmp_path):
+    f = write(
+        tmp_path / "docs.jsonl",
+        '{"id": 7, "text": "wheat and corn", "label": ["grain", "corn"]}\n'
+        "\n"
+        '{"id": "b", "text": "no topic", "label": ""}\n'
+        '{"id": "c", "text": "one topic", "label": "earn"}\n'
+        '{"id": "d", "text": "missing label"}\n',
+    )
+    c = read_jsonl(f)
+    assert c.ids == ["7", "b", "c", "d"]
+    assert c.labels == [("grain", "corn"), (), ("earn",), ()]
+    assert c.texts[0] == "wheat and corn"
+    assert c.metadata["format"] == "jsonl"
+
+
+def test_jsonl_named_columns_and_row_numbers(tmp_path):
+    f = write(tmp_path / "docs.ndjson", '{"body": "x", "cls": "a"}\n{"body": "y", "cls": "b"}\n')
+    c = read_jsonl(f, text_column="body", label_column="cls")
+    assert (c.ids, c.labels) == (["1", "2"], [("a",), ("b",)])
+
+
+@pytest.mark.parametrize("reader, name", [(read_csv, "d.csv"), (read_jsonl, "d.jsonl")])
+def test_unknown_column_names_it_and_lists_available(tmp_path, reader, name):
+    content = "id,text\n1,a\n" if name.endswith("csv") else '{"id": "1", "text": "a"}\n'
+    f = write(tmp_path / name, content)
+    with pytest.raises(CorpusError, match="column 'body' not found") as err:
+        reader(f, text_column="body")
+    assert "available columns: 'id', 'text'" in str(err.value)
+    with pytest.raises(CorpusError, match="'topic'"):
+        reader(f, label_column="topic")
+
+
+@pytest.mark.parametrize("reader, name", [(read_csv, "d.csv"), (read_jsonl, "d.jsonl")])
+def test_duplicate_ids_are_an_error(tmp_path, reader, name):
+    if name.endswith("csv"):
+        content = "id,text\na,x\nb,y\na,z\n"
+    else:
+        content = '{"id": "a", "text": "x"}\n{"id": "b", "text": "y"}\n{"id": "a", "text": "z"}\n'
+    f = write(tmp_path / name, content)
+    with pytest.raises(CorpusError, match=r"duplicate document id 'a'.*records 1 and 3"):
+        reader(f)
+
+
+def test_jsonl_bad_line_is_an_error(tmp_path):
+    f = write(tmp_path / "d.jsonl", '{"text": "a"}\n[1, 2]\n')
+    with pytest.raises(CorpusError, match="line 2"):
+        read_jsonl(f)
+
+
+def test_invalid_utf8_files_decode_with_one_warning(tmp_path):
+    write(tmp_path / "a" / "1.txt", b"caf\xe9 au lait")
+    write(tmp_path / "a" / "2.txt", b"fine")
+    write(tmp_path / "b" / "3.txt", b"\xff\xfe broken")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        c = read_folder(tmp_path)
+    assert c.texts == ["caf\ufffd au lait", "fine", "\ufffd\ufffd broken"]
+    messages = unicode_warnings(record)
+    assert len(messages) == 1
+    assert "2 files" in messages[0] and "replacement" in messages[0]
+    assert record[0].filename == __file__  # attributed to the caller, not the library
+
+
+def test_invalid_utf8_csv_counts_documents_not_lines(tmp_path):
+    content = b'id,text\n1,"ok\nstill ok"\n2,"bad \xe9\nand \xe9 again"\n3,x\xff\n'
+    f = write(tmp_path / "d.csv", content)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        c = read_csv(f)
+    assert c.texts[0] == "ok\nstill ok"
+    assert c.texts[1] == "bad \ufffd\nand \ufffd again"
+    messages = unicode_warnings(record)
+    assert len(messages) == 1 and "2 documents" in messages[0]
+
+
+def test_invalid_utf8_jsonl(tmp_path):
+    f = write(tmp_path / "d.jsonl", b'{"text": "na\xefve"}\n{"text": "plain"}\n')
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        c = read_jsonl(f)
+    assert c.texts == ["na\ufffdve", "plain"]
+    messages = unicode_warnings(record)
+    assert len(messages) == 1 and "1 document " in messages[0]
+
+
+def test_valid_files_emit_no_warning(tmp_path):
+    f = write(tmp_path / "d.csv", "text\ncafé\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert read_csv(f).texts == ["café"]
+
+
+def test_read_corpus_dispatches_on_path(tmp_path, labelled_folder):
+    assert read_corpus(labelled_folder).metadata["format"] == "folder"
+    assert read_corpus(str(labelled_folder), pattern="a.txt").ids == ["econ/a.txt"]
+    csv_file = write(tmp_path / "d.csv", "text,label\nx,a\n")
+    assert read_corpus(csv_file).labels == [("a",)]
+    tsv_file = write(tmp_path / "d.tsv", "text\tlabel\nx, y\tb\n")
+    assert read_corpus(tsv_file).texts == ["x, y"]
+    jsonl_file = write(tmp_path / "d.jsonl", '{"text": "x", "label": ["a", "b"]}\n')
+    assert read_corpus(jsonl_file, label_column="label").labels == [("a", "b")]
+
+
+@pytest.mark.parametrize("source", ["no/such/folder", "missing.csv", "missing.jsonl"])
+def test_read_corpus_missing_path(tmp_path, monkeypatch, source):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(CorpusError, match=f"no such file or folder: {source}"):
+        read_corpus(source)
+
+
+def test_read_corpus_unknown_name_and_file_type(tmp_path):
+    with pytest.raises(CorpusError, match="unknown dataset 'not_a_dataset'.*classic3"):
+        read_corpus("not_a_dataset")
+    odd = write(tmp_path / "d.xml", "<doc/>")
+    with pytest.raises(CorpusError, match="cannot tell how to read"):
+        read_corpus(odd)
