@@ -1,0 +1,88 @@
+"""Text pipeline: tokenization, stop words, Porter stems, pruning, tf-idf of Xu 2003 and variants."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.text.tokenize import Analyzer
+from docnmf.text.vectorize import DocumentVectorizer, EmptyVocabularyError
+from docnmf.text.weighting import TfidfWeighting, ncw_weights, tfidf_xu2003
+
+
+def test_analyzer_porter_and_stop_words():
+    assert Analyzer()("The cats are running; connection connected!") == ["cat", "run", "connect", "connect"]
+    # original Porter (not Porter2): 'generously' -> 'gener'
+    assert Analyzer(stop_words=None)("generously") == ["gener"]
+    assert Analyzer(stem=False)("The 3 cats") == ["cats"]
+
+
+def test_xu2003_tfidf_by_hand():
+    counts = np.array([[2, 1, 0], [0, 1, 3], [1, 1, 1]], dtype=float)
+    n = 3
+    df = np.array([2, 3, 2])
+    expected = counts * np.log(n / df)
+    expected /= np.linalg.norm(expected, axis=1, keepdims=True)
+    np.testing.assert_allclose(tfidf_xu2003(counts).toarray(), expected)
+
+
+def test_variants_by_hand():
+    counts = sp.csr_matrix(np.array([[4, 0], [1, 2]], dtype=float))
+    sub = TfidfWeighting(tf="sublinear", idf="none", norm=None).fit_transform(counts).toarray()
+    np.testing.assert_allclose(sub, [[1 + np.log(4), 0], [1, 1 + np.log(2)]])
+    smooth = TfidfWeighting(idf="smooth", norm=None).fit(counts).idf_
+    np.testing.assert_allclose(smooth, [np.log(3 / 3) + 1, np.log(3 / 2) + 1])
+
+
+def test_idf_learnt_on_fit_corpus_applied_to_new_documents():
+    w = TfidfWeighting(norm=None).fit(np.array([[1, 1], [0, 1], [0, 1]]))
+    np.testing.assert_allclose(w.transform(np.array([[2, 5]])).toarray(), [[2 * np.log(3), 0.0]])
+
+
+def test_input_not_modified():
+    counts = sp.csr_matrix(np.array([[4.0, 0], [1, 2]]))
+    before = counts.copy()
+    TfidfWeighting(tf="sublinear").fit_transform(counts)
+    assert (counts != before).nnz == 0
+
+
+def test_vectorizer_fit_transform_and_new_documents(tiny_texts):
+    texts, _ = tiny_texts
+    v = DocumentVectorizer(min_df=1, max_df=1.0)
+    X = v.fit_transform(texts)
+    names = v.get_feature_names_out().tolist()
+    assert names == sorted(names)
+    assert sp.isspmatrix_csr(X) and X.shape == (6, len(names))
+    np.testing.assert_allclose(sp.linalg.norm(X, axis=1), 1.0)
+    Y = v.transform(["The striker scored a goal", "completely unseen words zebra"])
+    assert Y.shape == (2, len(names))
+    assert Y[1].nnz == 0
+    assert set(np.array(names)[Y[0].indices]) == {"striker", "score", "goal"}
+    # refitting gives the same vocabulary and values
+    X2 = DocumentVectorizer(min_df=1, max_df=1.0).fit_transform(texts)
+    assert (X != X2).nnz == 0
+
+
+def test_pruning_and_cap(tiny_texts):
+    texts, _ = tiny_texts
+    full = DocumentVectorizer(min_df=1, max_df=1.0).fit(texts)
+    pruned = DocumentVectorizer(min_df=2, max_df=1.0).fit(texts)
+    capped = DocumentVectorizer(min_df=1, max_df=1.0, max_features=5).fit(texts)
+    assert len(pruned.vocabulary_) < len(full.vocabulary_)
+    assert len(capped.vocabulary_) == 5
+    assert "inflat" in pruned.vocabulary_ and "goalkeep" not in pruned.vocabulary_
+
+
+def test_empty_vocabulary_is_a_clear_error():
+    with pytest.raises(EmptyVocabularyError, match="no index terms"):
+        DocumentVectorizer().fit(["the and of", "a 123 !!"])
+
+
+def test_readable_names():
+    v = DocumentVectorizer(min_df=1, max_df=1.0).fit(["galaxies galaxy", "the galaxy"])
+    assert v.readable_feature_names(["galaxies galaxy", "the galaxy"]).tolist() == ["galaxy"]
+
+
+def test_ncw_weights_without_n_by_n():
+    X = sp.random(50, 30, density=0.2, random_state=0, format="csr")
+    d = (X @ X.T).toarray().sum(axis=1)
+    np.testing.assert_allclose(ncw_weights(X), 1.0 / d)
