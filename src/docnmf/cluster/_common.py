@@ -1,0 +1,54 @@
+"""Pieces shared by the clustering estimators: memberships, keywords, cluster summaries."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+
+def memberships_from(V: np.ndarray) -> np.ndarray:
+    """Rows of a non-negative factor scaled to sum to one; an all-zero row becomes uniform.
+
+    Examples
+    --------
+    >>> memberships_from(np.array([[1.0, 3.0], [0.0, 0.0]])).tolist()
+    [[0.25, 0.75], [0.5, 0.5]]
+    """
+    V = np.asarray(V, dtype=np.float64)
+    sums = V.sum(axis=1, keepdims=True)
+    out = np.full_like(V, 1.0 / V.shape[1])
+    np.divide(V, sums, out=out, where=sums > 0)
+    return out
+
+
+def top_terms(components: np.ndarray, feature_names: Sequence[str], n: int = 10) -> list[list[str]]:
+    """The ``n`` highest-weighted names in each row of ``components`` (ties: column order).
+
+    Examples
+    --------
+    >>> top_terms(np.array([[0.1, 0.9, 0.5], [1.0, 0.0, 0.2]]), ["a", "b", "c"], 2)
+    [['b', 'c'], ['a', 'c']]
+    """
+    names = np.asarray(feature_names, dtype=object)
+    if len(names) != components.shape[1]:
+        raise ValueError(f"{len(names)} feature names for {components.shape[1]} terms")
+    order = np.argsort(-components, axis=1, kind="stable")[:, :n]
+    return [[str(names[j]) for j in row if components[i, j] > 0] for i, row in enumerate(order)]
+
+
+def representative_documents(memberships: np.ndarray, labels: np.ndarray, n: int = 3) -> list[list[int]]:
+    """For each cluster, the indices of its ``n`` members with the strongest membership.
+
+    Examples
+    --------
+    >>> M = np.array([[0.9, 0.1], [0.6, 0.4], [0.2, 0.8], [0.95, 0.05]])
+    >>> representative_documents(M, np.array([0, 0, 1, 0]), 2)
+    [[3, 0], [2]]
+    """
+    out = []
+    for c in range(memberships.shape[1]):
+        members = np.flatnonzero(labels == c)
+        order = np.argsort(-memberships[members, c], kind="stable")
+        out.append(members[order[:n]].tolist())
+    return out

@@ -1,0 +1,104 @@
+"""NMFClustering: planted recovery, NCW form, restarts, transform, keywords, scikit-learn contract."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from docnmf.cluster import NMFClustering
+from docnmf.factor.nmf import fit_nmf_mu, random_init
+from docnmf.metrics import clustering_accuracy
+from docnmf.text.weighting import ncw_weights
+
+
+def _expected_failures(estimator):
+    # fit_transform returns the jointly fitted V; transform solves for V with U held fixed.
+    # The two agree only at a stationary point, which a finite run on random data does not reach.
+    why = "fit_transform gives the jointly fitted V, transform the V for fixed U"
+    return {"check_transformer_data_not_an_array": why, "check_transformer_general": why,
+            # this check feeds standardized (negative) blobs and ignores the positive_only tag
+            "check_clustering": "NMF needs non-negative data; the check ignores positive_only"}
+
+
+@parametrize_with_checks([NMFClustering(n_clusters=3, n_init=2, max_iter=100, random_state=0),
+                          NMFClustering(n_clusters=3, weighting="ncw", n_init=2, max_iter=100,
+                                        random_state=0)],
+                         expected_failed_checks=_expected_failures)
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("weighting", ["none", "ncw"])
+def test_recovers_planted_clusters(planted, container, weighting):
+    X, y = planted(150, 90, 3, seed=7)
+    model = NMFClustering(3, weighting=weighting, random_state=0).fit(container(X))
+    assert clustering_accuracy(y, model.labels_) == 1.0
+    assert model.memberships_.shape == (150, 3)
+    np.testing.assert_allclose(model.memberships_.sum(axis=1), 1.0)
+    np.testing.assert_allclose(np.linalg.norm(model.components_, axis=1), 1.0)
+
+
+def test_sparse_equals_dense(planted):
+    X, _ = planted(60, 30, 3, seed=1)
+    a = NMFClustering(3, n_init=3, random_state=4).fit(X)
+    b = NMFClustering(3, n_init=3, random_state=4).fit(sp.csr_matrix(X))
+    np.testing.assert_allclose(a.embedding_, b.embedding_, rtol=1e-9)
+    np.testing.assert_allclose(a.loss_history_, b.loss_history_, rtol=1e-9)
+
+
+def test_same_seed_same_result_and_clone(planted):
+    X, _ = planted(60, 30, 3, seed=2)
+    a = NMFClustering(3, random_state=11).fit(X)
+    b = clone(a).fit(X)
+    assert np.array_equal(a.labels_, b.labels_)
+    assert clone(a).get_params() == a.get_params()
+
+
+def test_keeps_lowest_objective_restart(planted):
+    X, _ = planted(80, 40, 4, seed=3)
+    model = NMFClustering(4, n_init=6, random_state=0).fit(X)
+    assert model.objective_ == pytest.approx(model.restart_losses_.min())
+    assert len(model.restart_losses_) == 6
+    assert np.all(np.diff(model.loss_history_) <= 1e-12 * model.loss_history_[0])
+
+
+def test_ncw_is_nmf_on_weighted_data(planted):
+    """Appendix B: NMF-NCW equals plain NMF on X' = D^-1/2 X with the same starts."""
+    X, _ = planted(40, 25, 2, seed=4)
+    gamma = ncw_weights(X)
+    d = X @ X.T @ np.ones(40)  # the n x n form, fine at this size
+    np.testing.assert_allclose(gamma, 1.0 / d)
+    Xw = X / np.sqrt(d)[:, None]
+    ncw = NMFClustering(2, weighting="ncw", n_init=1, max_iter=300, tol=1e-4, random_state=3).fit(X)
+    rng = np.random.default_rng(3)
+    child = rng.spawn(1)[0]
+    res = fit_nmf_mu(Xw, *random_init(Xw, 2, child), max_iter=300, tol=1e-4)
+    np.testing.assert_allclose(ncw.embedding_, res.V, rtol=1e-9)
+    assert np.array_equal(ncw.labels_, np.argmax(res.V, axis=1))
+
+
+@pytest.mark.parametrize("weighting", ["none", "ncw"])
+def test_transform_places_new_documents(planted, weighting):
+    X, y = planted(200, 90, 3, seed=9)
+    model = NMFClustering(3, weighting=weighting, random_state=0).fit(X[:150])
+    pred = model.predict(X[150:])
+    mapping = {c: np.bincount(y[:150][model.labels_ == c]).argmax() for c in range(3)}
+    assert np.mean([mapping[c] for c in pred] == y[150:]) == 1.0
+    # new documents do not influence each other
+    np.testing.assert_allclose(model.transform(X[150:160])[:5], model.transform(X[150:155]))
+
+
+def test_top_keywords_and_errors(planted):
+    X, _ = planted(60, 6, 2, seed=0)
+    names = [f"w{j}" for j in range(6)]
+    model = NMFClustering(2, random_state=0).fit(X)
+    kws = model.top_keywords(names, 3)
+    assert sorted(sorted(k) for k in kws) == [["w0", "w1", "w2"], ["w3", "w4", "w5"]]
+    with pytest.raises(ValueError, match="larger than"):
+        NMFClustering(100).fit(X)
+    with pytest.raises(ValueError, match="weighting"):
+        NMFClustering(2, weighting="bogus").fit(X)
+    with pytest.raises(ValueError, match="Negative"):
+        NMFClustering(2).fit(-X)

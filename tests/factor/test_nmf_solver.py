@@ -1,0 +1,91 @@
+"""The NMF solver against a slow dense reference written from Xu et al. (2003), eqs. 1, 8-11."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.factor._losses import nmf_loss
+from docnmf.factor.nmf import SOLVERS, fit_nmf_mu, normalize_uv, random_init, solve_v
+
+
+def reference_nmf(X_paper, U, V, n_iter):
+    """Eqs. 8-9 element by element, terms x documents as in the paper, then eqs. 10-11."""
+    X_paper, U, V = X_paper.copy(), U.copy(), V.copy()
+    m, n = X_paper.shape
+    k = U.shape[1]
+    losses = [0.5 * np.sum((X_paper - U @ V.T) ** 2)]
+    for _ in range(n_iter):
+        XV, UVtV = X_paper @ V, U @ V.T @ V
+        newU = np.empty_like(U)
+        for i in range(m):
+            for j in range(k):
+                newU[i, j] = U[i, j] * XV[i, j] / UVtV[i, j]
+        U = newU
+        XtU, VUtU = X_paper.T @ U, V @ U.T @ U
+        newV = np.empty_like(V)
+        for i in range(n):
+            for j in range(k):
+                newV[i, j] = V[i, j] * XtU[i, j] / VUtU[i, j]
+        V = newV
+        losses.append(0.5 * np.sum((X_paper - U @ V.T) ** 2))
+    norms = np.sqrt((U ** 2).sum(axis=0))
+    return U / norms, V * norms, np.array(losses)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_matches_dense_reference(planted, sparse):
+    X, _ = planted(30, 20, 3, seed=1)
+    rng = np.random.default_rng(5)
+    U0, V0 = random_init(X, 3, rng)
+    U_ref, V_ref, losses_ref = reference_nmf(X.T, U0, V0, 8)
+    data = sp.csr_matrix(X) if sparse else X
+    res = fit_nmf_mu(data, U0, V0, max_iter=8, tol=0.0)
+    assert res.n_iter == 8
+    np.testing.assert_allclose(res.U, U_ref, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(res.V, V_ref, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(res.losses, losses_ref, rtol=1e-9)
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+@pytest.mark.parametrize("seed", range(5))
+def test_objective_never_increases(planted, solver, seed):
+    X, _ = planted(60, 40, 4, seed=seed)
+    rng = np.random.default_rng(seed)
+    res = SOLVERS[solver](sp.csr_matrix(X), *random_init(X, 4, rng), max_iter=200, tol=0.0)
+    assert np.all(np.diff(res.losses) <= 1e-12 * res.losses[0])
+    assert res.losses[-1] < res.losses[0]
+
+
+def test_loss_matches_dense_formula(planted):
+    X, _ = planted(20, 15, 2, seed=3)
+    rng = np.random.default_rng(0)
+    U, V = rng.random((15, 2)), rng.random((20, 2))
+    dense = 0.5 * np.sum((X.T - U @ V.T) ** 2)
+    assert nmf_loss(sp.csr_matrix(X), U, V) == pytest.approx(dense, rel=1e-10)
+
+
+def test_normalization_keeps_product_and_unit_columns():
+    rng = np.random.default_rng(1)
+    U, V = rng.random((7, 3)), rng.random((5, 3))
+    Un, Vn = normalize_uv(U, V)
+    np.testing.assert_allclose(Un @ Vn.T, U @ V.T)
+    np.testing.assert_allclose(np.linalg.norm(Un, axis=0), 1.0)
+
+
+def test_zero_stays_zero_and_factors_nonnegative(planted):
+    X, _ = planted(30, 20, 3, seed=2)
+    rng = np.random.default_rng(2)
+    U0, V0 = random_init(X, 3, rng)
+    U0[0, 0] = 0.0
+    res = fit_nmf_mu(X, U0, V0, max_iter=30, tol=0.0)
+    assert res.U[0, 0] == 0.0
+    assert res.U.min() >= 0 and res.V.min() >= 0
+
+
+def test_solve_v_recovers_exact_coefficients():
+    rng = np.random.default_rng(4)
+    U = rng.random((12, 3))
+    V_true = rng.random((6, 3))
+    X = V_true @ U.T
+    V = solve_v(X, U, np.full((6, 3), 0.5), n_iter=3000)
+    np.testing.assert_allclose(V @ U.T, X, atol=1e-3)

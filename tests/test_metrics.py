@@ -1,0 +1,69 @@
+"""Metrics: permutation invariance, bounds, perfect match, hand-computed values."""
+
+import math
+
+import numpy as np
+import pytest
+
+from docnmf.metrics import best_mapping, clustering_accuracy, confusion_matrix, nmi, purity
+
+
+def test_hand_computed_example():
+    # classes a a a b b c ; clusters 0 0 1 1 1 2
+    y = list("aaabbc")
+    p = [0, 0, 1, 1, 1, 2]
+    # best map: 0->a (2), 1->b (2), 2->c (1) => 5/6
+    assert clustering_accuracy(y, p) == pytest.approx(5 / 6)
+    assert purity(y, p) == pytest.approx(5 / 6)
+    # MI by hand (bits): joint cells 2/6, 1/6, 2/6, 1/6
+    pa, pb, pc = 3 / 6, 2 / 6, 1 / 6
+    q0, q1, q2 = 2 / 6, 3 / 6, 1 / 6
+    mi = (2 / 6) * math.log2((2 / 6) / (pa * q0)) + (1 / 6) * math.log2((1 / 6) / (pa * q1)) \
+        + (2 / 6) * math.log2((2 / 6) / (pb * q1)) + (1 / 6) * math.log2((1 / 6) / (pc * q2))
+    h = -sum(x * math.log2(x) for x in (pa, pb, pc))
+    assert nmi(y, p) == pytest.approx(mi / h)  # both entropies equal here
+    assert best_mapping(y, p) == {0: "a", 1: "b", 2: "c"}
+
+
+def test_textbook_nmi_value():
+    # Manning, Raghavan & Schuetze, Introduction to IR, Fig. 16.4 example: NMI (arithmetic) = 0.36
+    y = ["x"] * 5 + ["o"] * 1 + ["x"] * 1 + ["o"] * 4 + ["d"] * 1 + ["x"] * 2 + ["d"] * 3
+    p = [0] * 6 + [1] * 6 + [2] * 5
+    assert nmi(y, p, normalization="arithmetic") == pytest.approx(0.36, abs=0.005)
+    assert purity(y, p) == pytest.approx(12 / 17)
+
+
+def test_perfect_and_permutation_invariance():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 200)
+    perm = np.array([2, 0, 3, 1])
+    for f in (clustering_accuracy, nmi, purity):
+        assert f(y, perm[y]) == pytest.approx(1.0)
+    p = rng.integers(0, 4, 200)
+    for f in (clustering_accuracy, nmi, purity):
+        assert f(y, p) == pytest.approx(f(y, perm[p]))
+        assert 0.0 <= f(y, p) <= 1.0
+
+
+def test_unequal_cluster_and_class_counts():
+    y = [0, 0, 0, 1, 1, 1]
+    assert clustering_accuracy(y, [0, 0, 1, 2, 2, 3]) == pytest.approx(4 / 6)
+    assert clustering_accuracy(y, [0] * 6) == pytest.approx(0.5)
+    assert purity(y, [0, 1, 2, 3, 4, 5]) == 1.0
+
+
+def test_nmi_normalizations_ordered():
+    y = [0, 0, 1, 1, 2, 2, 2]
+    p = [0, 0, 0, 1, 1, 1, 1]
+    vals = {n: nmi(y, p, n) for n in ("max", "min", "arithmetic", "geometric", "joint")}
+    assert vals["joint"] <= vals["max"] <= vals["arithmetic"] <= vals["min"]
+    assert vals["max"] <= vals["geometric"] <= vals["min"]
+    with pytest.raises(ValueError, match="unknown normalization"):
+        nmi(y, p, "bogus")
+
+
+def test_confusion_and_length_check():
+    C, rows, cols = confusion_matrix(["a", "b", "b"], ["z", "z", "y"])
+    assert C.tolist() == [[0, 1], [1, 1]] and rows.tolist() == ["a", "b"] and cols.tolist() == ["y", "z"]
+    with pytest.raises(ValueError):
+        confusion_matrix([1, 2], [1])
