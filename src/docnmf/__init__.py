@@ -1,0 +1,23 @@
+"""docnmf: document clustering with the non-negative matrix factorization family.
+
+The public API: corpus readers (:mod:`docnmf.corpus`), the text pipeline
+(:class:`DocumentVectorizer`, :class:`TfidfWeighting`), clustering estimators
+(:class:`NMFClustering`), metrics and the end-to-end :func:`cluster_corpus`.
+"""
+
+__version__ = "0.1.0"
+
+from .cluster import NMFClustering
+from .corpus import Corpus, CorpusError, load_dataset, list_datasets, read_corpus
+from .corpus.demo import load_demo
+from .metrics import clustering_accuracy, confusion_matrix, nmi, purity, score_all
+from .pipeline import cluster_corpus
+from .text.vectorize import DocumentVectorizer
+from .text.weighting import TfidfWeighting, ncw_weights, tfidf_xu2003
+
+__all__ = [
+    "__version__", "Corpus", "CorpusError", "read_corpus", "load_dataset", "list_datasets",
+    "load_demo", "DocumentVectorizer", "TfidfWeighting", "tfidf_xu2003", "ncw_weights",
+    "NMFClustering", "cluster_corpus", "clustering_accuracy", "nmi", "purity",
+    "confusion_matrix", "score_all",
+]

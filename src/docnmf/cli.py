@@ -1,0 +1,204 @@
+"""The ``docnmf`` command: argument parsing only; the work is done by the public API."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["main"]
+
+logger = logging.getLogger("docnmf")
+
+
+class UsageError(Exception):
+    """A user mistake: reported in one line with exit status 2, never as a traceback."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
+    return value
+
+
+def _df(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value >= 1 and value == int(value) else value
+
+
+def _add_corpus_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("input")
+    g.add_argument("--text-column", default="text", help="CSV/JSONL column holding the text")
+    g.add_argument("--label-column", default=None,
+                   help="CSV/JSONL column holding labels (default: 'label' if present)")
+    g.add_argument("--id-column", default=None,
+                   help="CSV/JSONL column holding ids (default: 'id' if present, else row number)")
+
+
+def _add_text_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("text pipeline")
+    g.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
+    g.add_argument("--max-df", type=_df, default=0.95,
+                   help="drop terms in more than this fraction of documents (default 0.95)")
+    g.add_argument("--max-features", type=_positive_int, default=None, help="vocabulary cap")
+    g.add_argument("--tf", choices=["raw", "sublinear", "binary"], default="raw",
+                   help="term frequency: raw counts as in Xu 2003 (default), 1+log, or binary")
+    g.add_argument("--idf", choices=["xu", "smooth", "none"], default="xu",
+                   help="idf: log(n/df) as in Xu 2003 (default), smoothed, or none")
+    g.add_argument("--no-stem", action="store_true", help="turn Porter stemming off")
+    g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
+
+
+def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None:
+    from .cluster.registry import METHODS
+
+    g = p.add_argument_group("clustering")
+    g.add_argument("--method", choices=list(METHODS), default=default_method,
+                   help=f"clustering method (default {default_method})")
+    g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    g.add_argument("--restarts", type=_positive_int, default=10,
+                   help="random restarts; the lowest objective is kept (default 10)")
+    g.add_argument("--max-iter", type=_positive_int, default=500, help="iterations per restart (default 500)")
+    g.add_argument("--tol", type=float, default=1e-5,
+                   help="stop a restart when the relative objective decrease falls below this (default 1e-5)")
+    g.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="docnmf", description="Cluster document collections with non-negative matrix factorization.")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("demo", help="cluster the embedded demo corpus and print a summary")
+    _add_method_options(p, "nmf")
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="also write the result files to this folder")
+
+    p = sub.add_parser("cluster", help="cluster a folder, CSV/JSONL file or named dataset",
+                       description="INPUT is a folder of text files (one subfolder per label, or "
+                                   "flat), a .csv/.tsv/.jsonl file, or a dataset name from "
+                                   "'docnmf datasets'.")
+    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="output folder (default: docnmf-out/<input name>)")
+    _add_method_options(p, "nmf")
+    _add_corpus_options(p)
+    _add_text_options(p)
+
+    sub.add_parser("datasets", help="list the named datasets and whether each was found")
+    return parser
+
+
+def _load_input(args):
+    from .corpus import read_corpus
+
+    options = {}
+    suffix = Path(args.input).suffix.lower()
+    if suffix in (".csv", ".tsv", ".jsonl", ".ndjson"):
+        options = {"text_column": args.text_column, "label_column": args.label_column,
+                   "id_column": args.id_column}
+    return read_corpus(args.input, **options)
+
+
+def _vectorizer_params(args) -> dict:
+    return {"min_df": args.min_df, "max_df": args.max_df, "max_features": args.max_features,
+            "tf": args.tf, "idf": args.idf, "stem": not args.no_stem,
+            "stop_words": None if args.keep_stop_words else "english"}
+
+
+def _estimator_params(args) -> dict:
+    return {"n_init": args.restarts, "max_iter": args.max_iter, "tol": args.tol, "verbose": 1}
+
+
+def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> int:
+    from .pipeline import cluster_corpus, format_summary, write_run
+
+    if len(corpus) == 0:
+        raise UsageError("the corpus has no documents")
+    if k < 2:
+        raise UsageError(f"-k must be at least 2, got {k}")
+    if k > len(corpus):
+        raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
+    logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
+                len(corpus), k, args.method, args.restarts)
+    run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
+                         estimator_params=_estimator_params(args),
+                         vectorizer_params=vectorizer_params, n_keywords=args.keywords)
+    print(format_summary(run))
+    if outdir is not None:
+        try:
+            paths = write_run(run, outdir)
+        except OSError as exc:
+            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+        print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    return 0
+
+
+def _cmd_demo(args) -> int:
+    from .corpus.demo import load_demo
+
+    corpus = load_demo()
+    return _run(corpus, corpus.n_classes, args, {"min_df": 2, "max_df": 0.95}, args.output)
+
+
+def _cmd_cluster(args) -> int:
+    corpus = _load_input(args)
+    outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
+    return _run(corpus, args.clusters, args, _vectorizer_params(args), outdir)
+
+
+def _cmd_datasets(args) -> int:
+    from .corpus import data_dir, list_datasets
+
+    infos = list_datasets()
+    width = max(len(i.name) for i in infos)
+    print(f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)\n")
+    for info in infos:
+        print(f"{info.name:<{width}}  {'found  ' if info.found else 'missing'}  {info.description}")
+    return 0
+
+
+def _safe_name(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(str(name)).name) or "corpus"
+
+
+COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``docnmf`` command; returns the exit status."""
+    from .corpus import CorpusError
+    from .text.vectorize import EmptyVocabularyError
+
+    args = build_parser().parse_args(argv)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("docnmf: %(message)s"))
+    root = logging.getLogger("docnmf")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING if args.quiet else logging.INFO)
+    root.propagate = False
+    try:
+        return COMMANDS[args.command](args)
+    except (UsageError, CorpusError) as exc:
+        print(f"docnmf: error: {exc}", file=sys.stderr)
+        return 2
+    except EmptyVocabularyError as exc:
+        print(f"docnmf: error: all documents are empty after preprocessing: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("docnmf: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

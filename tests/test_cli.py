@@ -1,0 +1,132 @@
+"""The command line, in-process with tmp_path and once as a real subprocess."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docnmf.cli import main
+
+TOPICS = {
+    "space": ["The telescope observed a distant galaxy and a bright comet in orbit.",
+              "Astronomers measured the planet orbit around the faint star.",
+              "A comet passed the planet while the telescope tracked the star.",
+              "The galaxy holds billions of stars; astronomers map the orbit of each planet."],
+    "food": ["Simmer the garlic and onion sauce, then bake the dough in the oven.",
+             "The recipe needs garlic, butter and flour for the dough.",
+             "Bake the bread in a hot oven and serve with garlic butter.",
+             "Chop the onion, simmer the sauce and season the recipe with salt."],
+}
+
+
+@pytest.fixture
+def folder(tmp_path):
+    root = tmp_path / "docs"
+    for label, texts in TOPICS.items():
+        (root / label).mkdir(parents=True)
+        for i, text in enumerate(texts):
+            (root / label / f"{i:03d}.txt").write_text(text)
+    return root
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_demo(capsys):
+    code, out, err = run(["demo"], capsys)
+    assert code == 0
+    assert "accuracy" in out and "cluster  4" in out
+    assert "restart 10/10" in err  # progress goes to standard error
+
+
+def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
+    before = {p: p.read_bytes() for p in folder.rglob("*.txt")}
+    out_dir = tmp_path / "out"
+    code, out, _ = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "-o", str(out_dir)], capsys)
+    assert code == 0
+    with open(out_dir / "assignments.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["id"] for r in rows] == [f"{lab}/{i:03d}.txt" for lab in ("food", "space") for i in range(4)]
+    assert {r["label"] for r in rows} == {"food", "space"}
+    assert all(0 < float(r["membership"]) <= 1 for r in rows)
+    by_label = {}
+    for r in rows:
+        by_label.setdefault(r["label"], set()).add(r["cluster"])
+    assert all(len(c) == 1 for c in by_label.values())  # this toy split is clean
+    with open(out_dir / "clusters.csv") as fh:
+        clusters = list(csv.DictReader(fh))
+    assert sorted(int(c["size"]) for c in clusters) == [4, 4]
+    assert any("garlic" in c["top_keywords"] for c in clusters)
+    record = json.loads((out_dir / "run.json").read_text())
+    assert record["seed"] == 0 and record["parameters"]["method"] == "nmf"
+    assert len(record["objective_history"]) == record["n_iter"] + 1
+    assert "numpy" in record["packages"] and record["timings"]["fit_s"] >= 0
+    metrics = json.loads((out_dir / "metrics.json").read_text())
+    assert metrics["accuracy"] == 1.0
+    assert not list(out_dir.glob(".*.tmp"))  # no temporary files left behind
+    assert {p: p.read_bytes() for p in folder.rglob("*.txt")} == before  # input untouched
+
+
+def test_cluster_csv_and_ncw(tmp_path, capsys):
+    path = tmp_path / "docs.csv"
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["doc", "body", "topic"])
+        for label, texts in TOPICS.items():
+            for i, text in enumerate(texts):
+                w.writerow([f"{label}-{i}", text, label])
+    code, out, _ = run(["cluster", str(path), "-k", "2", "--method", "nmf-ncw", "--min-df", "1",
+                        "--text-column", "body", "--label-column", "topic", "--id-column", "doc",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "accuracy 1.000" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["cluster", "no/such/folder", "-k", "2"], "no such file or folder"),
+    (["cluster", "no_such_dataset_name", "-k", "2"], "unknown dataset"),
+    (["cluster", "{folder}", "-k", "1"], "at least 2"),
+    (["cluster", "{folder}", "-k", "9"], "more than the 8 documents"),
+    (["cluster", "{empty}", "-k", "2"], "no documents"),
+    (["cluster", "{stopwords}", "-k", "2"], "empty after preprocessing"),
+    (["cluster", "{csv}", "-k", "2", "--text-column", "nope"], "nope"),
+])
+def test_bad_input_is_one_line_and_status_2(argv, message, folder, tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "sw").mkdir()
+    for i in range(3):
+        (tmp_path / "sw" / f"{i}.txt").write_text("the and of to a in 123")
+    (tmp_path / "d.csv").write_text("text\nhello world\nanother doc\n")
+    subst = {"{folder}": str(folder), "{empty}": str(tmp_path / "empty"),
+             "{stopwords}": str(tmp_path / "sw"), "{csv}": str(tmp_path / "d.csv")}
+    argv = [subst.get(a, a) for a in argv] + ["-o", str(tmp_path / "out")]
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    lines = [l for l in err.splitlines() if l.startswith("docnmf: error")]
+    assert len(lines) == 1 and message in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_datasets_lists_names(capsys):
+    code, out, _ = run(["datasets"], capsys)
+    assert code == 0
+    for name in ("tdt2", "reuters21578", "20newsgroups", "classic3"):
+        assert name in out
+
+
+def test_real_subprocess(folder, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    proc = subprocess.run([sys.executable, "-m", "docnmf", "cluster", str(folder), "-k", "2",
+                           "--min-df", "1", "-o", str(tmp_path / "o")],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "o" / "assignments.csv").exists()
+    proc = subprocess.run([sys.executable, "-m", "docnmf", "cluster", str(tmp_path / "missing"),
+                           "-k", "2"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
