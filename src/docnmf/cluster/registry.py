@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
 from .nmf import NMFClustering
 
 __all__ = ["Method", "METHODS", "make_estimator"]
@@ -24,6 +25,18 @@ METHODS: dict[str, Method] = {
                   lambda k, **kw: NMFClustering(k, weighting="none", **kw)),
     "nmf-ncw": Method("nmf-ncw", "NMF on normalized-cut weighted data (Xu et al. 2003, App. B)",
                       lambda k, **kw: NMFClustering(k, weighting="ncw", **kw)),
+    "km": Method("km", "k-means on the documents, best of n_init restarts",
+                 lambda k, **kw: KMeansClustering(k, weighting="none", **kw)),
+    "km-ncw": Method("km-ncw", "k-means weighted by 1/d_ii (Xu et al. 2003, App. A, eq. 19)",
+                     lambda k, **kw: KMeansClustering(k, weighting="ncw", **kw)),
+    "aa": Method("aa", "spectral clustering, average association (Xu et al. 2003, eqs. 15, 18)",
+                 lambda k, **kw: GraphCutClustering(k, criterion="aa", **kw)),
+    "nc": Method("nc", "spectral clustering, normalized cut (Xu et al. 2003, eqs. 16, 18)",
+                 lambda k, **kw: GraphCutClustering(k, criterion="nc", **kw)),
+    "lsi-km": Method("lsi-km", "k-means on the LSI (truncated SVD) coordinates, k dimensions",
+                     lambda k, **kw: LSIClustering(k, **kw)),
+    "pca-km": Method("pca-km", "k-means on the first k principal component scores",
+                     lambda k, **kw: PCAClustering(k, **kw)),
 }
 
 

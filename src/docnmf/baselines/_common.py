@@ -1,0 +1,203 @@
+"""Pieces shared by the baseline estimators: the k-means step, truncated SVD, cluster summaries.
+
+Every baseline ends the same way: k-means (scikit-learn's, ``n_init``
+restarts keeping the lowest objective) on some representation of the
+documents, followed by cluster means in the original term space for
+keywords. :class:`EmbeddingKMeans` holds that shared ``fit``; the
+subclasses only say how the documents are represented.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import svds
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.cluster import KMeans
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
+
+from .._rng import as_generator
+from ..cluster._common import top_terms
+
+__all__ = ["Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows", "int_seed",
+           "top_left_singular_vectors", "cluster_means", "one_hot"]
+
+logger = logging.getLogger(__name__)
+
+Weighting = Literal["none", "ncw"]
+
+
+def check_n_clusters(n_clusters, n_docs: int) -> int:
+    """``n_clusters`` as an int, or a ValueError naming the problem.
+
+    Examples
+    --------
+    >>> check_n_clusters(3, 10)
+    3
+    """
+    if isinstance(n_clusters, bool) or not isinstance(n_clusters, (int, np.integer)) \
+            or n_clusters < 1:
+        raise ValueError(f"n_clusters must be a positive integer, got {n_clusters!r}")
+    if n_clusters > n_docs:
+        # "n_samples=<n>" is the wording scikit-learn's common checks look for
+        raise ValueError(f"n_clusters={n_clusters} is larger than n_samples={n_docs}")
+    return int(n_clusters)
+
+
+def scale_rows(X, s: np.ndarray):
+    """``diag(s) @ X``, kept sparse for sparse ``X``.
+
+    Examples
+    --------
+    >>> scale_rows(np.ones((2, 2)), np.array([1.0, 3.0])).tolist()
+    [[1.0, 1.0], [3.0, 3.0]]
+    """
+    if sp.issparse(X):
+        return sp.csr_matrix(sp.diags(s) @ X)
+    return X * s[:, None]
+
+
+def int_seed(rng: np.random.Generator) -> int:
+    """An int seed drawn from ``rng``, for scikit-learn and ARPACK."""
+    return int(rng.integers(np.iinfo(np.int32).max))
+
+
+def top_left_singular_vectors(A, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The ``r = min(k, min(A.shape))`` leading left singular vectors of ``A`` and their values.
+
+    These are the top eigenvectors of ``A A^T`` with eigenvalues ``s**2``,
+    found without forming ``A A^T``: ARPACK (``scipy.sparse.linalg.svds``)
+    works with products by ``A`` and ``A^T`` only, started from a ``v0``
+    drawn from ``rng`` so that the result is reproducible. Problems whose
+    smaller side is at most ``2 r + 1`` go to LAPACK on a dense copy of
+    ``A`` instead (ARPACK needs ``r < min(A.shape)`` and is unreliable so
+    close to it); that copy has at most ``(2 r + 1) * max(A.shape)`` entries,
+    no more than a few embeddings' worth.
+
+    Columns are sorted by decreasing singular value and their signs fixed
+    so that each column's largest-magnitude entry is positive.
+
+    Returns
+    -------
+    U : ndarray of shape (A.shape[0], r)
+    s : ndarray of shape (r,)
+
+    Examples
+    --------
+    >>> U, s = top_left_singular_vectors(np.diag([1.0, 3.0, 2.0]), 2, np.random.default_rng(0))
+    >>> s.round(6).tolist(), np.abs(U).round(6).tolist()
+    ([3.0, 2.0], [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    """
+    r = min(int(k), min(A.shape))
+    if min(A.shape) <= 2 * r + 1:
+        dense = A.toarray() if sp.issparse(A) else np.asarray(A)
+        U, s, _ = np.linalg.svd(dense, full_matrices=False)
+        U, s = U[:, :r], s[:r]
+    else:
+        v0 = rng.uniform(-1.0, 1.0, min(A.shape))
+        U, s, _ = svds(A, k=r, v0=v0, solver="arpack")
+        order = np.argsort(-s, kind="stable")
+        U, s = U[:, order], s[order]
+    rows = np.argmax(np.abs(U), axis=0)
+    signs = np.sign(U[rows, np.arange(U.shape[1])])
+    signs[signs == 0] = 1.0
+    return U * signs, s
+
+
+def cluster_means(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
+    """Mean of the rows of ``X`` in each cluster; an empty cluster gets a zero row.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [3.0, 2.0], [0.0, 5.0]])
+    >>> cluster_means(X, np.array([0, 0, 1]), 3).tolist()
+    [[2.0, 1.0], [0.0, 5.0], [0.0, 0.0]]
+    """
+    n = X.shape[0]
+    S = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(n_clusters, n))
+    sums = np.asarray((S @ X).toarray() if sp.issparse(X) else S @ X)
+    counts = np.bincount(labels, minlength=n_clusters)[:, None].astype(np.float64)
+    return np.divide(sums, counts, out=np.zeros_like(sums), where=counts > 0)
+
+
+def one_hot(labels: np.ndarray, n_clusters: int) -> np.ndarray:
+    """Hard memberships: row ``i`` is the indicator of cluster ``labels[i]``.
+
+    Examples
+    --------
+    >>> one_hot(np.array([1, 0]), 2).tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
+    return np.eye(n_clusters)[labels]
+
+
+class EmbeddingKMeans(ClusterMixin, BaseEstimator):
+    """Shared ``fit`` of the baselines: represent the documents, then run k-means.
+
+    Subclasses implement ``_embed(X, rng) -> (E, sample_weight)`` and may
+    override ``_needs_non_negative`` and ``_after_fit``. They must have the
+    parameters ``n_clusters, n_init, max_iter, tol, random_state, verbose``.
+
+    Fitted attributes common to all baselines: ``labels_``,
+    ``memberships_`` (one-hot rows), ``cluster_centers_`` (k-means centres
+    in the space k-means ran in), ``centroids_`` (unweighted mean of the
+    rows of ``X`` in each cluster, in term space), ``objective_`` (the
+    k-means objective the restarts minimised, weighted where weights are
+    used) and ``n_iter_`` (Lloyd iterations of the kept restart).
+    """
+
+    def _needs_non_negative(self) -> bool:
+        return False
+
+    def _check_params(self, X) -> None:
+        check_n_clusters(self.n_clusters, X.shape[0])
+        for name in ("n_init", "max_iter"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not self.tol >= 0:
+            raise ValueError(f"tol must be non-negative, got {self.tol!r}")
+
+    def _embed(self, X, rng: np.random.Generator):
+        raise NotImplementedError
+
+    def _after_fit(self, X) -> None:
+        """Extra fitted attributes that need the final labels."""
+
+    def fit(self, X, y=None):
+        """Cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        if self._needs_non_negative():
+            check_non_negative(X, f"{type(self).__name__} (input X)")
+        self._check_params(X)
+        rng = as_generator(self.random_state)
+        E, sample_weight = self._embed(X, rng)
+        km = KMeans(n_clusters=int(self.n_clusters), n_init=int(self.n_init),
+                    max_iter=int(self.max_iter), tol=float(self.tol), random_state=int_seed(rng))
+        km.fit(E, sample_weight=sample_weight)
+        k = int(self.n_clusters)
+        self.labels_ = km.labels_.astype(np.int64)
+        self.memberships_ = one_hot(self.labels_, k)
+        self.cluster_centers_ = km.cluster_centers_
+        self.centroids_ = cluster_means(X, self.labels_, k)
+        self.objective_ = float(km.inertia_)
+        self.n_iter_ = int(km.n_iter_)
+        if self.verbose:
+            logger.info("%s: best of %d k-means restarts has objective %.6g after %d iterations",
+                        type(self).__name__, self.n_init, self.objective_, self.n_iter_)
+        self._after_fit(X)
+        return self
+
+    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
+        """The ``n`` terms with the largest weight in each cluster's mean document."""
+        check_is_fitted(self, "centroids_")
+        return top_terms(self.centroids_, feature_names, n)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = self._needs_non_negative()
+        return tags
