@@ -96,7 +96,60 @@ def build_parser() -> argparse.ArgumentParser:
     _add_text_options(p)
 
     sub.add_parser("datasets", help="list the named datasets and whether each was found")
+
+    p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
+                       description="Run the evaluation protocol of a paper table (random k-class "
+                                   "subsets, several methods) and write results.jsonl, report.md "
+                                   "and plots. An interrupted run resumes where it stopped.")
+    p.add_argument("table", nargs="?", help="table name (see --list)")
+    p.add_argument("--list", action="store_true",
+                   help="list the tables and whether their data is found")
+    _add_protocol_options(p, from_table=True)
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="output folder (default: docnmf-reproduce/<table>)")
+
+    p = sub.add_parser("evaluate",
+                       help="score methods on random k-class subsets of a labelled corpus",
+                       description="Run the papers' protocol on any labelled corpus: for each k, "
+                                   "cluster the documents of k randomly chosen classes with every "
+                                   "method and report accuracy, NMI and purity.")
+    p.add_argument("input", help="labelled folder, CSV/JSONL file, or dataset name")
+    _add_protocol_options(p, from_table=False)
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="output folder (default: docnmf-evaluate/<input name>)")
+    _add_corpus_options(p)
     return parser
+
+
+#: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
+_EVALUATE_DEFAULTS = {"methods": "nmf,nmf-ncw", "k_range": None, "runs": 10, "restarts": 10,
+                      "seed": 0, "weighting": "xu-subset"}
+
+
+def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
+    from .experiments.conditions import WEIGHTINGS
+
+    def default(name: str, text: str):
+        value = None if from_table else _EVALUATE_DEFAULTS[name]
+        return value, f"{text} (default: {'from the table' if from_table else value})"
+
+    g = p.add_argument_group("protocol")
+    d, h = default("methods", "comma-separated method names")
+    g.add_argument("--methods", default=d, help=h)
+    d, h = default("k_range", "cluster numbers, e.g. 2-10 or 2,4,6")
+    if not from_table:
+        h = "cluster numbers, e.g. 2-10 or 2,4,6 (default: 2 to min(10, number of classes))"
+    g.add_argument("--k-range", default=d, help=h)
+    d, h = default("runs", "random class subsets per k")
+    g.add_argument("--runs", type=_positive_int, default=d, help=h)
+    d, h = default("restarts", "restarts per method")
+    g.add_argument("--restarts", type=_positive_int, default=d, help=h)
+    d, h = default("seed", "seed of the class choice and of the methods")
+    g.add_argument("--seed", type=int, default=d, help=h)
+    d, h = default("weighting", "comma-separated weightings: " + ", ".join(WEIGHTINGS))
+    g.add_argument("--weighting", default=d, help=h)
+    g.add_argument("--jobs", type=_positive_int, default=None,
+                   help="worker processes (default: the number of CPUs)")
 
 
 def _load_input(args):
@@ -168,11 +221,107 @@ def _cmd_datasets(args) -> int:
     return 0
 
 
+def _comma_list(text: str, what: str, known) -> list[str]:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise UsageError(f"no {what} given")
+    for item in items:
+        if item not in known:
+            raise UsageError(f"unknown {what} {item!r}; choose from {', '.join(known)}")
+    return items
+
+
+def _k_range(text: str) -> tuple[int, ...]:
+    try:
+        values: list[int] = []
+        for part in text.split(","):
+            lo, sep, hi = part.strip().partition("-")
+            values += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+    except ValueError:
+        raise UsageError(f"--k-range expects e.g. 2-10 or 2,4,6, got {text!r}") from None
+    if not values:
+        raise UsageError(f"--k-range {text!r} contains no cluster number")
+    return tuple(sorted(set(values)))
+
+
+def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> int:
+    from .experiments import ProtocolError, format_compact, run_protocol, write_report
+
+    try:
+        result = run_protocol(protocol, outdir / "results.jsonl", jobs=args.jobs, data=data)
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    paths = write_report(outdir, result, protocol, spec=spec)
+    print(format_compact(result, protocol, spec))
+    print(f"\nreport: {paths[0]}")
+    return 0
+
+
+def _cmd_reproduce(args) -> int:
+    from .cluster.registry import METHODS
+    from .experiments import TABLES, WEIGHTINGS
+
+    if args.list:
+        width = max(len(name) for name in TABLES)
+        for name, spec in TABLES.items():
+            found = "found  " if spec.condition.available() else "missing"
+            print(f"{name:<{width}}  {found}  {spec.title}  [data: {spec.condition.source}]")
+        return 0
+    if not args.table:
+        raise UsageError("give a table name, or --list to see them")
+    if args.table not in TABLES:
+        raise UsageError(f"unknown table {args.table!r}; choose from {', '.join(TABLES)}")
+    spec = TABLES[args.table]
+    methods = (_comma_list(args.methods, "method", list(METHODS)) if args.methods
+               else [m for m in spec.methods if m in METHODS])
+    if not methods:
+        raise UsageError(f"none of the methods of {spec.name} is available")
+    protocol = spec.protocol(
+        methods=methods, runs=args.runs, restarts=args.restarts, seed=args.seed,
+        k_values=_k_range(args.k_range) if args.k_range else None,
+        weightings=_comma_list(args.weighting, "weighting", list(WEIGHTINGS))
+        if args.weighting else None)
+    outdir = args.output or Path("docnmf-reproduce") / spec.name
+    logger.info("%s: %s; %d runs per k, %d restarts, weightings %s", spec.name, spec.title,
+                protocol.runs, protocol.restarts, ", ".join(protocol.weightings))
+    return _run_experiment(protocol, outdir, args, spec=spec)
+
+
+def _cmd_evaluate(args) -> int:
+    from .cluster.registry import METHODS
+    from .experiments import WEIGHTINGS, DataCondition, Protocol, ProtocolError, prepare_data
+
+    methods = _comma_list(args.methods, "method", list(METHODS))
+    weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))
+    k_values = _k_range(args.k_range) if args.k_range else None
+    options = {}
+    if Path(args.input).suffix.lower() in (".csv", ".tsv", ".jsonl", ".ndjson"):
+        options = {"text_column": args.text_column, "label_column": args.label_column,
+                   "id_column": args.id_column}
+    name = _safe_name(args.input)
+    condition = DataCondition(name, str(args.input), tuple(options.items()))
+    try:
+        data = prepare_data(condition)
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    if data.n_classes < 2:
+        raise UsageError(f"{args.input} has {data.n_classes} class; the evaluation needs at least 2")
+    if k_values is None:
+        k_values = tuple(range(2, min(10, data.n_classes) + 1))
+    protocol = Protocol(condition, tuple(methods), k_values, args.runs, args.restarts, args.seed,
+                        tuple(weightings))
+    outdir = args.output or Path("docnmf-evaluate") / name
+    return _run_experiment(protocol, outdir, args, data=data)
+
+
 def _safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(str(name)).name) or "corpus"
 
 
-COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets}
+COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
+            "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,208 @@
+"""Data conditions of the evaluation protocol: which corpus, which documents, which weighting.
+
+A :class:`DataCondition` names a labelled corpus. :func:`prepare_data`
+turns it into raw term counts for the whole collection (once), and
+:func:`weigh_subset` gives the matrix one test run clusters: the documents
+of ``k`` chosen classes, weighted, with all-zero columns dropped.
+
+Two weightings are supported:
+
+``"xu-subset"``
+    ``tf * log(n / df)`` with ``n`` and ``df`` counted on the documents of
+    the subset being clustered, unit-length rows (Xu, Liu & Gong 2003,
+    Section 3.1).
+``"cai-global"``
+    ``(1 + log tf) * log(N / df)`` with ``N`` and ``df`` counted on the
+    whole filtered collection, unit-length rows (the preprocessing of
+    D. Cai's published TDT2 and Reuters matrices, used in Cai et al. 2011).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..corpus import Corpus, list_datasets, load_dataset, read_corpus
+from ..text.vectorize import DocumentVectorizer
+from ..text.weighting import TfidfWeighting
+
+__all__ = ["Weighting", "WEIGHTINGS", "DataCondition", "PreparedData", "ProtocolError",
+           "prepare_data", "subset_indices", "weigh_subset"]
+
+logger = logging.getLogger(__name__)
+
+Weighting = Literal["xu-subset", "cai-global"]
+
+#: Weighting name -> what it computes (shown in reports and ``--help``).
+WEIGHTINGS: dict[str, str] = {
+    "xu-subset": "tf * log(n / df), idf over the clustered subset, unit rows (Xu et al. 2003)",
+    "cai-global": "(1 + log tf) * log(N / df), idf over the whole collection, unit rows "
+                  "(Cai et al. 2011)",
+}
+
+#: Vectorizer settings for text corpora. The papers remove stop words (and
+#: Xu et al. stem); neither states a document-frequency cut, so none is made.
+TEXT_VECTORIZER = {"stop_words": "english", "stem": True, "min_df": 1, "max_df": 1.0}
+
+
+class ProtocolError(ValueError):
+    """The protocol cannot run as asked: bad k range, unlabelled corpus, mismatched results file."""
+
+
+@dataclass(frozen=True)
+class DataCondition:
+    """A labelled corpus as one experiment uses it.
+
+    Parameters
+    ----------
+    name : str
+        Short name stored with every result (e.g. ``"tdt2"``).
+    source : str
+        A registered dataset name (:func:`~docnmf.corpus.load_dataset`) or a
+        path :func:`~docnmf.corpus.read_corpus` accepts.
+    reader_options : tuple of (str, value) pairs
+        Passed to the reader (e.g. ``(("label_column", "topic"),)``).
+    min_class_size : int or None
+        Keep only classes with at least this many documents (after the
+        reader's own filtering).
+    description : str
+        One line for reports; not part of the result identity.
+    """
+
+    name: str
+    source: str
+    reader_options: tuple[tuple[str, Any], ...] = ()
+    min_class_size: int | None = None
+    description: str = field(default="", compare=False)
+
+    def identity(self) -> dict[str, Any]:
+        """The fields that change results, as stored in a results file header."""
+        source = self.source
+        if not _is_dataset_name(source):
+            source = str(Path(source).expanduser().resolve())
+        return {"name": self.name, "source": source,
+                "reader_options": {k: v for k, v in self.reader_options},
+                "min_class_size": self.min_class_size}
+
+    def available(self, data_home: str | os.PathLike | None = None) -> bool:
+        """Whether the corpus files are present (without loading them)."""
+        for info in list_datasets(data_home):
+            if info.name == self.source:
+                return info.found
+        return Path(self.source).exists()
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """Raw counts of a whole collection, its classes, and the collection-wide idf.
+
+    Attributes
+    ----------
+    counts : sparse matrix of shape (n_docs, n_terms)
+        Raw term counts; rows are documents.
+    y : ndarray of shape (n_docs,)
+        Class code of each document, indexing ``class_names``.
+    class_names : list of str
+    global_weighting : TfidfWeighting
+        ``(1 + log tf) * log(N / df)`` fitted on all documents (``"cai-global"``).
+    vectorizer : dict or None
+        Tokenization settings when the counts were made from texts.
+    """
+
+    counts: sp.csr_matrix
+    y: np.ndarray
+    class_names: list[str]
+    global_weighting: TfidfWeighting
+    vectorizer: dict[str, Any] | None = None
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.class_names)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Sizes and settings that identify the prepared collection in a results file header."""
+        return {"n_docs": int(self.counts.shape[0]), "n_terms": int(self.counts.shape[1]),
+                "n_classes": self.n_classes, "nnz": int(self.counts.nnz),
+                "vectorizer": self.vectorizer}
+
+
+def _is_dataset_name(source: str) -> bool:
+    return not Path(source).exists() and source in {info.name for info in list_datasets()}
+
+
+def load_condition(condition: DataCondition,
+                   data_home: str | os.PathLike | None = None) -> Corpus:
+    """Read the corpus of ``condition`` and keep the single-labelled documents."""
+    options = dict(condition.reader_options)
+    if _is_dataset_name(condition.source):
+        corpus = load_dataset(condition.source, data_home=data_home, **options)
+    else:
+        corpus = read_corpus(condition.source, **options)
+    if not corpus.is_labelled:
+        raise ProtocolError(f"corpus {condition.name!r} has no labels; the evaluation needs a "
+                            "class for every document")
+    n_single = sum(len(labs) == 1 for labs in corpus.labels)
+    if n_single < len(corpus):
+        logger.warning("%s: leaving out %d documents with no label or several labels",
+                       condition.name, len(corpus) - n_single)
+        corpus = corpus.single_label()
+    if condition.min_class_size is not None:
+        corpus = corpus.filter_min_class_size(condition.min_class_size)
+    return corpus
+
+
+def prepare_data(condition: DataCondition,
+                 data_home: str | os.PathLike | None = None) -> PreparedData:
+    """Load ``condition`` and compute raw counts for the whole collection, once.
+
+    Text corpora are tokenized with stop-word removal and Porter stemming
+    and no document-frequency pruning (:data:`TEXT_VECTORIZER`); matrix
+    corpora keep their count matrix.
+    """
+    corpus = load_condition(condition, data_home)
+    settings = None
+    if corpus.counts is not None:
+        counts = sp.csr_matrix(corpus.counts, dtype=np.float64)
+    else:
+        settings = dict(TEXT_VECTORIZER)
+        vectorizer = DocumentVectorizer(**settings).fit(corpus.texts)
+        counts = vectorizer.count(corpus.texts)
+    y, names = corpus.label_array()
+    global_weighting = TfidfWeighting(tf="sublinear", idf="xu", norm="l2").fit(counts)
+    logger.info("%s: %d documents, %d classes, %d terms", condition.name, counts.shape[0],
+                len(names), counts.shape[1])
+    return PreparedData(counts, y, names, global_weighting, settings)
+
+
+def subset_indices(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Positions of the documents whose class code is in ``classes``, in corpus order."""
+    return np.flatnonzero(np.isin(y, classes))
+
+
+def weigh_subset(data: PreparedData, indices: np.ndarray, weighting: Weighting) -> sp.csr_matrix:
+    """The weighted documents x terms matrix of one test run, all-zero columns dropped.
+
+    Examples
+    --------
+    >>> counts = sp.csr_matrix(np.array([[2., 1, 0, 0], [0, 1, 1, 0], [0, 0, 0, 3]]))
+    >>> data = PreparedData(counts, np.array([0, 1, 2]), ["a", "b", "c"],
+    ...                     TfidfWeighting(tf="sublinear").fit(counts))
+    >>> weigh_subset(data, np.array([0, 1]), "xu-subset").shape  # term 1 in both: idf 0
+    (2, 2)
+    >>> weigh_subset(data, np.array([0, 1]), "cai-global").shape  # in 2 of all 3 documents
+    (2, 3)
+    """
+    counts = data.counts[indices]
+    if weighting == "xu-subset":
+        X = TfidfWeighting(tf="raw", idf="xu", norm="l2").fit_transform(counts)
+    elif weighting == "cai-global":
+        X = data.global_weighting.transform(counts)
+    else:
+        raise ProtocolError(f"unknown weighting {weighting!r}; choose from {', '.join(WEIGHTINGS)}")
+    return sp.csr_matrix(X[:, np.flatnonzero(X.getnnz(axis=0))])

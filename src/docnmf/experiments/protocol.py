@@ -1,0 +1,319 @@
+"""The papers' evaluation protocol: random k-class subsets, several methods, resumable.
+
+For each cluster number ``k`` and run ``r`` (Xu, Liu & Gong 2003, Section
+4.3; Cai et al. 2011, Section 4.3): pick ``k`` classes at random, take all
+their documents, weight them, cluster them into ``k`` groups with every
+method, and score accuracy, NMI and purity against the classes. The
+classes of run ``(k, r)`` come from ``SeedSequence([seed, k, r])`` and each
+method's ``random_state`` from ``SeedSequence([seed, k, r, crc32(method)])``,
+so a run's numbers do not depend on execution order, on the number of
+worker processes, or on which other methods are run.
+
+Every finished run is appended to a results file (see
+:class:`~docnmf.experiments.results.ResultsFile`); runs already there are
+not computed again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import warnings
+import zlib
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..cluster.registry import METHODS, make_estimator
+from ..metrics import score_all
+from .conditions import (
+    WEIGHTINGS,
+    DataCondition,
+    PreparedData,
+    ProtocolError,
+    prepare_data,
+    subset_indices,
+    weigh_subset,
+)
+from .results import ResultsFile, RunKey, run_key
+
+__all__ = ["Protocol", "Task", "ProtocolResult", "choose_classes", "method_seed", "run_task",
+           "run_protocol"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """What to run: a data condition, methods, cluster numbers, runs, restarts, seed, weightings.
+
+    Parameters
+    ----------
+    condition : DataCondition
+    methods : tuple of str
+        Names registered in :data:`docnmf.cluster.registry.METHODS`.
+    k_values : tuple of int
+        Cluster numbers, each at least 2 and at most the number of classes.
+    runs : int
+        Test runs (random class subsets) per ``k``; the papers use 50.
+    restarts : int
+        ``n_init`` of every estimator; the papers' NMF keeps the best of 10.
+    seed : int
+    weightings : tuple of {"xu-subset", "cai-global"}
+    """
+
+    condition: DataCondition
+    methods: tuple[str, ...]
+    k_values: tuple[int, ...]
+    runs: int
+    restarts: int = 10
+    seed: int = 0
+    weightings: tuple[str, ...] = ("xu-subset",)
+
+    def tasks(self) -> list["Task"]:
+        """Every (weighting, method, k, run) of the plan, in a fixed order."""
+        return [Task(w, m, k, r) for w in self.weightings for k in self.k_values
+                for r in range(self.runs) for m in self.methods]
+
+    def result_params(self, data: PreparedData) -> dict[str, Any]:
+        """What a results file must agree on to be resumed (methods, k and runs may grow)."""
+        return {"condition": self.condition.identity(), "data": data.fingerprint(),
+                "seed": int(self.seed), "restarts": int(self.restarts),
+                "nmi_normalization": "max"}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of one method: the unit of work and of the results file."""
+
+    weighting: str
+    method: str
+    k: int
+    run: int
+
+    def key(self, condition: str) -> RunKey:
+        return (condition, self.weighting, self.method, self.k, self.run)
+
+
+@dataclass
+class ProtocolResult:
+    """What :func:`run_protocol` did.
+
+    Attributes
+    ----------
+    records : list of dict
+        One per planned run (reused and new), sorted by run key.
+    computed : list of tuple
+        Keys of the runs computed by this call, in completion order.
+    n_reused : int
+        Planned runs found in the results file.
+    elapsed : float
+        Wall-clock seconds of this call.
+    params : dict
+        The results file header parameters.
+    path : Path
+        The results file.
+    """
+
+    records: list[dict[str, Any]]
+    computed: list[RunKey]
+    n_reused: int
+    elapsed: float
+    params: dict[str, Any]
+    path: Path
+
+
+def choose_classes(n_classes: int, k: int, seed: int, run: int) -> np.ndarray:
+    """The ``k`` class codes of run ``run``: a function of ``(seed, k, run)`` only.
+
+    Examples
+    --------
+    >>> a, b = choose_classes(56, 3, seed=0, run=4), choose_classes(56, 3, seed=0, run=4)
+    >>> bool((a == b).all())
+    True
+    >>> len(set(choose_classes(56, 5, seed=0, run=0).tolist()))
+    5
+    """
+    rng = np.random.default_rng(np.random.SeedSequence([seed, k, run]))
+    return np.sort(rng.choice(n_classes, size=k, replace=False))
+
+
+def method_seed(seed: int, k: int, run: int, method: str) -> int:
+    """The ``random_state`` of ``method`` in run ``(k, run)``; independent of the method list.
+
+    Examples
+    --------
+    >>> nmf, ncw = method_seed(0, 2, 0, "nmf"), method_seed(0, 2, 0, "nmf-ncw")
+    >>> nmf == method_seed(0, 2, 0, "nmf") != ncw
+    True
+    """
+    ss = np.random.SeedSequence([seed, k, run, zlib.crc32(method.encode("utf-8"))])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
+             restarts: int) -> dict[str, Any]:
+    """Compute one run and return its record (scores, sizes, seconds, warnings)."""
+    classes = choose_classes(data.n_classes, task.k, seed, task.run)
+    idx = subset_indices(data.y, classes)
+    X = weigh_subset(data, idx, task.weighting)
+    random_state = method_seed(seed, task.k, task.run, task.method)
+    model = make_estimator(task.method, task.k, random_state=random_state, n_init=restarts)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        labels = model.fit_predict(X)
+        seconds = time.perf_counter() - t0
+    scores = score_all(data.y[idx], labels)
+    return {
+        "condition": condition, "weighting": task.weighting, "method": task.method,
+        "k": task.k, "run": task.run, "classes": [data.class_names[c] for c in classes],
+        "n_docs": int(X.shape[0]), "n_terms": int(X.shape[1]), "random_state": random_state,
+        **scores, "seconds": round(seconds, 4),
+        "warnings": sorted({f"{w.category.__name__}: {w.message}" for w in caught}),
+    }
+
+
+# -- worker processes ---------------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(data: PreparedData, condition: str, seed: int, restarts: int) -> None:
+    # The parent prepares the counts once (text corpora are tokenized once, not once per
+    # worker); each worker receives them here, at start-up, and never again per task.
+    # One BLAS thread per process: the processes already use the cores.
+    from threadpoolctl import threadpool_limits
+
+    _WORKER.update(data=data, condition=condition, seed=seed, restarts=restarts,
+                   limits=threadpool_limits(limits=1))
+
+
+def _worker_run(task: Task) -> dict[str, Any]:
+    return run_task(_WORKER["data"], _WORKER["condition"], task, seed=_WORKER["seed"],
+                    restarts=_WORKER["restarts"])
+
+
+# -- the runner ---------------------------------------------------------------------------------
+
+def validate(protocol: Protocol, data: PreparedData) -> None:
+    """Raise :class:`ProtocolError` for anything the protocol cannot run."""
+    if not protocol.methods:
+        raise ProtocolError("no methods given")
+    unknown = [m for m in protocol.methods if m not in METHODS]
+    if unknown:
+        raise ProtocolError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
+    bad = [w for w in protocol.weightings if w not in WEIGHTINGS]
+    if bad or not protocol.weightings:
+        raise ProtocolError(f"unknown weighting {bad[0] if bad else None!r}; choose from "
+                            f"{', '.join(WEIGHTINGS)}")
+    if not protocol.k_values or min(protocol.k_values) < 2:
+        raise ProtocolError("cluster numbers k must be at least 2")
+    if max(protocol.k_values) > data.n_classes:
+        raise ProtocolError(f"k={max(protocol.k_values)} is more than the {data.n_classes} "
+                            f"classes of {protocol.condition.name!r}")
+    if protocol.runs < 1 or protocol.restarts < 1:
+        raise ProtocolError("runs and restarts must be at least 1")
+
+
+class _Progress:
+    def __init__(self, total: int):
+        self.total, self.done, self.t0 = total, 0, time.perf_counter()
+
+    def step(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        elapsed = time.perf_counter() - self.t0
+        eta = elapsed / self.done * (self.total - self.done)
+        logger.info("[%d/%d] %s %s k=%d run %d: AC %.3f NMI %.3f (%d docs, %.1fs); ETA %s",
+                    self.done, self.total, record["weighting"], record["method"], record["k"],
+                    record["run"], record["accuracy"], record["nmi"], record["n_docs"],
+                    record["seconds"], _duration(eta))
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}h{m:02d}m" if h else (f"{m}m{s:02d}s" if m else f"{s}s")
+
+
+def run_protocol(protocol: Protocol, results_path: str | os.PathLike, *, jobs: int | None = None,
+                 data_home: str | os.PathLike | None = None,
+                 data: PreparedData | None = None) -> ProtocolResult:
+    """Run every planned run missing from ``results_path`` and return all planned records.
+
+    Parameters
+    ----------
+    protocol : Protocol
+    results_path : path-like
+        The JSON-lines results file; created if absent, resumed if present.
+    jobs : int, optional
+        Worker processes (default ``os.cpu_count()``); 1 runs in this process.
+    data_home : path-like, optional
+        The corpora folder for registered dataset names.
+    data : PreparedData, optional
+        Already prepared counts of ``protocol.condition`` (skips loading).
+
+    Raises
+    ------
+    ProtocolError
+        Unknown method or weighting, k above the number of classes,
+        unlabelled corpus, or a results file made with other parameters.
+    """
+    t0 = time.perf_counter()
+    if data is None:
+        data = prepare_data(protocol.condition, data_home)
+    validate(protocol, data)
+    name = protocol.condition.name
+    params = protocol.result_params(data)
+    plan = protocol.tasks()
+    with ResultsFile(results_path, params) as results:
+        done = {run_key(r): r for r in results.open()}
+        todo = [t for t in plan if t.key(name) not in done]
+        n_reused = len(plan) - len(todo)
+        if n_reused:
+            logger.info("%s: reusing %d of %d runs; %d to compute", results.path, n_reused,
+                        len(plan), len(todo))
+        computed = []
+        progress = _Progress(len(todo))
+        for record in _execute(todo, data, protocol, jobs):
+            results.append(record)
+            key = run_key(record)
+            done[key] = record
+            computed.append(key)
+            progress.step(record)
+    records = sorted((done[t.key(name)] for t in plan), key=run_key)
+    return ProtocolResult(records, computed, n_reused, time.perf_counter() - t0, params,
+                          Path(results_path))
+
+
+def _execute(todo: list[Task], data: PreparedData, protocol: Protocol,
+             jobs: int | None) -> Iterable[dict[str, Any]]:
+    """Yield the record of every task as it finishes, in this process or in a pool."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    name, seed, restarts = protocol.condition.name, protocol.seed, protocol.restarts
+    if jobs == 1:
+        for task in todo:
+            yield run_task(data, name, task, seed=seed, restarts=restarts)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                               initargs=(data, name, seed, restarts))
+    try:
+        pending = {pool.submit(_worker_run, task): task for task in todo}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                task = pending.pop(future)
+                try:
+                    record = future.result()
+                except Exception:
+                    logger.error("%s k=%d run %d with %s failed", task.weighting, task.k,
+                                 task.run, task.method)
+                    raise
+                yield record
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,147 @@
+"""The results file of an experiment: a header line of parameters, then one JSON line per run.
+
+The file is append-only while an experiment runs; every line is flushed and
+fsynced, so a killed experiment loses at most the line being written. On
+start the file is read back: complete runs are reused, a torn last line is
+dropped (and the file rewritten without it), and a header whose parameters
+differ from the requested ones stops the experiment rather than mixing
+results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ..io import atomic_write_text, to_jsonable
+from .conditions import ProtocolError
+
+__all__ = ["RunKey", "run_key", "ResultsFile"]
+
+#: Bumped when the meaning of a line changes.
+FORMAT_VERSION = 1
+
+#: (condition, weighting, method, k, run): what identifies one finished run.
+RunKey = tuple[str, str, str, int, int]
+
+
+def run_key(record: dict[str, Any]) -> RunKey:
+    """The identity of a run record.
+
+    Examples
+    --------
+    >>> run_key({"condition": "tdt2", "weighting": "cai-global", "method": "nmf", "k": 3, "run": 7})
+    ('tdt2', 'cai-global', 'nmf', 3, 7)
+    """
+    return (record["condition"], record["weighting"], record["method"], int(record["k"]),
+            int(record["run"]))
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(to_jsonable(obj), sort_keys=True, ensure_ascii=False)
+
+
+def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
+    out = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += _differences(a, b, f"{prefix}{key}.")
+        elif a != b:
+            out.append(f"{prefix}{key}: {json.dumps(a)} there, {json.dumps(b)} now")
+    return out
+
+
+class ResultsFile:
+    """Read, check and extend one ``results.jsonl``.
+
+    Parameters
+    ----------
+    path : path-like
+    params : dict
+        Everything that changes the numbers of a run (seed, restarts, data
+        condition, corpus sizes...). Stored in the header line; a file whose
+        header differs is refused.
+    """
+
+    def __init__(self, path: str | os.PathLike, params: dict[str, Any]):
+        self.path = Path(path)
+        self.params = json.loads(_dumps(params))
+        self._fh = None
+
+    def _header_line(self) -> str:
+        return _dumps({"kind": "header", "format": FORMAT_VERSION, "params": self.params}) + "\n"
+
+    def open(self) -> list[dict[str, Any]]:
+        """Check (or write) the header and return the run records already present.
+
+        Raises
+        ------
+        ProtocolError
+            When the file belongs to other parameters, is not a results file,
+            or has a damaged line other than the last.
+        """
+        text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        lines = text.split("\n")
+        complete, last = lines[:-1], lines[-1]  # ``last`` is "" unless the final write was torn
+        if not complete:  # empty, or only a torn header
+            atomic_write_text(self.path, self._header_line())
+            return self._open_for_append([])
+        header = self._parse(complete[0], 1)
+        if not isinstance(header, dict) or header.get("kind") != "header":
+            raise ProtocolError(f"{self.path} is not a docnmf results file (no header line)")
+        if header.get("format") != FORMAT_VERSION or header.get("params") != self.params:
+            diffs = _differences(header.get("params") or {}, self.params)
+            if header.get("format") != FORMAT_VERSION:
+                diffs.insert(0, f"format: {header.get('format')} there, {FORMAT_VERSION} now")
+            raise ProtocolError(
+                f"{self.path} holds results for other parameters ({'; '.join(diffs)}); "
+                "use another output folder, or delete the file to start again")
+        records, seen = [], set()
+        for number, line in enumerate(complete[1:], start=2):
+            if not line.strip():
+                continue
+            record = self._parse(line, number)
+            try:
+                key = run_key(record)
+            except (KeyError, TypeError, ValueError):
+                raise ProtocolError(f"{self.path}, line {number}, is not a run record") from None
+            if key not in seen:
+                seen.add(key)
+                records.append(record)
+        if last:
+            # killed mid-write: drop the torn line, so its run is computed again
+            atomic_write_text(self.path, "\n".join(complete) + "\n")
+        return self._open_for_append(records)
+
+    def _parse(self, line: str, number: int) -> dict[str, Any]:
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError:
+            raise ProtocolError(f"{self.path}, line {number}, is not valid JSON; the file was "
+                                "edited or damaged") from None
+
+    def _open_for_append(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        self._fh = open(self.path, "a", encoding="utf-8")
+        return records
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Add one run record durably (flushed and fsynced before returning)."""
+        if self._fh is None:
+            raise RuntimeError("call open() before append()")
+        self._fh.write(_dumps(record) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> "ResultsFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,305 @@
+"""The papers' clustering tables as data: what was run, on which corpus, and the printed numbers.
+
+Each :class:`TableSpec` covers one data condition of one paper and holds
+both of its metrics (accuracy and NMI). Published numbers are transcribed
+as printed: nine values for k = 2..10, then the paper's "Avg."/"average"
+column. Method names are the ones registered in
+:data:`docnmf.cluster.registry.METHODS` (the paper's names in lower case).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..cluster.registry import METHODS
+from .conditions import DataCondition
+from .protocol import Protocol
+
+__all__ = ["PublishedRow", "TableSpec", "TABLES", "get_table", "display_name"]
+
+K_2_TO_10 = tuple(range(2, 11))
+METRIC_NAMES = {"accuracy": "Accuracy (AC)", "nmi": "NMI", "purity": "Purity"}
+
+
+def display_name(method: str) -> str:
+    """The paper's spelling of a registered method name (``"nmf-ncw"`` -> ``"NMF-NCW"``)."""
+    return method.upper()
+
+
+@dataclass(frozen=True)
+class PublishedRow:
+    """One method's printed numbers for one metric: the per-k values, then the printed average."""
+
+    metric: str
+    method: str
+    values: tuple[float, ...]
+
+    @property
+    def average(self) -> float:
+        return self.values[-1]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One paper table (or pair of tables) as an experiment with known answers.
+
+    Attributes
+    ----------
+    name : str
+        Command-line name, e.g. ``"cai2011-tdt2"``.
+    title, paper : str
+        What the table shows, and the citation.
+    paper_tables : tuple of (metric, label)
+        Which printed table holds each metric, e.g. ``(("accuracy", "Table 4"),)``.
+    condition : DataCondition
+        The corpus used here.
+    class_filter : str
+        How documents and classes were selected (in words).
+    k_values, runs, restarts, seed :
+        The protocol's defaults (the papers: k = 2..10, 50 runs).
+    weightings : tuple of str
+        Weightings run by default (see :mod:`docnmf.experiments.conditions`).
+    metrics : tuple of str
+    published : tuple of PublishedRow
+    notes : str
+        Where this set-up departs from the paper's.
+    """
+
+    name: str
+    title: str
+    paper: str
+    paper_tables: tuple[tuple[str, str], ...]
+    condition: DataCondition
+    class_filter: str
+    weightings: tuple[str, ...]
+    metrics: tuple[str, ...]
+    published: tuple[PublishedRow, ...]
+    notes: str = ""
+    k_values: tuple[int, ...] = K_2_TO_10
+    runs: int = 50
+    restarts: int = 10
+    seed: int = 0
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """Methods with published numbers, in the paper's order."""
+        return tuple(dict.fromkeys(row.method for row in self.published))
+
+    def row(self, metric: str, method: str) -> PublishedRow | None:
+        for row in self.published:
+            if row.metric == metric and row.method == method:
+                return row
+        return None
+
+    def value(self, metric: str, method: str, k: int) -> float | None:
+        """The printed number for one cell, or None when the paper has none."""
+        row = self.row(metric, method)
+        if row is None or k not in self.k_values:
+            return None
+        return row.values[self.k_values.index(k)]
+
+    def average(self, metric: str, method: str,
+                k_values: Iterable[int] | None = None) -> float | None:
+        """The printed average, or the mean of the printed values over ``k_values``."""
+        row = self.row(metric, method)
+        if row is None:
+            return None
+        if k_values is None:
+            return row.average
+        vals = [self.value(metric, method, k) for k in k_values]
+        return None if any(v is None for v in vals) else sum(vals) / len(vals)
+
+    def table_label(self, metric: str) -> str:
+        return dict(self.paper_tables).get(metric, "")
+
+    def protocol(self, *, methods: Iterable[str] | None = None,
+                 k_values: Iterable[int] | None = None, runs: int | None = None, restarts: int | None = None, seed: int | None = None,
+                 weightings: Iterable[str] | None = None) -> Protocol:
+        """The protocol of this table; by default its methods that are registered now."""
+        if methods is None:
+            methods = [m for m in self.methods if m in METHODS]
+        return Protocol(
+            condition=self.condition, methods=tuple(methods),
+            k_values=tuple(k_values) if k_values is not None else self.k_values,
+            runs=runs or self.runs, restarts=restarts or self.restarts,
+            seed=self.seed if seed is None else seed,
+            weightings=tuple(weightings) if weightings is not None else self.weightings)
+
+
+def _rows_by_method(metric: str, rows: Iterable[tuple[str, tuple[float, ...]]]):
+    return tuple(PublishedRow(metric, method, tuple(values)) for method, values in rows)
+
+
+def _rows_by_k(layout: tuple[tuple[str, str], ...], table: tuple[tuple, ...]):
+    """Turn a table printed with one line per k (and a last 'average' line) into rows."""
+    return tuple(PublishedRow(metric, method, tuple(line[1 + j] for line in table))
+                 for j, (metric, method) in enumerate(layout))
+
+
+# -- Xu, Liu & Gong (2003) ----------------------------------------------------------------------
+
+XU2003 = ("W. Xu, X. Liu, Y. Gong. Document clustering based on non-negative matrix "
+          "factorization. SIGIR 2003")
+
+# Tables 2 and 3 as printed: k, then Mutual Information for AA, NC, NMF, NMF-NCW, then Accuracy.
+_XU2003_LAYOUT = (("nmi", "aa"), ("nmi", "nc"), ("nmi", "nmf"), ("nmi", "nmf-ncw"),
+                  ("accuracy", "aa"), ("accuracy", "nc"), ("accuracy", "nmf"),
+                  ("accuracy", "nmf-ncw"))
+
+_XU2003_TABLE2 = (  # TDT2
+    (2, 0.834, 0.954, 0.854, 0.972, 0.934, 0.990, 0.946, 0.993),
+    (3, 0.754, 0.890, 0.790, 0.931, 0.863, 0.951, 0.899, 0.981),
+    (4, 0.743, 0.846, 0.786, 0.909, 0.830, 0.918, 0.866, 0.953),
+    (5, 0.696, 0.802, 0.740, 0.874, 0.758, 0.857, 0.812, 0.925),
+    (6, 0.663, 0.761, 0.701, 0.823, 0.712, 0.802, 0.773, 0.880),
+    (7, 0.679, 0.756, 0.704, 0.816, 0.707, 0.783, 0.750, 0.857),
+    (8, 0.624, 0.695, 0.651, 0.782, 0.641, 0.717, 0.697, 0.824),
+    (9, 0.663, 0.741, 0.683, 0.804, 0.664, 0.754, 0.708, 0.837),
+    (10, 0.656, 0.736, 0.681, 0.812, 0.638, 0.729, 0.685, 0.835),
+    ("average", 0.701, 0.798, 0.732, 0.858, 0.750, 0.833, 0.793, 0.898),
+)
+
+_XU2003_TABLE3 = (  # Reuters
+    (2, 0.399, 0.484, 0.437, 0.494, 0.784, 0.821, 0.824, 0.837),
+    (3, 0.482, 0.536, 0.489, 0.574, 0.709, 0.765, 0.731, 0.803),
+    (4, 0.480, 0.581, 0.487, 0.604, 0.629, 0.734, 0.655, 0.758),
+    (5, 0.565, 0.590, 0.587, 0.600, 0.655, 0.695, 0.686, 0.722),
+    (6, 0.537, 0.627, 0.559, 0.650, 0.611, 0.678, 0.650, 0.728),
+    (7, 0.560, 0.599, 0.575, 0.624, 0.584, 0.654, 0.624, 0.696),
+    (8, 0.559, 0.592, 0.578, 0.606, 0.581, 0.613, 0.618, 0.651),
+    (9, 0.603, 0.633, 0.614, 0.659, 0.599, 0.640, 0.634, 0.692),
+    (10, 0.607, 0.647, 0.626, 0.661, 0.600, 0.634, 0.634, 0.677),
+    ("average", 0.532, 0.588, 0.550, 0.608, 0.639, 0.693, 0.673, 0.729),
+)
+
+# -- Cai, He & Han (2011), non-kernel rows ------------------------------------------------------
+
+CAI2011 = ("D. Cai, X. He, J. Han. Locally consistent concept factorization for document "
+           "clustering. IEEE TKDE 23(6), 2011")
+
+_CAI2011_TABLE4 = (  # TDT2, accuracy
+    ("km", (0.938, 0.882, 0.834, 0.778, 0.762, 0.708, 0.653, 0.651, 0.613, 0.758)),
+    ("km-ncw", (0.985, 0.936, 0.950, 0.884, 0.902, 0.878, 0.834, 0.814, 0.775, 0.884)),
+    ("aa", (0.929, 0.846, 0.803, 0.753, 0.733, 0.705, 0.655, 0.641, 0.609, 0.742)),
+    ("nc", (0.983, 0.960, 0.950, 0.883, 0.910, 0.880, 0.822, 0.811, 0.786, 0.887)),
+    ("nmf", (0.866, 0.804, 0.755, 0.705, 0.699, 0.681, 0.608, 0.611, 0.578, 0.701)),
+    ("nmf-ncw", (0.984, 0.959, 0.949, 0.885, 0.910, 0.878, 0.844, 0.824, 0.809, 0.894)),
+)
+
+_CAI2011_TABLE5 = (  # TDT2, NMI
+    ("km", (0.807, 0.771, 0.739, 0.691, 0.716, 0.668, 0.629, 0.648, 0.622, 0.699)),
+    ("km-ncw", (0.937, 0.839, 0.885, 0.804, 0.841, 0.814, 0.775, 0.774, 0.750, 0.824)),
+    ("aa", (0.745, 0.696, 0.690, 0.650, 0.673, 0.652, 0.611, 0.614, 0.594, 0.658)),
+    ("nc", (0.918, 0.891, 0.880, 0.798, 0.843, 0.819, 0.766, 0.767, 0.756, 0.826)),
+    ("nmf", (0.687, 0.678, 0.667, 0.625, 0.661, 0.648, 0.593, 0.616, 0.596, 0.641)),
+    ("nmf-ncw", (0.947, 0.903, 0.891, 0.807, 0.863, 0.832, 0.797, 0.792, 0.781, 0.846)),
+)
+
+_CAI2011_TABLE6 = (  # Reuters-21578, accuracy
+    ("km", (0.825, 0.692, 0.652, 0.588, 0.589, 0.539, 0.469, 0.447, 0.480, 0.587)),
+    ("km-ncw", (0.899, 0.853, 0.802, 0.707, 0.693, 0.618, 0.572, 0.568, 0.596, 0.701)),
+    ("aa", (0.812, 0.716, 0.648, 0.596, 0.573, 0.536, 0.467, 0.450, 0.478, 0.586)),
+    ("nc", (0.898, 0.832, 0.774, 0.724, 0.698, 0.658, 0.575, 0.585, 0.613, 0.706)),
+    ("nmf", (0.828, 0.712, 0.683, 0.580, 0.582, 0.535, 0.448, 0.457, 0.490, 0.591)),
+    ("nmf-ncw", (0.894, 0.846, 0.786, 0.720, 0.701, 0.667, 0.581, 0.575, 0.625, 0.711)),
+)
+
+_CAI2011_TABLE7 = (  # Reuters-21578, NMI
+    ("km", (0.428, 0.409, 0.483, 0.428, 0.482, 0.460, 0.393, 0.393, 0.478, 0.439)),
+    ("km-ncw", (0.627, 0.630, 0.655, 0.525, 0.572, 0.522, 0.454, 0.464, 0.540, 0.554)),
+    ("aa", (0.368, 0.353, 0.431, 0.381, 0.430, 0.424, 0.349, 0.363, 0.435, 0.393)),
+    ("nc", (0.596, 0.584, 0.586, 0.500, 0.552, 0.508, 0.434, 0.441, 0.524, 0.525)),
+    ("nmf", (0.436, 0.410, 0.509, 0.424, 0.485, 0.449, 0.362, 0.391, 0.464, 0.437)),
+    ("nmf-ncw", (0.608, 0.641, 0.626, 0.533, 0.576, 0.545, 0.461, 0.471, 0.556, 0.558)),
+)
+
+# -- data conditions ----------------------------------------------------------------------------
+
+TDT2_CAI = DataCondition(
+    "tdt2", "tdt2",
+    description="TDT2 preprocessed by D. Cai (TDT2_all.mat, raw counts), single-label documents "
+                "of classes with >= 10 documents: 10021 documents, 56 classes")
+REUTERS_CAI = DataCondition(
+    "reuters_cai", "reuters_cai",
+    description="Reuters-21578 preprocessed by D. Cai (Reuters21578.mat, raw counts), classes "
+                "with >= 10 documents: 8213 documents, 41 classes")
+REUTERS_XU = DataCondition(
+    "reuters21578_single", "reuters21578_single",
+    description="Reuters-21578 raw SGML, single-topic documents of topics with >= 5 of them: "
+                "9466 documents, 51 classes; tokenized with stop-word removal and Porter "
+                "stemming, no document-frequency cut")
+
+_CAI_NOTES = (
+    "Cai et al. do not state the number of restarts of the iterative methods; 10 are used, as in "
+    "Xu et al. (2003). The text says classes with 'more than 10' documents are kept, but the "
+    "stated totals match classes with at least 10. Only the non-kernel KM, KM-NCW, AA, NC, NMF "
+    "and NMF-NCW rows are transcribed (no CF/LCCF, no kernelized rows). Both the published "
+    "preprocessing (cai-global) and Xu et al.'s per-subset tf-idf (xu-subset) are run.")
+
+TABLES: dict[str, TableSpec] = {spec.name: spec for spec in (
+    TableSpec(
+        name="xu2003-tdt2",
+        title="NMF document clustering on TDT2 (Xu et al. 2003, Table 2)",
+        paper=XU2003, paper_tables=(("nmi", "Table 2"), ("accuracy", "Table 2")),
+        condition=TDT2_CAI,
+        class_filter="paper: 7803 single-label documents of the 56 events with >= 5 documents; "
+                     "here: Cai's TDT2, classes with >= 10 documents (10021 docs, 56 classes)",
+        weightings=("xu-subset",), metrics=("accuracy", "nmi"),
+        published=_rows_by_k(_XU2003_LAYOUT, _XU2003_TABLE2),
+        notes="Xu et al.'s 7803-document, 56-event TDT2 subset is not available; D. Cai's TDT2 "
+              "matrix restricted to classes with >= 10 documents (10021 documents, 56 classes) "
+              "stands in for it, with Cai's vocabulary. Xu et al. keep the best of 10 NMF "
+              "trials per test run (minimal squared error); every method here uses 10 "
+              "restarts. The 'Mutual Information' columns are the normalized MI of eq. 14."),
+    TableSpec(
+        name="xu2003-reuters",
+        title="NMF document clustering on Reuters-21578 (Xu et al. 2003, Table 3)",
+        paper=XU2003, paper_tables=(("nmi", "Table 3"), ("accuracy", "Table 3")),
+        condition=REUTERS_XU,
+        class_filter="single-label documents of categories with >= 5 documents "
+                     "(paper: 9494 docs, 51 classes; here 9466 docs, 51 classes)",
+        weightings=("xu-subset",), metrics=("accuracy", "nmi"),
+        published=_rows_by_k(_XU2003_LAYOUT, _XU2003_TABLE3),
+        notes="The raw SGML gives 9466 single-topic documents in 51 topics with >= 5 "
+              "documents, against the paper's 9494 (the paper's count matches the 9494 "
+              "single-topic records before the size filter). Xu et al. keep the best of 10 NMF "
+              "trials; every method here uses 10 restarts. The 'Mutual Information' columns "
+              "are the normalized MI of eq. 14."),
+    TableSpec(
+        name="cai2011-tdt2",
+        title="Clustering on TDT2 (Cai et al. 2011, Tables 4 and 5)",
+        paper=CAI2011, paper_tables=(("accuracy", "Table 4"), ("nmi", "Table 5")),
+        condition=TDT2_CAI,
+        class_filter="single-label documents of classes with >= 10 documents "
+                     "(10021 docs, 56 classes, as in the paper)",
+        weightings=("cai-global", "xu-subset"), metrics=("accuracy", "nmi"),
+        published=_rows_by_method("accuracy", _CAI2011_TABLE4)
+        + _rows_by_method("nmi", _CAI2011_TABLE5),
+        notes=_CAI_NOTES),
+    TableSpec(
+        name="cai2011-reuters",
+        title="Clustering on Reuters-21578 (Cai et al. 2011, Tables 6 and 7)",
+        paper=CAI2011, paper_tables=(("accuracy", "Table 6"), ("nmi", "Table 7")),
+        condition=REUTERS_CAI,
+        class_filter="single-label documents of classes with >= 10 documents "
+                     "(8213 docs, 41 classes, as in the paper)",
+        weightings=("cai-global", "xu-subset"), metrics=("accuracy", "nmi"),
+        published=_rows_by_method("accuracy", _CAI2011_TABLE6)
+        + _rows_by_method("nmi", _CAI2011_TABLE7),
+        notes=_CAI_NOTES),
+)}
+
+
+def get_table(name: str) -> TableSpec:
+    """The spec called ``name``; ``KeyError`` with the known names otherwise.
+
+    Examples
+    --------
+    >>> get_table("cai2011-tdt2").value("accuracy", "nmf-ncw", 2)
+    0.984
+    """
+    try:
+        return TABLES[name]
+    except KeyError:
+        raise KeyError(f"unknown table {name!r}; choose from {', '.join(TABLES)}") from None

@@ -1,0 +1,110 @@
+"""``docnmf reproduce`` and ``docnmf evaluate`` end to end, in-process and as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docnmf.cli import main
+
+WORDS = {
+    "space": "telescope galaxy comet orbit planet star astronomer nebula rocket moon".split(),
+    "food": "garlic onion sauce dough oven bread butter flour recipe salt".split(),
+    "sport": "goal striker keeper league match referee penalty coach stadium trophy".split(),
+    "money": "bank interest inflation bond yield share market investor loan currency".split(),
+}
+
+
+@pytest.fixture
+def labelled_folder(tmp_path):
+    rng = random.Random(0)
+    root = tmp_path / "docs"
+    for label, words in WORDS.items():
+        (root / label).mkdir(parents=True)
+        for i in range(6 + len(label)):
+            text = " ".join(rng.choice(words) for _ in range(15))
+            (root / label / f"{i:02d}.txt").write_text(text + ".")
+    return root
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_reproduce_list(capsys):
+    code, out, _ = run(["reproduce", "--list"], capsys)
+    assert code == 0
+    for name in ("xu2003-tdt2", "xu2003-reuters", "cai2011-tdt2", "cai2011-reuters"):
+        assert name in out
+    assert "Tables 4 and 5" in out
+    assert all(("found" in line) or ("missing" in line) for line in out.splitlines())
+
+
+def test_evaluate_end_to_end(labelled_folder, tmp_path, capsys):
+    out_dir = tmp_path / "eval"
+    argv = ["evaluate", str(labelled_folder), "--methods", "nmf,nmf-ncw", "--k-range", "2-3",
+            "--runs", "2", "--restarts", "2", "--jobs", "1", "-o", str(out_dir)]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    assert f"report: {out_dir / 'report.md'}" in out
+    assert "NMF-NCW" in out and "AC ours" in out and "paper" not in out
+    assert "[8/8]" in err and "ETA" in err  # progress on standard error
+    lines = (out_dir / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 2 * 2 * 2
+    assert {json.loads(line)["method"] for line in lines[1:]} == {"nmf", "nmf-ncw"}
+    report = (out_dir / "report.md").read_text()
+    assert "### Purity" in report and "| NMF | ours |" in report and "paper" not in report
+    assert "![xu-subset](xu-subset.png)" in report
+    assert (out_dir / "xu-subset.png").read_bytes()[:4] == b"\x89PNG"
+    assert (out_dir / "summary.json").exists()
+    assert not list(out_dir.glob(".*.tmp"))
+
+    code, out, err = run(argv, capsys)  # a second run reuses everything
+    assert code == 0 and "reusing 8 of 8 runs" in err and "[1/" not in err
+
+    code, _, err = run(argv[:-2] + ["--seed", "5", "-o", str(out_dir)], capsys)
+    assert code == 2 and "seed: 0 there, 5 now" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["reproduce", "nope"], "unknown table 'nope'"),
+    (["reproduce"], "give a table name"),
+    (["reproduce", "cai2011-tdt2", "--methods", "nmf,bogus"], "unknown method 'bogus'"),
+    (["reproduce", "cai2011-tdt2", "--weighting", "bm25"], "unknown weighting 'bm25'"),
+    (["evaluate", "{folder}", "--methods", "nmf,bogus"], "unknown method 'bogus'"),
+    (["evaluate", "{folder}", "--k-range", "2-5"], "k=5 is more than the 4 classes"),
+    (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),
+    (["evaluate", "{flat}"], "has no labels"),
+    (["evaluate", "no/such/folder"], "no such file or folder"),
+])
+def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_path, capsys):
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for i in range(3):
+        (flat / f"{i}.txt").write_text("garlic onion bread")
+    subst = {"{folder}": str(labelled_folder), "{flat}": str(flat)}
+    argv = [subst.get(a, a) for a in argv] + ["-o", str(tmp_path / "out")]
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    lines = [line for line in err.splitlines() if line.startswith("docnmf: error")]
+    assert len(lines) == 1 and message in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_evaluate_subprocess_with_two_workers(labelled_folder, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "docnmf", "evaluate", str(labelled_folder), "--methods", "nmf",
+         "--k-range", "2", "--runs", "3", "--restarts", "1", "--jobs", "2",
+         "-o", str(tmp_path / "o")],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert len((tmp_path / "o" / "results.jsonl").read_text().splitlines()) == 4

@@ -1,0 +1,61 @@
+"""The markdown report, summary and plots from hand-made records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from docnmf.experiments import (
+    ProtocolResult,
+    format_compact,
+    format_report,
+    get_table,
+    write_report,
+)
+
+
+def fake_result(protocol, accuracies):
+    records = [{"condition": "tdt2", "weighting": w, "method": m, "k": k, "run": r,
+                "accuracy": a, "nmi": a - 0.1, "purity": a, "seconds": 1.0, "n_docs": 10,
+                "warnings": []}
+               for w in protocol.weightings for m in protocol.methods
+               for k, runs in accuracies.items() for r, a in enumerate(runs)]
+    params = {"data": {"n_docs": 10021, "n_classes": 56, "n_terms": 36771}, "seed": 0}
+    return ProtocolResult(records, [], len(records), 12.5, params, Path("results.jsonl"))
+
+
+def test_report_beside_the_paper(tmp_path):
+    spec = get_table("cai2011-tdt2")
+    protocol = spec.protocol(methods=["nmf-ncw"], k_values=[3, 4], runs=2,
+                             weightings=["cai-global"])
+    result = fake_result(protocol, {3: [1.0, 0.9], 4: [0.9, 0.9]})
+    text = format_report(result, protocol, spec=spec)
+    assert "Table 4" in text and "Table 5" in text and spec.paper in text
+    assert "| NMF-NCW | ours | 0.950 ± 0.071 | 0.900 ± 0.000 | 0.925 |" in text
+    assert "| | paper | 0.959 | 0.949 | 0.954 |" in text  # paper mean over the k run
+    assert "| | ours − paper | -0.009 | -0.049 | -0.029 |" in text
+    assert "| | runs | 2 | 2 | 4 |" in text
+    assert "avg (k=3, 4)" in text
+    assert "not run: KM, KM-NCW, AA, NC, NMF" in text
+    assert "Wall time of the last invocation: 12.5 s" in text
+    compact = format_compact(result, protocol, spec)
+    assert "NMF-NCW" in compact and "-0.029" in compact
+
+    paths = write_report(tmp_path, result, protocol, spec=spec)
+    assert [p.name for p in paths] == ["report.md", "summary.json", "cai-global.png"]
+    assert (tmp_path / "cai-global.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "![cai-global](cai-global.png)" in (tmp_path / "report.md").read_text()
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    row = next(r for r in summary["rows"] if r["metric"] == "accuracy")
+    assert row["average"] == 0.925 and row["paper_average"] == (0.959 + 0.949) / 2
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_full_k_range_uses_the_printed_average():
+    spec = get_table("xu2003-reuters")
+    protocol = spec.protocol(methods=["nmf"], runs=1)
+    result = fake_result(protocol, {k: [0.5] for k in range(2, 11)})
+    text = format_report(result, protocol, spec=spec)
+    paper = "0.824 | 0.731 | 0.655 | 0.686 | 0.650 | 0.624 | 0.618 | 0.634 | 0.634 | 0.673"
+    assert f"| | paper | {paper} |" in text
+    assert "| avg |" in text
