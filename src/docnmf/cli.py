@@ -205,6 +205,7 @@ def _cmd_demo(args) -> int:
 
 
 def _cmd_cluster(args) -> int:
+    logger.info("reading %s", args.input)
     corpus = _load_input(args)
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
     return _run(corpus, args.clusters, args, _vectorizer_params(args), outdir)

@@ -15,12 +15,23 @@ import numpy as np
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "to_jsonable"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``path`` so readers see the old file or the whole new one, never a part."""
+    """Write ``data`` to ``path`` so readers see the old file or the whole new one, never a part.
+
+    The file gets the permissions an ordinary ``open(path, "w")`` would give
+    (0666 less the umask), not the private 0600 of a temporary file.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
