@@ -1,0 +1,373 @@
+"""Semi-supervised baselines of the SS-NMF paper: SS-KK and SS-SNC, with pairwise constraints.
+
+Both add a constraint matrix ``W`` to a similarity: ``W_ij = +reward`` for a
+must-link pair and ``-penalty`` for a cannot-link pair (must-links make two
+documents more similar, cannot-links less; the signs of Kulis et al.'s
+``K = S + W``). Both form dense n x n matrices, which suits the paper's
+data sets (a few hundred documents) and nothing much larger.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import eigh
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.cluster import KMeans
+from sklearn.utils.validation import check_non_negative, validate_data
+
+from .._rng import as_generator
+from ..cluster.constraints import Constraints
+from ..cluster.ssnmf import build_constraints, constrained_pairs
+from ._common import check_n_clusters, int_seed, one_hot
+from .kernel_kmeans import Kernel, kernel_kmeans, kernel_kmeans_objective, kernel_matrix
+
+__all__ = ["constraint_matrix", "SSKernelKMeansClustering", "SSNormalizedCutClustering",
+           "farthest_first_labels"]
+
+logger = logging.getLogger(__name__)
+
+
+def constraint_matrix(n: int, must_link: np.ndarray, cannot_link: np.ndarray, reward: float,
+                      penalty: float) -> sp.csr_matrix:
+    """Symmetric ``W`` with ``+reward`` at must-link pairs and ``-penalty`` at cannot-link pairs.
+
+    Examples
+    --------
+    >>> constraint_matrix(3, np.array([[0, 1]]), np.array([[1, 2]]), 2.0, 1.0).toarray().tolist()
+    [[0.0, 2.0, 0.0], [2.0, 0.0, -1.0], [0.0, -1.0, 0.0]]
+    """
+    ml = np.asarray(must_link, dtype=np.intp).reshape(-1, 2)
+    cl = np.asarray(cannot_link, dtype=np.intp).reshape(-1, 2)
+    i = np.concatenate([ml[:, 0], ml[:, 1], cl[:, 0], cl[:, 1]])
+    j = np.concatenate([ml[:, 1], ml[:, 0], cl[:, 1], cl[:, 0]])
+    v = np.concatenate([np.full(2 * len(ml), float(reward)), np.full(2 * len(cl), -float(penalty))])
+    return sp.csr_matrix((v, (i, j)), shape=(n, n))
+
+
+def _check_common(est, n: int) -> None:
+    check_n_clusters(est.n_clusters, n)
+    for name in ("n_init", "max_iter"):
+        value = getattr(est, name)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    for name in ("reward", "penalty"):
+        value = getattr(est, name)
+        if value is not None and not value >= 0:
+            raise ValueError(f"{name} must be non-negative, got {value!r}")
+
+
+def farthest_first_labels(K: np.ndarray, constraints: Constraints, k: int) -> np.ndarray | None:
+    """SS-KK's start (Kulis et al. 2005): farthest-first over the must-link neighbourhoods.
+
+    The must-link groups are the neighbourhoods. The largest is the first
+    centre; further centres are the groups farthest (in feature space,
+    between group means) from the chosen ones; when there are fewer than
+    ``k`` groups the remaining centres are single documents chosen the same
+    way. Every document then joins its nearest centre. Returns None when
+    there are no must-link groups.
+    """
+    groups = sorted(constraints.groups(), key=len, reverse=True)
+    if not groups:
+        return None
+    n = K.shape[0]
+    diag = np.diag(K)
+    M = np.zeros((n, len(groups)))
+    for g, members in enumerate(groups):
+        M[members, g] = 1.0 / len(members)
+    KM = K @ M
+    MKM = M.T @ KM
+    self_sim = np.diag(MKM)
+    between = self_sim[:, None] + self_sim[None, :] - 2.0 * MKM
+    chosen = [0]
+    while len(chosen) < min(k, len(groups)):
+        gap = between[:, chosen].min(axis=1)
+        gap[chosen] = -np.inf
+        chosen.append(int(np.argmax(gap)))
+    # squared distance of every document to every chosen centre
+    D = diag[:, None] - 2.0 * KM[:, chosen] + self_sim[chosen][None, :]
+    in_groups = np.zeros(n, dtype=bool)
+    for g in chosen:
+        in_groups[groups[g]] = True
+    while D.shape[1] < k:
+        gap = D.min(axis=1)
+        gap[in_groups] = -np.inf
+        i = int(np.argmax(gap))
+        in_groups[i] = True
+        D = np.column_stack([D, diag - 2.0 * K[:, i] + K[i, i]])
+    return np.argmin(D, axis=1)
+
+
+class SSKernelKMeansClustering(ClusterMixin, BaseEstimator):
+    """SS-KK: semi-supervised kernel k-means (Kulis, Basu, Dhillon & Mooney 2005).
+
+    The kernel ``K`` of the documents is combined with the constraint matrix,
+    ``K~ = K + W`` (:func:`constraint_matrix`), the diagonal is shifted by
+    ``sigma = max(0, -lambda_min(K~))`` so that ``sigma I + K~`` is positive
+    semi-definite (Kulis et al.; the shift changes every partition's
+    objective by the same ``sigma (n - k)``, so it only makes the local
+    search monotone), and kernel k-means runs on the result. With unit
+    weights this minimises the k-means distortion minus the rewards of
+    satisfied must-links plus the penalties of violated cannot-links, each
+    divided by the size of its cluster (Kulis et al.'s ratio-association
+    form; the SS-NMF paper's eq. 18 without the sizes). The first start is
+    farthest-first over the must-link groups (:func:`farthest_first_labels`),
+    the others k-means++; the lowest objective is kept.
+
+    Dense n x n kernel: for collections of a few thousand documents at most.
+
+    Parameters
+    ----------
+    n_clusters : int
+    kernel : {"gaussian", "linear", "poly2", "precomputed"} or callable
+        The SS-NMF paper uses a Gaussian kernel (see
+        :class:`~docnmf.baselines.kernel_kmeans.KernelKMeansClustering` on its width).
+    gamma : float, optional
+        Gaussian ``gamma``; default the median heuristic.
+    reward, penalty : float, optional
+        Constraint weights; default the largest kernel entry (1 for the Gaussian kernel).
+    closure : bool
+        Apply the pairs the constraints imply, or only those given.
+    n_init, max_iter : int
+    random_state : None, int or numpy Generator
+    verbose : int
+
+    Attributes
+    ----------
+    labels_, memberships_ (one-hot), objective_ (kernel k-means objective on the unshifted
+    ``K~``), shift_ (the diagonal shift ``sigma``), gamma_, constraints_, n_constrained_pairs_,
+    restart_objectives_, n_iter_
+
+    References
+    ----------
+    Kulis, Basu, Dhillon & Mooney, Semi-supervised graph clustering: a
+    kernel approach, ICML 2005.
+    Chen, Rege, Dong & Hua, Incorporating user provided constraints into
+    document clustering (SS-NMF), eqs. (18)-(20) and Section 4.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 0.0], [5.1, 0.0]])
+    >>> model = SSKernelKMeansClustering(2, kernel="linear", random_state=0)
+    >>> model.fit_predict(X, must_link=[(1, 2)], cannot_link=[(0, 1)]).tolist()
+    [1, 0, 0, 0]
+    """
+
+    def __init__(self, n_clusters: int = 8, *, kernel: Kernel = "gaussian",
+                 gamma: float | None = None, reward: float | None = None,
+                 penalty: float | None = None, closure: bool = True, n_init: int = 10,
+                 max_iter: int = 300, random_state=None, verbose: int = 0):
+        self.n_clusters = n_clusters
+        self.kernel = kernel
+        self.gamma = gamma
+        self.reward = reward
+        self.penalty = penalty
+        self.closure = closure
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, X, y=None, *, must_link=None, cannot_link=None):
+        """Cluster ``X`` (documents as rows, or a Gram matrix) under the constraints."""
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        n = X.shape[0]
+        _check_common(self, n)
+        k = int(self.n_clusters)
+        self.constraints_ = build_constraints(n, y, must_link, cannot_link)
+        ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
+        self.n_constrained_pairs_ = (len(ml), len(cl))
+        K, self.gamma_ = kernel_matrix(X, self.kernel, self.gamma)
+        if not isinstance(K, np.ndarray):
+            K = K @ np.eye(n)  # the linear kernel, formed: the shift needs its spectrum
+        K = 0.5 * (K + K.T)
+        top = float(np.abs(K).max(initial=0.0)) or 1.0
+        reward = top if self.reward is None else float(self.reward)
+        penalty = top if self.penalty is None else float(self.penalty)
+        K = K + constraint_matrix(n, ml, cl, reward, penalty).toarray()
+        lam_min = float(eigh(K, eigvals_only=True, subset_by_index=[0, 0])[0])
+        self.shift_ = max(0.0, -lam_min)
+        shifted = K + self.shift_ * np.eye(n)
+        init = farthest_first_labels(K, self.constraints_, k)
+        n_random = int(self.n_init) - (init is not None)
+        result = kernel_kmeans(shifted, k, init_labels=init, n_init=n_random,
+                               max_iter=int(self.max_iter), rng=as_generator(self.random_state))
+        self.labels_ = result.labels.astype(np.int64)
+        self.memberships_ = one_hot(self.labels_, k)
+        self.objective_ = kernel_kmeans_objective(K, self.labels_)
+        self.restart_objectives_ = result.restart_objectives
+        self.n_iter_ = result.n_iter
+        if self.verbose:
+            logger.info("SS-KK: objective %.6g, diagonal shift %.3g, %d iterations",
+                        self.objective_, self.shift_, self.n_iter_)
+        return self
+
+    def fit_predict(self, X, y=None, **kwargs):
+        """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""
+        return self.fit(X, y, **kwargs).labels_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+
+class SSNormalizedCutClustering(ClusterMixin, BaseEstimator):
+    """SS-SNC: normalized cut with constraint penalties (Ji & Xu 2006), as the SS-NMF paper has it.
+
+    The SS-NMF paper (eqs. 21-22) writes SS-SNC as the normalized cut of
+    the constrained similarity,
+    ``J = sum_h g_h^T (D - A~) g_h / g_h^T D g_h``, relaxed to the top-k
+    eigenvectors ``Z`` of ``D^{-1/2} A~ D^{-1/2}``. Here
+    ``A~ = A + W`` with ``W`` from :func:`constraint_matrix` (its eq. 21
+    prints ``A - W_reward - W_penalty``; rewards are added so that a
+    must-link pulls two documents together), and ``D = diag(A 1)`` are the
+    degrees of the unconstrained similarity, as in the paper's ``D^{-1/2}``
+    (it also writes ``D~`` in eq. 21; the degrees of ``A~`` can be zero or
+    negative once cannot-links subtract weight, so they are not used). In
+    this form a must-linked pair splits at a cost of ``reward`` and a
+    cannot-linked pair joined gains ``penalty``, each relative to the
+    cluster's volume ``g_h^T D g_h``. Ji & Xu's own paper may differ in such
+    details. ``A~`` may be indefinite; the relaxation does not mind.
+    K-means on the rows of ``Z`` gives the labels.
+
+    ``A = X X^T`` (documents as rows) or a precomputed similarity; dense
+    n x n: for collections of a few thousand documents at most.
+
+    Parameters
+    ----------
+    n_clusters : int
+    affinity : {"linear", "precomputed"}
+    reward, penalty : float, optional
+        Constraint weights; default the largest entry of ``A``.
+    closure : bool
+    row_normalize : bool
+        Scale the rows of ``Z`` to unit length before k-means (Ng, Jordan & Weiss).
+    n_init, max_iter : int
+        K-means restarts on the eigenvectors and their iterations.
+    tol : float
+    random_state : None, int or numpy Generator
+    verbose : int
+
+    Attributes
+    ----------
+    labels_, memberships_ (one-hot), embedding_ (``Z``), eigenvalues_,
+    objective_ (k-means objective on ``Z``), criterion_ (``J`` of eq. 21 for
+    ``labels_``), constraints_, n_constrained_pairs_, n_iter_
+
+    References
+    ----------
+    Ji & Xu, Document clustering with prior knowledge, SIGIR 2006.
+    Chen, Rege, Dong & Hua, Incorporating user provided constraints into
+    document clustering (SS-NMF), eqs. (21)-(22).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[3, 1, 0, 0], [2, 2, 0, 0], [0, 0, 1, 3], [0, 0, 2, 2.]])
+    >>> labels = SSNormalizedCutClustering(2, random_state=0).fit_predict(X, must_link=[(0, 1)])
+    >>> bool(labels[0] == labels[1] != labels[2] == labels[3])
+    True
+    """
+
+    def __init__(self, n_clusters: int = 8, *,
+                 affinity: Literal["linear", "precomputed"] = "linear",
+                 reward: float | None = None, penalty: float | None = None, closure: bool = True,
+                 row_normalize: bool = False, n_init: int = 10, max_iter: int = 300,
+                 tol: float = 1e-4, random_state=None, verbose: int = 0):
+        self.n_clusters = n_clusters
+        self.affinity = affinity
+        self.reward = reward
+        self.penalty = penalty
+        self.closure = closure
+        self.row_normalize = row_normalize
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, X, y=None, *, must_link=None, cannot_link=None):
+        """Cluster ``X`` (non-negative documents as rows, or a similarity) under the constraints."""
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        check_non_negative(X, f"{type(self).__name__} (input X)")
+        n = X.shape[0]
+        _check_common(self, n)
+        if self.affinity not in ("linear", "precomputed"):
+            raise ValueError(f"affinity must be 'linear' or 'precomputed', got {self.affinity!r}")
+        k = int(self.n_clusters)
+        self.constraints_ = build_constraints(n, y, must_link, cannot_link)
+        ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
+        self.n_constrained_pairs_ = (len(ml), len(cl))
+        if self.affinity == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"affinity='precomputed' needs a square similarity, got {X.shape}")
+            A = X.toarray() if sp.issparse(X) else np.array(X)
+            A = 0.5 * (A + A.T)
+        else:
+            A = X @ X.T
+            A = A.toarray() if sp.issparse(A) else np.asarray(A)
+        top = float(A.max(initial=0.0)) or 1.0
+        reward = top if self.reward is None else float(self.reward)
+        penalty = top if self.penalty is None else float(self.penalty)
+        degrees = A.sum(axis=1)
+        inv_sqrt = np.divide(1.0, np.sqrt(degrees), out=np.zeros(n), where=degrees > 0)
+        A_tilde = A + constraint_matrix(n, ml, cl, reward, penalty).toarray()
+        M = inv_sqrt[:, None] * A_tilde * inv_sqrt[None, :]
+        r = min(k, n)
+        values, Z = eigh(M, subset_by_index=[n - r, n - 1])
+        values, Z = values[::-1], Z[:, ::-1]
+        rows = np.argmax(np.abs(Z), axis=0)
+        signs = np.sign(Z[rows, np.arange(r)])
+        Z = Z * np.where(signs == 0, 1.0, signs)
+        if self.row_normalize:
+            norms = np.linalg.norm(Z, axis=1, keepdims=True)
+            Z = np.divide(Z, norms, out=np.zeros_like(Z), where=norms > 0)
+        rng = as_generator(self.random_state)
+        km = KMeans(n_clusters=k, n_init=int(self.n_init), max_iter=int(self.max_iter),
+                    tol=float(self.tol), random_state=int_seed(rng)).fit(Z)
+        self.labels_ = km.labels_.astype(np.int64)
+        self.memberships_ = one_hot(self.labels_, k)
+        self.embedding_ = Z
+        self.eigenvalues_ = values
+        self.objective_ = float(km.inertia_)
+        self.n_iter_ = int(km.n_iter_)
+        self.criterion_ = normalized_cut_criterion(A_tilde, degrees, self.labels_, k)
+        if self.verbose:
+            logger.info("SS-SNC: normalized cut %.6g", self.criterion_)
+        return self
+
+    def fit_predict(self, X, y=None, **kwargs):
+        """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""
+        return self.fit(X, y, **kwargs).labels_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        tags.input_tags.pairwise = self.affinity == "precomputed"
+        return tags
+
+
+def normalized_cut_criterion(A_tilde: np.ndarray, degrees: np.ndarray, labels: np.ndarray,
+                             k: int) -> float:
+    """Eq. 21 for a hard partition: ``sum_h (g_h^T D g_h - g_h^T A~ g_h) / g_h^T D g_h``.
+
+    Empty clusters and clusters of zero volume contribute nothing.
+
+    Examples
+    --------
+    >>> A = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    >>> normalized_cut_criterion(A, A.sum(axis=1), np.array([0, 0, 1]), 2)
+    0.0
+    """
+    Z = one_hot(np.asarray(labels), k)
+    volume = Z.T @ degrees
+    within = np.einsum("ic,ic->c", Z, A_tilde @ Z)
+    cut = volume - within
+    return float(np.sum(np.divide(cut, volume, out=np.zeros_like(cut), where=volume > 0)))

@@ -1,0 +1,295 @@
+"""Semi-supervised NMF document clustering with pairwise constraints (SS-NMF) as an estimator."""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from typing import Literal
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
+
+from .._rng import as_generator, child_generators
+from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
+                            random_init, solve_g)
+from ._common import memberships_from, top_terms
+from .constraints import ConstraintError, Constraints
+
+__all__ = ["SSNMFClustering", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
+
+logger = logging.getLogger(__name__)
+
+ConstraintMode = Literal["extreme", "cost"]
+Affinity = Literal["linear", "precomputed"]
+
+#: Refuse constraint sets implying more pairs than this: each pair stores two sparse entries.
+MAX_CONSTRAINED_PAIRS = 20_000_000
+
+
+def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> Constraints:
+    """The :class:`Constraints` of a ``fit`` call: partial labels ``y`` and/or index pairs.
+
+    Shared by the semi-supervised estimators so that they read their
+    arguments the same way.
+
+    Examples
+    --------
+    >>> build_constraints(4, y=[0, -1, 0, 1]).n_pairs()
+    (1, 2)
+    """
+    if y is None:
+        return Constraints(n_docs, must_link=must_link, cannot_link=cannot_link)
+    y = np.asarray(y)
+    if y.shape != (n_docs,):
+        raise ValueError(f"y must hold one partial label per document ({n_docs}), "
+                         f"got shape {y.shape}")
+    return Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
+
+
+def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs to apply, refusing sets too large to store."""
+    n_ml, n_cl = constraints.n_pairs(closure)
+    if n_ml + n_cl > MAX_CONSTRAINED_PAIRS:
+        raise ConstraintError(
+            f"the constraints imply {n_ml} must-link and {n_cl} cannot-link pairs, more than the "
+            f"{MAX_CONSTRAINED_PAIRS} this implementation stores; give fewer labelled documents "
+            "or pass closure=False to apply only the given pairs")
+    return constraints.pairs(closure)
+
+
+class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
+    """Cluster documents by semi-supervised NMF: ``A~ ~ G S G^T`` with must/cannot-link pairs.
+
+    The document similarity ``A = X X^T`` (``X``: documents as rows,
+    typically unit-length tf-idf; the paper's ``X^T X``) is changed at the
+    constrained pairs into ``A~`` and factorised as ``G S G^T`` by the
+    multiplicative updates of eqs. 5-6 (Algorithm 1). Document ``i`` goes
+    to cluster ``argmax_h G_ih``; ``G`` has unit-length columns, as in the
+    paper's Table 1. ``A`` is used only through products ``X (X^T G)`` plus
+    a sparse correction at the constrained pairs, so memory grows with
+    ``nnz(X)`` and the number of constrained pairs, not ``n_docs**2``. How
+    constrained entries are set, their signs and how negative values are
+    avoided is described in :mod:`docnmf.factor.ssnmf`. Without constraints
+    this is unconstrained symmetric tri-factorization of ``A``.
+
+    Parameters
+    ----------
+    n_clusters : int
+        Number of clusters ``k``.
+    constraint_mode : {"extreme", "cost"}
+        ``"extreme"``: a must-link pair gets the largest similarity and a
+        cannot-link pair the smallest (the paper's experiments).
+        ``"cost"``: ``A_ij + reward`` and ``max(A_ij - penalty, 0)``.
+    reward, penalty : float, optional
+        Weights of ``constraint_mode="cost"``; default the largest
+        similarity (``max_i ||x_i||^2``). Must be None in ``"extreme"`` mode.
+    affinity : {"linear", "precomputed"}
+        ``A = X X^T``, or ``X`` is itself the n x n non-negative symmetric
+        similarity (e.g. a Gaussian kernel).
+    closure : bool
+        Apply every pair the constraints imply (transitive must-links,
+        cannot-links between must-link groups), or only the pairs given.
+        The paper's experiments draw pairs independently and apply them as
+        drawn (``closure=False``); with many random pairs the closure
+        reaches most documents of a class.
+    update : {"paper", "sqrt"}
+        Eq. 6 as printed, or its square-root form (smaller steps, same fixed points).
+    n_init : int
+        Restarts from independent random starts; the lowest objective is kept.
+    max_iter : int
+        Maximum update rounds per restart.
+    tol : float
+        Relative objective change below which a restart stops.
+    random_state : None, int or numpy Generator
+    verbose : int
+        Log one line per restart at INFO level when > 0.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_docs,)
+    memberships_ : ndarray of shape (n_docs, n_clusters)
+        Soft memberships: rows of ``G`` scaled to sum to one.
+    embedding_ : ndarray of shape (n_docs, n_clusters)
+        The cluster indicator ``G`` (unit-length columns).
+    S_ : ndarray of shape (n_clusters, n_clusters)
+        The cluster centroid matrix ``S`` (diagonal; see :mod:`docnmf.factor.ssnmf`).
+    components_ : ndarray of shape (n_clusters, n_terms)
+        ``G^T X``: each cluster's membership-weighted sum of documents
+        (``affinity="linear"`` only); the source of keywords.
+    constraints_ : Constraints
+        The checked constraints.
+    n_constrained_pairs_ : tuple of int
+        Must-link and cannot-link pairs applied to ``A``.
+    loss_history_ : ndarray
+        Objective (eq. 3) per iteration of the kept restart.
+    restart_losses_ : ndarray of shape (n_init,)
+        Final objective of each restart.
+    objective_ : float
+    n_iter_ : int
+
+    References
+    ----------
+    Chen, Rege, Dong & Hua, Incorporating user provided constraints into
+    document clustering (SS-NMF), Sections 3.1-3.2, eqs. (2)-(6), Algorithm 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[3, 1, 0, 0], [2, 2, 0, 0], [0, 0, 1, 3], [0, 0, 2, 2.]])
+    >>> model = SSNMFClustering(n_clusters=2, random_state=0)
+    >>> labels = model.fit_predict(X, must_link=[(0, 1)], cannot_link=[(1, 2)])
+    >>> bool(labels[0] == labels[1] != labels[2] == labels[3])
+    True
+    """
+
+    def __init__(self, n_clusters: int = 8, *, constraint_mode: ConstraintMode = "extreme",
+                 reward: float | None = None, penalty: float | None = None,
+                 affinity: Affinity = "linear", closure: bool = True, update: str = "paper",
+                 n_init: int = 10, max_iter: int = 500, tol: float = 1e-5, random_state=None,
+                 verbose: int = 0):
+        self.n_clusters = n_clusters
+        self.constraint_mode = constraint_mode
+        self.reward = reward
+        self.penalty = penalty
+        self.affinity = affinity
+        self.closure = closure
+        self.update = update
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _validate_params(self, n_docs: int) -> None:
+        k = self.n_clusters
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"n_clusters must be a positive integer, got {k!r}")
+        if k > n_docs:
+            raise ValueError(f"n_clusters={k} is larger than n_samples={n_docs}")
+        if self.constraint_mode not in ("extreme", "cost"):
+            raise ValueError("constraint_mode must be 'extreme' or 'cost', "
+                             f"got {self.constraint_mode!r}")
+        if self.affinity not in ("linear", "precomputed"):
+            raise ValueError(f"affinity must be 'linear' or 'precomputed', got {self.affinity!r}")
+        if self.update not in UPDATES:
+            raise ValueError(f"update must be one of {sorted(UPDATES)}, got {self.update!r}")
+        for name in ("n_init", "max_iter"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not self.tol >= 0:
+            raise ValueError(f"tol must be non-negative, got {self.tol!r}")
+
+    def _similarity(self, X, must_link, cannot_link) -> ConstrainedSimilarity:
+        if self.affinity == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError("affinity='precomputed' needs a square similarity matrix, "
+                                 f"got shape {X.shape}")
+            asym = abs(X - X.T)
+            scale = max(abs(X).max(), 1e-300)
+            if (asym.max() if sp.issparse(asym) else np.max(asym)) > 1e-8 * scale:
+                raise ValueError("affinity='precomputed' needs a symmetric similarity matrix")
+        return constrained_similarity(X, must_link, cannot_link, mode=self.constraint_mode,
+                                      reward=self.reward, penalty=self.penalty,
+                                      precomputed=self.affinity == "precomputed")
+
+    def fit(self, X, y=None, *, must_link=None, cannot_link=None):
+        """Cluster ``X`` under the constraints.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_docs, n_terms)
+            Non-negative documents as rows; with ``affinity="precomputed"``
+            the (n_docs, n_docs) similarity matrix.
+        y : array-like of shape (n_docs,), optional
+            Partial labels, ``-1`` for an unlabelled document; expanded to
+            the must-link and cannot-link pairs they imply.
+        must_link, cannot_link : sequence of (i, j) or array of shape (m, 2), optional
+            Document index pairs (see :func:`docnmf.cluster.constraints.read_constraint_pairs`
+            for files of document ids).
+        """
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        check_non_negative(X, f"{type(self).__name__} (input X)")
+        n = X.shape[0]
+        self._validate_params(n)
+        self.constraints_ = build_constraints(n, y, must_link, cannot_link)
+        ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
+        self.n_constrained_pairs_ = (len(ml), len(cl))
+        A = self._similarity(X, ml, cl)
+        rng = as_generator(self.random_state)
+        k = int(self.n_clusters)
+        best, losses = None, []
+        for r, child in enumerate(child_generators(rng, int(self.n_init))):
+            t0 = time.perf_counter()
+            result = fit_ssnmf(A, *random_init(A, k, child), update=self.update,
+                               max_iter=int(self.max_iter), tol=float(self.tol))
+            losses.append(result.losses[-1])
+            if self.verbose:
+                logger.info("restart %d/%d: objective %.6g after %d iterations (%.2fs)",
+                            r + 1, self.n_init, result.losses[-1], result.n_iter,
+                            time.perf_counter() - t0)
+            if best is None or result.losses[-1] < best.losses[-1]:
+                best = result
+        if not best.converged:
+            warnings.warn(f"SS-NMF did not converge to tol={self.tol} in max_iter={self.max_iter} "
+                          "iterations; raise max_iter", ConvergenceWarning, stacklevel=2)
+        G, S = best.G, best.S
+        self.embedding_ = G
+        self.S_ = S
+        self.memberships_ = memberships_from(G)
+        self.labels_ = np.argmax(G, axis=1)
+        self.loss_history_ = best.losses
+        self.objective_ = float(best.losses[-1])
+        self.restart_losses_ = np.asarray(losses)
+        self.n_iter_ = best.n_iter
+        self._GtG = G.T @ G
+        if self.affinity == "linear":
+            self.components_ = np.asarray(X.T @ G).T
+        return self
+
+    def fit_predict(self, X, y=None, **kwargs):
+        """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""
+        return self.fit(X, y, **kwargs).labels_
+
+    def fit_transform(self, X, y=None, **kwargs):
+        """``fit``, then the soft memberships of the fitted documents."""
+        return self.fit(X, y, **kwargs).memberships_
+
+    def transform(self, X):
+        """Soft memberships of new documents, ``G`` and ``S`` held fixed.
+
+        Each new document's similarities ``a`` to the fitted documents
+        (``X_new X^T``, or the rows of ``X`` for ``affinity="precomputed"``,
+        shape (n_new, n_fitted)) are approximated as ``g S G^T`` with
+        ``g >= 0``. Constraints concern fitted documents only and play no part.
+        """
+        check_is_fitted(self, "embedding_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        check_non_negative(X, f"{type(self).__name__}.transform (input X)")
+        if self.affinity == "linear":
+            AG = np.asarray(X @ self.components_.T)
+        else:
+            AG = np.asarray(X @ self.embedding_)
+        return memberships_from(solve_g(AG, self.S_, self._GtG))
+
+    def predict(self, X):
+        """Cluster of each new document: the argmax of its memberships."""
+        return np.argmax(self.transform(X), axis=1)
+
+    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
+        """The ``n`` terms with the largest weight in each cluster's row of ``G^T X``."""
+        check_is_fitted(self, "embedding_")
+        if self.affinity != "linear":
+            raise ValueError("keywords need documents as term vectors (affinity='linear')")
+        return top_terms(self.components_, feature_names, n)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        tags.input_tags.pairwise = self.affinity == "precomputed"
+        return tags

@@ -1,0 +1,217 @@
+"""SSNMFClustering: constraints fix a wrong clustering, the two-rings toy, partial labels."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from docnmf.baselines.kernel_kmeans import KernelKMeansClustering, kernel_matrix
+from docnmf.baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
+from docnmf.cluster import ssnmf as ssnmf_module
+from docnmf.cluster.constraints import ConstraintError, sample_constraints
+from docnmf.cluster.ssnmf import SSNMFClustering
+from docnmf.metrics import clustering_accuracy
+
+
+def two_facets(n_per=15, topic_weight=1.0, style_weight=1.1, seed=0, m=10):
+    """Documents with a topic (the truth) and a slightly stronger style (what clustering sees).
+
+    Each document has one of two topics and one of two styles, each on its
+    own block of ``m`` terms; the style terms weigh a little more, so the
+    unsupervised 2-way clustering splits by style.
+    """
+    rng = np.random.default_rng(seed)
+    rows, topic, style = [], [], []
+    for t in range(2):
+        for s in range(2):
+            for _ in range(n_per):
+                x = 0.05 * rng.random(4 * m)
+                x[t * m:(t + 1) * m] += topic_weight * rng.random(m)
+                x[(2 + s) * m:(3 + s) * m] += style_weight * rng.random(m)
+                rows.append(x)
+                topic.append(t)
+                style.append(s)
+    X = np.array(rows)
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    order = rng.permutation(len(X))
+    return X[order], np.array(topic)[order], np.array(style)[order]
+
+
+def two_rings(n=10, radii=(1.0, 2.0)):
+    """Section 3.5's toy: two concentric circular rings of 10 points each."""
+    t = np.arange(n) * 2 * np.pi / n
+    P = np.vstack([np.c_[r * np.cos(t), r * np.sin(t)] for r in radii])
+    return P, np.repeat([0, 1], n)
+
+
+def _expected_failures(estimator):
+    why = "fit_transform gives the jointly fitted G, transform the memberships for G, S held fixed"
+    return {"check_transformer_data_not_an_array": why, "check_transformer_general": why,
+            "check_clustering": "SS-NMF needs non-negative data; the check ignores positive_only"}
+
+
+@parametrize_with_checks([SSNMFClustering(n_clusters=3, n_init=2, max_iter=50, random_state=0)],
+                         expected_failed_checks=_expected_failures)
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def test_unconstrained_recovers_planted_clusters(planted, container):
+    X, y = planted(120, 60, 3, seed=7)
+    model = SSNMFClustering(3, n_init=3, random_state=0).fit(container(X))
+    assert clustering_accuracy(y, model.labels_) == 1.0
+    np.testing.assert_allclose(model.memberships_.sum(axis=1), 1.0)
+    np.testing.assert_allclose(np.linalg.norm(model.embedding_, axis=0), 1.0)
+    assert model.n_constrained_pairs_ == (0, 0)
+    assert np.all(np.diff(model.loss_history_) <= 1e-10 * model.loss_history_[0])
+    assert model.objective_ == pytest.approx(model.restart_losses_.min())
+
+
+def test_constraints_fix_a_wrong_clustering():
+    X, topic, style = two_facets()
+    plain = SSNMFClustering(2, n_init=5, random_state=0).fit(X)
+    assert clustering_accuracy(style, plain.labels_) == 1.0   # it finds the style...
+    assert clustering_accuracy(topic, plain.labels_) == 0.5   # ...not the topic
+    for seed in range(3):
+        ml, cl = sample_constraints(topic, 0.02, rng=seed)   # 35 of 1770 pairs
+        model = SSNMFClustering(2, n_init=5, random_state=0).fit(X, must_link=ml, cannot_link=cl)
+        assert clustering_accuracy(topic, model.labels_) == 1.0
+        assert model.constraints_.violations(model.labels_, closure=True) == (0, 0)
+
+
+def test_partial_labels_equal_the_pairs_they_imply(container):
+    X, topic, _ = two_facets()
+    y = np.full(len(topic), -1)
+    y[:8] = topic[:8]
+    ml = [(i, j) for i in range(8) for j in range(i + 1, 8) if topic[i] == topic[j]]
+    cl = [(i, j) for i in range(8) for j in range(i + 1, 8) if topic[i] != topic[j]]
+    a = SSNMFClustering(2, n_init=2, random_state=1).fit(container(X), y)
+    b = SSNMFClustering(2, n_init=2, random_state=1).fit(container(X), must_link=ml, cannot_link=cl)
+    assert a.n_constrained_pairs_ == (len(ml), len(cl))
+    np.testing.assert_allclose(a.embedding_, b.embedding_)
+    assert np.array_equal(SSNMFClustering(2, n_init=2, random_state=1).fit_predict(X, y), a.labels_)
+
+
+def test_two_rings_toy_section_3_5():
+    """Unsupervised methods split the rings wrongly; with constraints SS-NMF separates them,
+    its G is non-negative with one axis per ring, near-orthogonal and soft (Table 1, Fig. 1b),
+    while SS-KK's indicator is hard."""
+    P, y = two_rings()
+    K, _ = kernel_matrix(P, "gaussian")  # median-heuristic Gaussian similarity
+    for unsupervised in [SSNMFClustering(2, affinity="precomputed", random_state=0),
+                         KernelKMeansClustering(2, kernel="precomputed", random_state=0),
+                         SSNormalizedCutClustering(2, affinity="precomputed", random_state=0)]:
+        assert clustering_accuracy(y, unsupervised.fit(K).labels_) <= 0.6
+    accuracies = []
+    for seed in range(5):
+        ml, cl = sample_constraints(y, 0.2, rng=seed)    # 38 of 190 pairs
+        model = SSNMFClustering(2, affinity="precomputed", random_state=0).fit(
+            K, must_link=ml, cannot_link=cl)
+        accuracies.append(clustering_accuracy(y, model.labels_))
+        G = model.embedding_
+        assert np.all(G >= 0)
+        gram = G.T @ G
+        assert np.allclose(np.diag(gram), 1.0) and gram[0, 1] < 0.3         # near-orthogonal
+        assert np.mean(G.min(axis=1) > 0.01 * G.max(axis=1)) > 0.5           # soft memberships
+        axis_of_ring = [np.bincount(model.labels_[y == r], minlength=2).argmax() for r in (0, 1)]
+        assert axis_of_ring[0] != axis_of_ring[1]                            # one axis per ring
+        sskk = SSKernelKMeansClustering(2, kernel="precomputed", random_state=0).fit(
+            K, must_link=ml, cannot_link=cl)
+        assert set(np.unique(sskk.memberships_)) == {0.0, 1.0}
+    assert np.mean(accuracies) >= 0.95
+
+
+def test_closure_option():
+    X, topic, _ = two_facets()
+    ml = [(i, j) for i, j in zip(range(0, 20), range(1, 21)) if topic[i] == topic[j]][:4]
+    closed = SSNMFClustering(2, n_init=1, random_state=0).fit(X, must_link=ml)
+    given = SSNMFClustering(2, n_init=1, closure=False, random_state=0).fit(X, must_link=ml)
+    assert given.n_constrained_pairs_ == (len(ml), 0)
+    assert closed.n_constrained_pairs_[0] == closed.constraints_.n_pairs()[0] >= len(ml)
+
+
+def test_cost_mode_and_sqrt_update(container):
+    X, topic, _ = two_facets()
+    ml, cl = sample_constraints(topic, 0.05, rng=0)
+    for params in [dict(constraint_mode="cost"),
+                   dict(constraint_mode="cost", reward=0.5, penalty=0.5),
+                   dict(update="sqrt", max_iter=2000)]:
+        model = SSNMFClustering(2, n_init=3, random_state=0, **params).fit(
+            container(X), must_link=ml, cannot_link=cl)
+        assert clustering_accuracy(topic, model.labels_) == 1.0, params
+
+
+def test_sparse_equals_dense_and_same_seed(planted):
+    X, y = planted(60, 30, 3, seed=1)
+    ml, cl = sample_constraints(y, 0.01, rng=0)
+    a = SSNMFClustering(3, n_init=3, random_state=4).fit(X, must_link=ml, cannot_link=cl)
+    b = SSNMFClustering(3, n_init=3, random_state=4).fit(sp.csr_matrix(X), must_link=ml,
+                                                          cannot_link=cl)
+    np.testing.assert_allclose(a.embedding_, b.embedding_, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(a.loss_history_, b.loss_history_, rtol=1e-9)
+    c = clone(a).fit(X, must_link=ml, cannot_link=cl)
+    assert np.array_equal(a.labels_, c.labels_)
+
+
+def test_clone_get_params_round_trip():
+    model = SSNMFClustering(4, constraint_mode="cost", reward=0.3, penalty=0.2, affinity="linear",
+                            closure=False, update="sqrt", n_init=3, max_iter=20, tol=1e-3,
+                            random_state=5, verbose=1)
+    copy = clone(model)
+    assert copy.get_params() == model.get_params()
+    assert SSNMFClustering(**model.get_params()).get_params() == model.get_params()
+    copy.set_params(n_clusters=2, closure=True)
+    assert copy.n_clusters == 2 and model.n_clusters == 4
+
+
+def test_transform_predict_and_keywords(planted):
+    X, y = planted(150, 60, 3, seed=5)
+    model = SSNMFClustering(3, n_init=3, random_state=0).fit(X[:120])
+    assert clustering_accuracy(y[120:], model.predict(X[120:])) == 1.0
+    M = model.transform(X[120:])
+    assert M.shape == (30, 3) and np.allclose(M.sum(axis=1), 1.0)
+    assert model.components_.shape == (3, 60)
+    names = [f"t{j}" for j in range(60)]
+    keywords = model.top_keywords(names, 3)
+    assert len(keywords) == 3 and all(len(words) == 3 for words in keywords)
+
+
+def test_precomputed_affinity_equals_linear(planted):
+    X, y = planted(60, 30, 3, seed=2)
+    ml, cl = sample_constraints(y, 0.01, rng=1)
+    lin = SSNMFClustering(3, n_init=2, random_state=0).fit(X, must_link=ml, cannot_link=cl)
+    pre = SSNMFClustering(3, n_init=2, affinity="precomputed", random_state=0).fit(
+        X @ X.T, must_link=ml, cannot_link=cl)
+    np.testing.assert_allclose(lin.embedding_, pre.embedding_, rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(pre.transform(X[:5] @ X.T), lin.transform(X[:5]), rtol=1e-6)
+    with pytest.raises(ValueError, match="symmetric"):
+        SSNMFClustering(2, affinity="precomputed").fit(np.triu(X @ X.T))
+
+
+def test_argument_errors(planted):
+    X, _ = planted(30, 20, 2, seed=0)
+    with pytest.raises(ConstraintError, match=r"\(0, 30\)"):
+        SSNMFClustering(2).fit(X, must_link=[(0, 30)])
+    with pytest.raises(ConstraintError, match="one group"):
+        SSNMFClustering(2).fit(X, must_link=[(0, 1), (1, 2)], cannot_link=[(0, 2)])
+    with pytest.raises(ValueError, match="mode='cost'"):
+        SSNMFClustering(2, reward=1.0).fit(X, must_link=[(0, 1)])
+    with pytest.raises(ValueError, match="one partial label per document"):
+        SSNMFClustering(2).fit(X, np.zeros(5, dtype=int))
+    with pytest.raises(ValueError, match="(?i)negative"):
+        SSNMFClustering(2).fit(-X)
+    for bad in [dict(constraint_mode="soft"), dict(update="fast"), dict(affinity="rbf"),
+                dict(n_init=0), dict(n_clusters=31)]:
+        with pytest.raises(ValueError):
+            SSNMFClustering(**{"n_clusters": 2, **bad}).fit(X)
+
+
+def test_refuses_constraint_sets_too_large_to_store(planted, monkeypatch):
+    X, y = planted(40, 20, 2, seed=0)
+    monkeypatch.setattr(ssnmf_module, "MAX_CONSTRAINED_PAIRS", 100)
+    with pytest.raises(ConstraintError, match="closure=False"):
+        SSNMFClustering(2).fit(X, y)   # 40 labelled documents: 780 pairs
+    model = SSNMFClustering(2, n_init=1, closure=False).fit(X, must_link=[(0, 1)])
+    assert model.n_constrained_pairs_ == (1, 0)
