@@ -1,0 +1,125 @@
+"""One-call entry points: summarize a set of texts; report FS-NMF keywords of a collection."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._rng import as_generator
+from .assemble import LengthPolicy, assemble_summary
+from .matrices import build_pool, term_matrices
+from .rankers import RANKERS, Context
+from .rouge import parse_length
+
+__all__ = ["METHODS", "keywords_report", "summarize_documents", "summarize_texts"]
+
+logger = logging.getLogger(__name__)
+
+#: Summarization methods accepted by :func:`summarize_texts`.
+METHODS = tuple(RANKERS)
+
+
+def summarize_documents(documents: Sequence[str], length: str = "665b", *,
+                        method: str = "fsnmf", random_state=0, n_clusters: int = 3,
+                        alpha: float = 0.7, n_init: int = 10, max_iter: int = 300,
+                        min_words: int = 5, max_similarity: float = 0.5,
+                        policy: LengthPolicy = "truncate") -> list[str]:
+    """An extractive summary of a document cluster, as a list of lines (sentences).
+
+    Parameters
+    ----------
+    documents : sequence of str
+        The cluster's documents, oldest first (``"lead"`` takes the last one).
+    length : str
+        ``"665b"`` (UTF-8 bytes of the ``"\\n"``-joined lines) or ``"100w"`` (words).
+    method : str
+        One of :data:`METHODS`: ``"fsnmf"``, ``"nmf"``, ``"lsa"``,
+        ``"lexpagerank"``, ``"centroid"``, ``"lead"``, ``"random"``.
+    random_state : None, int or Generator
+        Seeds the random starts of ``"fsnmf"``/``"nmf"`` and the ``"random"`` order.
+    n_clusters, alpha, n_init, max_iter :
+        FS-NMF / NMF settings on the document-sentence matrix.
+    min_words : int
+        Sentences with fewer words are not candidates (headlines, bylines).
+        Falls back to all sentences if none is that long.
+    max_similarity : float
+        Cosine (tf-idf) above which a sentence counts as a near-duplicate of
+        one already chosen. The ``"lead"`` baseline keeps its document's order
+        without this check, as DUC's baseline does.
+    policy : {"truncate", "skip"}
+        See :mod:`docnmf.summarize.assemble`.
+    """
+    if method not in RANKERS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(RANKERS)}")
+    parse_length(length)
+    documents = [str(d) for d in documents]
+    pool = build_pool(documents, min_words=min_words)
+    if len(pool) == 0:
+        pool = build_pool(documents, min_words=0)
+    if len(pool) == 0:
+        return []
+    terms = term_matrices(documents, pool)
+    ctx = Context(pool, terms, n_clusters=n_clusters, alpha=alpha, n_init=n_init,
+                  max_iter=max_iter)
+    ranking = RANKERS[method](ctx, as_generator(random_state))
+    vectors = None if method == "lead" else terms.S
+    return assemble_summary(ranking, pool.sentences, length, vectors=vectors,
+                            max_similarity=max_similarity, policy=policy)
+
+
+def summarize_texts(texts: Sequence[str], length: str = "665b", method: str = "fsnmf",
+                    random_state=0, **options) -> str:
+    """The summary of ``texts`` (one document each) as one string, one sentence per line.
+
+    The string never exceeds ``length`` (``"665b"`` bytes in UTF-8, or
+    ``"100w"`` words). ``options`` go to :func:`summarize_documents`.
+
+    Examples
+    --------
+    >>> docs = ["The rover landed on Mars on Monday. Engineers cheered the landing.",
+    ...         "NASA said the rover landed safely on Mars. It will search for water."]
+    >>> summary = summarize_texts(docs, length="12w", method="centroid")
+    >>> len(summary.split()) <= 12
+    True
+    """
+    return "\n".join(summarize_documents(texts, length, method=method,
+                                         random_state=random_state, **options))
+
+
+def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 10,
+                    alpha: float = 0.7, n_init: int = 10, max_iter: int = 300,
+                    random_state=0, min_df: float = 2) -> str:
+    """A plain-text report of FS-NMF keywords: the collection's and each cluster's.
+
+    Documents are tf-idf vectorized (stop words removed, Porter stems shown as
+    their most frequent word); :class:`~docnmf.cluster.FSNMFClustering` with
+    ``n_clusters`` clusters gives the feature weights (collection keywords)
+    and per-cluster centroid terms.
+
+    Examples
+    --------
+    >>> docs = ["stars and planets orbit", "planets orbit stars", "bread in the oven",
+    ...         "oven baked bread", "stars planets galaxies", "bread oven butter"]
+    >>> report = keywords_report(docs, 2, n_keywords=3, n_init=2, min_df=1)
+    >>> report.splitlines()[0].startswith("collection keywords (FS-NMF feature weights): ")
+    True
+    >>> len(report.splitlines())
+    3
+    """
+    from ..cluster.fsnmf import FSNMFClustering
+    from ..text.vectorize import DocumentVectorizer
+
+    texts = [str(t) for t in texts]
+    vec = DocumentVectorizer(min_df=min_df)
+    X = vec.fit_transform(texts)
+    names = vec.readable_feature_names(texts)
+    model = FSNMFClustering(n_clusters, alpha=alpha, n_init=n_init, max_iter=max_iter,
+                            random_state=random_state).fit(X)
+    lines = ["collection keywords (FS-NMF feature weights): "
+             + ", ".join(model.collection_keywords(names, n_keywords))]
+    sizes = np.bincount(model.labels_, minlength=n_clusters)
+    for c, words in enumerate(model.top_keywords(names, n_keywords)):
+        lines.append(f"cluster {c} ({sizes[c]} documents): " + ", ".join(words))
+    return "\n".join(lines)
