@@ -130,3 +130,42 @@ def test_real_subprocess(folder, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "docnmf", "cluster", str(tmp_path / "missing"),
                            "-k", "2"], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_ssnmf_with_constraint_files(folder, tmp_path, capsys):
+    ml = tmp_path / "ml.csv"
+    ml.write_text("a,b\nspace/000.txt,space/001.txt\nfood/000.txt,food/002.txt\n")
+    cl = tmp_path / "cl.csv"
+    cl.write_text("space/000.txt,food/000.txt\n")  # no header
+    code, out, _ = run(["cluster", str(folder), "-k", "2", "--method", "ssnmf", "--min-df", "1",
+                        "--must-link", str(ml), "--cannot-link", str(cl),
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "accuracy 1.000" in out
+    with open(tmp_path / "o" / "assignments.csv") as fh:
+        cluster = {r["id"]: r["cluster"] for r in csv.DictReader(fh)}
+    assert cluster["space/000.txt"] == cluster["space/001.txt"] != cluster["food/000.txt"]
+    # without constraint files the method runs unconstrained
+    code, _, _ = run(["cluster", str(folder), "-k", "2", "--method", "ssnmf", "--min-df", "1",
+                      "-o", str(tmp_path / "o2")], capsys)
+    assert code == 0
+
+
+@pytest.mark.parametrize("ml_text, method, message", [
+    ("space/000.txt,nope.txt\n", "ssnmf", "nope.txt"),
+    ("space/000.txt,space/000.txt\n", "ssnmf", "space/000.txt"),
+    ("space/000.txt,food/000.txt\nfood/000.txt,space/001.txt\n", "ssnmf", "cannot-link"),
+    ("space/000.txt,space/001.txt\n", "nmf", "semi-supervised method"),
+])
+def test_bad_constraints_are_one_line(ml_text, method, message, folder, tmp_path, capsys):
+    ml = tmp_path / "ml.csv"
+    ml.write_text(ml_text)
+    cl = tmp_path / "cl.csv"
+    cl.write_text("space/000.txt,space/001.txt\n")
+    argv = ["cluster", str(folder), "-k", "2", "--method", method, "--min-df", "1",
+            "--must-link", str(ml), "-o", str(tmp_path / "o")]
+    if message == "cannot-link":
+        argv += ["--cannot-link", str(cl)]
+    code, _, err = run(argv, capsys)
+    assert code == 2, err
+    lines = [l for l in err.splitlines() if l.startswith("docnmf: error")]
+    assert len(lines) == 1 and message in lines[0], err

@@ -92,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
     _add_method_options(p, "nmf")
+    g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ss-kk, ss-snc)")
+    g.add_argument("--must-link", type=Path, default=None, metavar="CSV",
+                   help="pairs of document ids that belong together (two columns, header optional)")
+    g.add_argument("--cannot-link", type=Path, default=None, metavar="CSV",
+                   help="pairs of document ids that belong apart")
     _add_corpus_options(p)
     _add_text_options(p)
 
@@ -173,6 +178,30 @@ def _estimator_params(args) -> dict:
     return {"n_init": args.restarts, "max_iter": args.max_iter, "tol": args.tol, "verbose": 1}
 
 
+def _constraint_pairs(corpus, args) -> dict:
+    """``must_link`` / ``cannot_link`` index pairs read from the files given on the command line."""
+    from .cluster.constraints import Constraints, read_constraint_pairs
+    from .cluster.registry import METHODS
+
+    files = {"must_link": getattr(args, "must_link", None),
+             "cannot_link": getattr(args, "cannot_link", None)}
+    if not any(files.values()):
+        return {}
+    if not METHODS[args.method].constraints:
+        supported = ", ".join(m for m, spec in METHODS.items() if spec.constraints)
+        raise UsageError(f"--must-link/--cannot-link need a semi-supervised method ({supported}), "
+                         f"not {args.method}")
+    out = {}
+    for key, path in files.items():
+        if path is not None:
+            if not path.is_file():
+                raise UsageError(f"no such constraint file: {path}")
+            out[key] = read_constraint_pairs(path, corpus.ids)
+    # check now, before any work, and name documents by id in what is reported
+    Constraints(len(corpus), out.get("must_link"), out.get("cannot_link"), names=corpus.ids)
+    return out
+
+
 def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> int:
     from .pipeline import cluster_corpus, format_summary, write_run
 
@@ -186,6 +215,7 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
                 len(corpus), k, args.method, args.restarts)
     run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
                          estimator_params=_estimator_params(args),
+                         fit_params=_constraint_pairs(corpus, args),
                          vectorizer_params=vectorizer_params, n_keywords=args.keywords)
     print(format_summary(run))
     if outdir is not None:
@@ -327,6 +357,7 @@ COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_dataset
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``docnmf`` command; returns the exit status."""
+    from .cluster.constraints import ConstraintError
     from .corpus import CorpusError
     from .text.vectorize import EmptyVocabularyError
 
@@ -339,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     root.propagate = False
     try:
         return COMMANDS[args.command](args)
-    except (UsageError, CorpusError) as exc:
+    except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 2
     except EmptyVocabularyError as exc:

@@ -73,8 +73,8 @@ def vectorize_corpus(corpus: Corpus, **options) -> tuple[sp.csr_matrix, np.ndarr
 
 def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
                    random_state: int | None = 0, estimator_params: dict | None = None,
-                   vectorizer_params: dict | None = None, n_keywords: int = 10,
-                   n_representatives: int = 3) -> ClusterRun:
+                   vectorizer_params: dict | None = None, fit_params: dict | None = None,
+                   n_keywords: int = 10, n_representatives: int = 3) -> ClusterRun:
     """Vectorize ``corpus``, cluster it with ``method`` and summarise the clusters.
 
     Parameters
@@ -87,6 +87,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
         Seed for the restarts.
     estimator_params, vectorizer_params : dict
         Passed to the estimator and to :func:`vectorize_corpus`.
+    fit_params : dict
+        Passed to ``fit`` (e.g. ``must_link`` / ``cannot_link`` index pairs).
 
     Returns
     -------
@@ -102,7 +104,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     model = make_estimator(method, n_clusters, random_state=random_state,
                            **(estimator_params or {}))
     t0 = time.perf_counter()
-    labels = np.asarray(model.fit_predict(X))
+    labels = np.asarray(model.fit_predict(X, **(fit_params or {})))
     timings["fit_s"] = time.perf_counter() - t0
     memberships = getattr(model, "memberships_", None)
     if memberships is None:

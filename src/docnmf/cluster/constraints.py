@@ -103,6 +103,8 @@ class Constraints:
         Number of documents; pairs index rows ``0 .. n_docs - 1``.
     must_link, cannot_link : sequence of (i, j) or array of shape (m, 2), optional
         Document index pairs. Order within a pair and repeated pairs do not matter.
+    names : sequence of str, optional
+        Document names (ids) used in error messages instead of indices.
 
     Raises
     ------
@@ -133,10 +135,12 @@ class Constraints:
     docnmf.cluster.constraints.ConstraintError: ... (0, 1) [must-linked through 0-1]
     """
 
-    def __init__(self, n_docs: int, must_link=None, cannot_link=None):
+    def __init__(self, n_docs: int, must_link=None, cannot_link=None, *,
+                 names: Sequence[str] | None = None):
         if isinstance(n_docs, bool) or not isinstance(n_docs, (int, np.integer)) or n_docs < 0:
             raise ValueError(f"n_docs must be a non-negative integer, got {n_docs!r}")
         self.n_docs = int(n_docs)
+        self._names = None if names is None else list(names)
         ml = as_pair_array(must_link, "must_link")
         cl = as_pair_array(cannot_link, "cannot_link")
         self._check_indices(ml, "must-link")
@@ -181,12 +185,12 @@ class Constraints:
             return
         bad = np.flatnonzero(np.any((pairs < 0) | (pairs >= self.n_docs), axis=1))
         if len(bad):
-            shown = [f"({pairs[t, 0]}, {pairs[t, 1]})" for t in bad]
+            shown = [f"({pairs[t, 0]}, {pairs[t, 1]})" for t in bad]  # no name to give
             raise ConstraintError(f"{kind} pairs naming an unknown document (the {self.n_docs} "
                                   f"documents are 0 .. {self.n_docs - 1}): {_listing(shown)}")
         selfp = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
         if len(selfp):
-            shown = [f"({pairs[t, 0]}, {pairs[t, 1]})" for t in selfp]
+            shown = [self._pair(*pairs[t]) for t in selfp]
             raise ConstraintError(f"{kind} pairs joining a document with itself: {_listing(shown)}")
 
     def _check_contradictions(self) -> None:
@@ -200,11 +204,17 @@ class Constraints:
         for t in bad[:_SHOWN]:
             i, j = cl[t]
             chain = self._must_link_path(int(i), int(j))
-            links = ", ".join(f"{a}-{b}" for a, b in chain)
-            shown.append(f"({i}, {j}) [must-linked through {links}]")
-        shown += [f"({cl[t, 0]}, {cl[t, 1]})" for t in bad[_SHOWN:]]
+            links = ", ".join(f"{self._name(a)}-{self._name(b)}" for a, b in chain)
+            shown.append(f"{self._pair(i, j)} [must-linked through {links}]")
+        shown += [self._pair(*cl[t]) for t in bad[_SHOWN:]]
         raise ConstraintError("cannot-link pairs between documents that must-links put in one "
                               f"group: {_listing(shown)}")
+
+    def _name(self, i) -> str:
+        return str(i) if self._names is None else self._names[int(i)]
+
+    def _pair(self, i, j) -> str:
+        return f"({self._name(i)}, {self._name(j)})"
 
     def _must_link_path(self, start: int, goal: int) -> list[tuple[int, int]]:
         """The must-link pairs of a shortest chain from ``start`` to ``goal`` (breadth-first)."""

@@ -6,18 +6,26 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
+from ..baselines.kernel_kmeans import KernelKMeansClustering
+from ..baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from .nmf import NMFClustering
+from .ssnmf import SSNMFClustering
 
 __all__ = ["Method", "METHODS", "make_estimator"]
 
 
 @dataclass(frozen=True)
 class Method:
-    """A named way to build an estimator for ``n_clusters`` clusters."""
+    """A named way to build an estimator for ``n_clusters`` clusters.
+
+    ``constraints`` says whether the estimator's ``fit`` takes ``must_link``
+    and ``cannot_link`` pairs.
+    """
 
     name: str
     description: str
     factory: Callable[..., Any]
+    constraints: bool = False
 
 
 METHODS: dict[str, Method] = {
@@ -37,11 +45,19 @@ METHODS: dict[str, Method] = {
                      lambda k, **kw: LSIClustering(k, **kw)),
     "pca-km": Method("pca-km", "k-means on the first k principal component scores",
                      lambda k, **kw: PCAClustering(k, **kw)),
+    "kernel-km": Method("kernel-km", "kernel k-means, Gaussian kernel (Dhillon et al. 2004)",
+                        lambda k, **kw: KernelKMeansClustering(k, **kw)),
+    "ssnmf": Method("ssnmf", "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)",
+                    lambda k, **kw: SSNMFClustering(k, **kw), constraints=True),
+    "ss-kk": Method("ss-kk", "semi-supervised kernel k-means (Kulis et al. 2005)",
+                    lambda k, **kw: SSKernelKMeansClustering(k, **kw), constraints=True),
+    "ss-snc": Method("ss-snc", "semi-supervised spectral normalized cut (Ji & Xu 2006)",
+                     lambda k, **kw: SSNormalizedCutClustering(k, **kw), constraints=True),
 }
 
 
 def make_estimator(method: str, n_clusters: int, **params):
-    """Build the estimator registered as ``method``.
+    """Build the estimator registered as ``method``; ``params`` it does not have are ignored.
 
     Examples
     --------
@@ -50,4 +66,7 @@ def make_estimator(method: str, n_clusters: int, **params):
     """
     if method not in METHODS:
         raise KeyError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    return METHODS[method].factory(n_clusters, **params)
+    estimator = METHODS[method].factory(n_clusters)
+    # common options (n_init, max_iter, tol, verbose, ...) go to the methods that have them
+    accepted = estimator.get_params()
+    return estimator.set_params(**{k: v for k, v in params.items() if k in accepted})
