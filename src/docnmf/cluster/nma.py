@@ -1,0 +1,370 @@
+"""Document clustering via matrix representation (NMA; Wang, Tang & Liu 2011) as an estimator."""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from typing import Callable, Literal
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClusterMixin, clone
+from sklearn.cluster import KMeans
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
+
+from .._rng import as_generator, child_generators
+from ..factor.nma import fit_nma, nma_random_init, segment_topic_weights
+from ..text.segment import SEGMENTERS, segment_text
+from ..text.vectorize import DocumentVectorizer
+from ._common import top_terms
+
+__all__ = ["NMAClustering"]
+
+logger = logging.getLogger(__name__)
+
+Norm = Literal["document", "segment"]
+
+
+class NMAClustering(ClusterMixin, BaseEstimator):
+    """Cluster documents represented as term x segment matrices (NMA), disjoint or overlapping.
+
+    Each document is cut into ``n_segments`` segments; its tf-idf segment
+    vectors form the matrix ``A_i`` (terms x segments). Algorithm 1 of the
+    paper factorises all of them at once, ``A_i ~ L M_i R^T``
+    (:func:`docnmf.factor.nma.fit_nma`). Column ``j`` of ``M_i R^T`` holds
+    the weights of segment ``j`` on the ``n_topics`` latent topics (columns
+    of ``L``, scaled to sum to one); normalised to sum to one it is the
+    segment's topic distribution ``d_ij``, and ``d_i = mean_j d_ij`` over the
+    document's non-empty segments is the document's (Section II; the paper
+    writes the unnormalised sum, which differs only for documents with
+    empty segments).
+
+    - Disjoint clustering (``overlapping=False``): k-means on the ``d_i``.
+    - Overlapping clustering: k-means on the segments' ``d_ij``; a document
+      belongs to every cluster one of its segments falls in
+      (``overlapping_labels_``), and its single label ``labels_`` is the
+      cluster most of its segments fall in (ties: the cluster centre nearest
+      to ``d_i``).
+
+    ``fit`` takes any of
+
+    - raw texts (a list of str): segmented by ``segmenter``, then tf-idf
+      weighted with one vocabulary learnt from all segments;
+    - pre-segmented documents (a list of lists of str, at most
+      ``n_segments`` each), weighted the same way;
+    - weighted matrices (a list of sparse or dense arrays, one per document,
+      of shape (segments, n_terms), segments as rows), used as they are
+      apart from ``norm``.
+
+    A document with fewer than ``n_segments`` segments gets empty (zero)
+    segment slots at the end, since ``R``'s rows are segment positions.
+
+    Parameters
+    ----------
+    n_clusters : int
+    n_topics : int or (int, int)
+        ``l`` (then ``l1 = l2 = l``, as in the paper's experiments), or
+        ``(l1, l2)``.
+    n_segments : int
+        ``c``, segment slots per document (the paper uses 1 to 6).
+    segmenter : {"sentences", "words", "c99", "texttiling"} or callable
+        How raw texts are cut (:func:`docnmf.text.segment.segment_text`);
+        a callable takes ``(text, n_segments)`` and returns segment texts.
+        The paper uses C99; ``"sentences"`` (equal sentence counts) is the
+        cheap default.
+    overlapping : bool
+        Cluster segments rather than documents.
+    n_init : int
+        Restarts of the factorisation; the lowest SRE (eq. 17) is kept.
+    max_iter : int
+        Iterations of each stage of Algorithm 1.
+    tol : float
+        Relative decrease that ends a stage.
+    joint_max_iter : int
+        Iterations of descent on eq. 17 after Algorithm 1 (0: the paper's
+        algorithm only).
+    norm : {"segment", "document"} or None
+        Scale each segment to unit length (each a tf-idf vector as in the
+        vector space model, the default), each document's matrix to unit
+        Frobenius norm, or neither.
+    vectorizer : DocumentVectorizer, optional
+        Used (cloned) to weight text input. Default: Porter-stemmed tf-idf
+        of Xu et al. without row normalisation
+        (``DocumentVectorizer(norm=None)``); ``norm`` does the scaling.
+    kmeans_n_init : int
+        Restarts of the final k-means.
+    random_state : None, int or numpy Generator
+    verbose : int
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_docs,)
+    memberships_ : ndarray of shape (n_docs, n_clusters)
+        One-hot rows (disjoint), or the fraction of the document's non-empty
+        segments in each cluster (overlapping).
+    overlapping_labels_ : list of set of int
+        Only with ``overlapping=True``.
+    segment_labels_ : ndarray of shape (n_docs, n_segments)
+        Only with ``overlapping=True``; -1 marks an empty segment slot.
+    topic_distributions_ : ndarray of shape (n_docs, l1)
+        ``d_i``.
+    segment_topic_distributions_ : ndarray of shape (n_docs, n_segments, l1)
+        ``d_ij`` (zero rows for empty slots).
+    cluster_centers_ : ndarray of shape (n_clusters, l1)
+    components_ : ndarray of shape (l1, n_terms)
+        ``L^T``: each row a topic, summing to one.
+    segment_basis_ : ndarray of shape (n_segments, l2)
+        ``R``.
+    cores_ : ndarray of shape (n_docs, l1, l2)
+        The ``M_i``.
+    loss_history_ : ndarray
+        SRE (eq. 17) after each iteration of stage 2 and of the joint stage.
+    stage_loss_history_ : dict
+        Each stage's own objective (see :class:`docnmf.factor.nma.NMAResult`).
+    objective_ : float
+        Final SRE of the kept restart.
+    restart_objectives_ : ndarray of shape (n_init,)
+    n_iter_ : int
+        Iterations of the kept restart over all stages.
+    segments_ : list of list of str
+        The segment texts (text input only).
+    vectorizer_ : DocumentVectorizer
+        Fitted on the segments (text input only).
+
+    References
+    ----------
+    Wang, Tang & Liu, Document clustering via matrix representation, ICDM
+    2011, Sections II-III.
+
+    Examples
+    --------
+    >>> docs = ["Goals and goals. The keeper saved. Fans cheered the goal.",
+    ...         "The striker scored a goal. The keeper dived. A late goal won.",
+    ...         "Rates rose. The bank lifted rates. Inflation and rates fell.",
+    ...         "The bank cut rates. Bond yields fell. Inflation slowed."]
+    >>> model = NMAClustering(2, n_topics=2, n_segments=3, random_state=0).fit(docs)
+    >>> bool(model.labels_[0] == model.labels_[1] != model.labels_[2] == model.labels_[3])
+    True
+    """
+
+    def __init__(self, n_clusters: int = 8, *, n_topics: int | tuple[int, int] = 6,
+                 n_segments: int = 3,
+                 segmenter: str | Callable[[str, int], list[str]] = "sentences",
+                 overlapping: bool = False, n_init: int = 10, max_iter: int = 100,
+                 tol: float = 1e-4, joint_max_iter: int = 0, norm: Norm | None = "segment",
+                 vectorizer: DocumentVectorizer | None = None, kmeans_n_init: int = 10,
+                 random_state=None, verbose: int = 0):
+        self.n_clusters = n_clusters
+        self.n_topics = n_topics
+        self.n_segments = n_segments
+        self.segmenter = segmenter
+        self.overlapping = overlapping
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.joint_max_iter = joint_max_iter
+        self.norm = norm
+        self.vectorizer = vectorizer
+        self.kmeans_n_init = kmeans_n_init
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ input
+
+    def _topic_dims(self) -> tuple[int, int]:
+        dims = self.n_topics
+        l1, l2 = (dims, dims) if np.ndim(dims) == 0 else tuple(dims)
+        for value in (l1, l2):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"n_topics must be a positive integer or a pair, got {dims!r}")
+        return int(l1), int(l2)
+
+    def _check_params(self) -> None:
+        for name in ("n_clusters", "n_segments", "n_init", "max_iter", "kmeans_n_init"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if int(self.joint_max_iter) < 0:
+            raise ValueError(f"joint_max_iter must be >= 0, got {self.joint_max_iter!r}")
+        if self.norm not in ("document", "segment", None):
+            raise ValueError(f"norm must be 'document', 'segment' or None, got {self.norm!r}")
+        if not callable(self.segmenter) and self.segmenter not in SEGMENTERS:
+            raise ValueError(f"unknown segmenter {self.segmenter!r}; "
+                             f"choose from {sorted(SEGMENTERS)} or pass a callable")
+        self._topic_dims()
+
+    def _segment(self, text: str) -> list[str]:
+        c = int(self.n_segments)
+        if callable(self.segmenter):
+            return list(self.segmenter(text, c))
+        return segment_text(text, c, method=self.segmenter)
+
+    def _segment_matrix(self, X):
+        """The stacked (n_docs * c, n_terms) segment matrix, weighted and normalised."""
+        c = int(self.n_segments)
+        if isinstance(X, (str, bytes)) or sp.issparse(X):
+            raise TypeError("X must be a list of texts, of lists of segment texts, or of "
+                            "per-document matrices")
+        docs = list(X)
+        if not docs:
+            raise ValueError("no documents")
+        first = docs[0]
+        if sp.issparse(first) or (isinstance(first, np.ndarray) and first.ndim == 2):
+            S = _stack_matrices(docs, c)
+        else:
+            if isinstance(first, str):
+                segments = [self._segment(str(d)) for d in docs]
+            else:
+                segments = [[str(s) for s in d] for d in docs]
+            for i, segs in enumerate(segments):
+                if len(segs) > c:
+                    raise ValueError(f"document {i} has {len(segs)} segments; "
+                                     f"n_segments={c} allows at most {c}")
+            segments = [segs + [""] * (c - len(segs)) for segs in segments]
+            vectorizer = (clone(self.vectorizer) if self.vectorizer is not None
+                          else DocumentVectorizer(norm=None))
+            flat = [s for segs in segments for s in segs]
+            # learn the vocabulary and idf from the real segments only: padding slots
+            # would count as documents in the idf
+            filled = np.flatnonzero([bool(s.strip()) for s in flat])
+            W = vectorizer.fit_transform([flat[i] for i in filled])
+            place = sp.csr_matrix((np.ones(filled.size), (filled, np.arange(filled.size))),
+                                  shape=(len(flat), filled.size))
+            S = sp.csr_matrix(place @ W, dtype=np.float64)
+            self.segments_ = segments
+            self.vectorizer_ = vectorizer
+        if S.data.size and S.data.min() < 0:
+            raise ValueError("NMA needs non-negative segment matrices")
+        return _normalise_rows(S, c, self.norm)
+
+    # ------------------------------------------------------------------ fit
+
+    def fit(self, X, y=None):
+        """Fit on raw texts, pre-segmented documents or per-document matrices (see the class)."""
+        self._check_params()
+        for stale in ("segments_", "vectorizer_", "overlapping_labels_", "segment_labels_"):
+            if hasattr(self, stale):   # left by an earlier fit on other input or options
+                delattr(self, stale)
+        c = int(self.n_segments)
+        S = self._segment_matrix(X)
+        n_docs = S.shape[0] // c
+        if self.n_clusters > n_docs:
+            raise ValueError(f"n_clusters={self.n_clusters} is larger than n_samples={n_docs}")
+        l1, l2 = self._topic_dims()
+        rng = as_generator(self.random_state)
+        best, objectives = None, []
+        for r, child in enumerate(child_generators(rng, int(self.n_init))):
+            t0 = time.perf_counter()
+            result = fit_nma(S, c, *nma_random_init(S, c, l1, l2, child),
+                             max_iter=int(self.max_iter), tol=float(self.tol),
+                             joint_max_iter=int(self.joint_max_iter))
+            objectives.append(float(result.losses[-1]))
+            if self.verbose:
+                logger.info("restart %d/%d: SRE %.6g after %s iterations (%.2fs)", r + 1,
+                            self.n_init, objectives[-1], result.n_iter, time.perf_counter() - t0)
+            if best is None or objectives[-1] < best.losses[-1]:
+                best = result
+        if not best.converged:
+            warnings.warn(f"NMA did not converge to tol={self.tol} within max_iter="
+                          f"{self.max_iter}; raise max_iter", ConvergenceWarning, stacklevel=2)
+
+        weights = segment_topic_weights(best.M, best.R)            # (n_docs, c, l1)
+        mass = weights.sum(axis=2)
+        present = (mass > 0) & (np.diff(S.indptr).reshape(n_docs, c) > 0)
+        d_seg = np.divide(weights, mass[:, :, None], out=np.zeros_like(weights),
+                          where=present[:, :, None])
+        n_present = present.sum(axis=1)
+        d_doc = d_seg.sum(axis=1) / np.maximum(n_present, 1)[:, None]
+
+        k = int(self.n_clusters)
+        seed = int(rng.integers(np.iinfo(np.int32).max))
+        km = KMeans(n_clusters=k, n_init=int(self.kmeans_n_init), random_state=seed)
+        if not self.overlapping:
+            km.fit(d_doc)
+            self.labels_ = km.labels_.astype(np.int64)
+            self.memberships_ = np.eye(k)[self.labels_]
+        else:
+            seg_rows = d_seg[present]
+            if len(seg_rows) < k:
+                raise ValueError(f"n_clusters={k} is larger than the {len(seg_rows)} "
+                                 "non-empty segments")
+            km.fit(seg_rows)
+            seg_labels = np.full((n_docs, c), -1, dtype=np.int64)
+            seg_labels[present] = km.labels_
+            self.segment_labels_ = seg_labels
+            self.overlapping_labels_ = [set(int(v) for v in row if v >= 0) for row in seg_labels]
+            counts = np.stack([(seg_labels == j).sum(axis=1) for j in range(k)], axis=1)
+            self.memberships_ = counts / np.maximum(n_present, 1)[:, None]
+            self.labels_ = _majority(counts, d_doc, km.cluster_centers_)
+
+        self.cluster_centers_ = km.cluster_centers_
+        self.topic_distributions_ = d_doc
+        self.segment_topic_distributions_ = d_seg
+        self.components_ = best.L.T.copy()
+        self.segment_basis_ = best.R
+        self.cores_ = best.M
+        self.loss_history_ = best.losses
+        self.stage_loss_history_ = best.stage_losses
+        self.objective_ = float(best.losses[-1])
+        self.restart_objectives_ = np.asarray(objectives)
+        self.n_iter_ = int(sum(best.n_iter))
+        return self
+
+    # ------------------------------------------------------------------ reading results
+
+    def _feature_names(self, feature_names):
+        if feature_names is not None:
+            return feature_names
+        if hasattr(self, "vectorizer_"):
+            return self.vectorizer_.get_feature_names_out()
+        raise ValueError("pass feature_names: the model was fitted on matrices, not texts")
+
+    def top_keywords(self, feature_names=None, n: int = 10) -> list[list[str]]:
+        """The ``n`` heaviest terms of each cluster: its centre mapped to terms, ``L c``."""
+        check_is_fitted(self, "cluster_centers_")
+        return top_terms(self.cluster_centers_ @ self.components_,
+                         self._feature_names(feature_names), n)
+
+    def topic_keywords(self, feature_names=None, n: int = 10) -> list[list[str]]:
+        """The ``n`` heaviest terms of each latent topic (column of ``L``)."""
+        check_is_fitted(self, "components_")
+        return top_terms(self.components_, self._feature_names(feature_names), n)
+
+
+def _stack_matrices(docs, c: int) -> sp.csr_matrix:
+    """Per-document (segments, n_terms) matrices -> (n_docs * c, n_terms), zero rows padding."""
+    n_terms = docs[0].shape[1]
+    blocks = []
+    for i, A in enumerate(docs):
+        A = sp.csr_matrix(A, dtype=np.float64)
+        if A.shape[1] != n_terms:
+            raise ValueError(f"document {i} has {A.shape[1]} terms, the first has {n_terms}")
+        if A.shape[0] > c:
+            raise ValueError(f"document {i} has {A.shape[0]} segments; n_segments={c} "
+                             f"allows at most {c}")
+        blocks.append(A)
+        if A.shape[0] < c:
+            blocks.append(sp.csr_matrix((c - A.shape[0], n_terms)))
+    return sp.vstack(blocks, format="csr")
+
+
+def _normalise_rows(S: sp.csr_matrix, c: int, norm: Norm | None) -> sp.csr_matrix:
+    if norm is None:
+        return S
+    sq = np.asarray(S.multiply(S).sum(axis=1)).ravel()
+    if norm == "document":
+        sq = np.repeat(sq.reshape(-1, c).sum(axis=1), c)
+    scale = np.divide(1.0, np.sqrt(sq), out=np.zeros_like(sq), where=sq > 0)
+    out = sp.csr_matrix(sp.diags(scale) @ S)
+    out.eliminate_zeros()
+    return out
+
+
+def _majority(counts: np.ndarray, d_doc: np.ndarray, centers: np.ndarray) -> np.ndarray:
+    """Most frequent segment cluster per document; ties (and empty documents) by nearest centre."""
+    dist = ((d_doc[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
+    top = counts.max(axis=1, keepdims=True)
+    tied = counts == top
+    return np.argmin(np.where(tied, dist, np.inf), axis=1).astype(np.int64)

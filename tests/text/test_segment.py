@@ -1,0 +1,170 @@
+"""Segmenters, Pk / WindowDiff and the reader for Choi's benchmark."""
+
+import numpy as np
+import pytest
+
+from docnmf.text.segment import (
+    SEGMENTERS,
+    boundaries_to_masses,
+    c99_boundaries,
+    equal_sentence_boundaries,
+    equal_word_segments,
+    masses_to_boundaries,
+    pk,
+    read_choi,
+    segment_text,
+    segments_from_boundaries,
+    split_sentences,
+    texttiling_boundaries,
+    window_size,
+    windowdiff,
+)
+
+# --------------------------------------------------------------------------- metrics by hand
+
+
+def test_pk_and_windowdiff_hand_computed():
+    # 0 0 | 1 1 against one segment; k = round(4 / 2 / 2) = 1; pairs (0,1) (1,2) (2,3)
+    assert pk([2, 2], [4]) == pytest.approx(1 / 3)
+    assert windowdiff([2, 2], [4]) == pytest.approx(1 / 3)
+    # ref 000111, hyp 011111, k = 2: pairs (0,2) (1,3) (2,4) (3,5)
+    # ref same? yes no no yes; hyp same? no yes yes yes -> 3 of 4 disagree
+    assert pk([3, 3], [1, 5], k=2) == pytest.approx(0.75)
+    # boundary counts ref 0 1 1 0, hyp 1 0 0 0 -> 3 of 4 differ
+    assert windowdiff([3, 3], [1, 5], k=2) == pytest.approx(0.75)
+    # ref 0011, hyp 0122, k = 2: both say "different segment" at (0,2) and (1,3): Pk 0,
+    # but WindowDiff sees 1 vs 2 boundaries in the first window
+    assert pk([2, 2], [1, 1, 2], k=2) == 0.0
+    assert windowdiff([2, 2], [1, 1, 2], k=2) == pytest.approx(0.5)
+
+
+def test_metrics_bounds_and_identity():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        ref = rng.integers(1, 6, size=rng.integers(2, 8)).tolist()
+        n = sum(ref)
+        cuts = rng.choice(np.arange(1, n), rng.integers(0, n), replace=False)
+        hyp = boundaries_to_masses(sorted(cuts.tolist()), n)
+        assert pk(ref, ref) == 0.0 and windowdiff(ref, ref) == 0.0
+        # a Pk error (one says "same segment", the other not) is always a WindowDiff error
+        assert 0.0 <= pk(ref, hyp) <= windowdiff(ref, hyp) <= 1.0
+
+
+def test_window_size_and_errors():
+    assert window_size([4, 4, 3]) == 2       # mean 11/3, half 1.83
+    assert window_size([2, 3]) == 1          # half of 2.5 is 1.25
+    assert window_size([3, 3]) == 2          # 1.5 rounds half up, as Choi's Math.round
+    assert window_size([1]) == 1
+    with pytest.raises(ValueError, match="covers"):
+        pk([2, 2], [3])
+    with pytest.raises(ValueError, match="k must"):
+        windowdiff([2, 2], [4], k=0)
+
+
+def test_masses_and_boundaries_round_trip():
+    assert boundaries_to_masses([2, 5], 7) == [2, 3, 2]
+    assert masses_to_boundaries([2, 3, 2]) == [2, 5]
+    assert boundaries_to_masses([], 4) == [4]
+
+
+# --------------------------------------------------------------------------- fixed-size segmenters
+
+
+def test_equal_size_segmenters_are_exact():
+    assert equal_word_segments("a b c d e f g h", 3) == ["a b c", "d e f", "g h"]
+    assert equal_word_segments("a b", 3) == ["a", "b", ""]
+    assert equal_sentence_boundaries(10, 3) == [4, 7]
+    assert equal_sentence_boundaries(6, 6) == [1, 2, 3, 4, 5]
+    assert equal_sentence_boundaries(7, 1) == []
+    assert equal_sentence_boundaries(2, 5) == [1]
+    assert segments_from_boundaries(["a", "b", "c", "d"], [1, 3]) == ["a", "b c", "d"]
+
+
+@pytest.mark.parametrize("n_segments", [1, 2, 3, 4, 5, 6])
+def test_sentence_count_segmenter_gives_n_segments(n_segments):
+    text = " ".join(f"Sentence number {i} is here." for i in range(13))
+    segments = segment_text(text, n_segments, method="sentences")
+    assert len(segments) == n_segments
+    sizes = [len(split_sentences(s)) for s in segments]
+    assert sum(sizes) == 13 and max(sizes) - min(sizes) <= 1
+    assert " ".join(segments) == text
+
+
+def test_short_text_falls_back_to_words_and_pads():
+    assert segment_text("Only one sentence here", 2) == ["Only one", "sentence here"]
+    assert segment_text("", 3) == ["", "", ""]
+    assert segment_text("Tiny.", 3, method="c99") == ["Tiny.", "", ""]
+    with pytest.raises(ValueError, match="unknown segmenter"):
+        segment_text("x", 2, method="magic")
+    assert set(SEGMENTERS) == {"sentences", "words", "c99", "texttiling"}
+
+
+def test_split_sentences():
+    text = ("Mr. Brown met Dr. Who in the U.S. capital. \"Why?\" he asked! It was late. "
+            "Then J. Smith left.\n\nA new paragraph without a full stop\nstill going")
+    assert split_sentences(text) == [
+        "Mr. Brown met Dr. Who in the U.S. capital.", "\"Why?\" he asked!", "It was late.",
+        "Then J. Smith left.", "A new paragraph without a full stop\nstill going"]
+    assert split_sentences("   ") == []
+
+
+# --------------------------------------------------------------------------- cohesion segmenters
+
+SPORT = ["The team won the football match.", "The goalkeeper saved a penalty in the match.",
+         "Football fans cheered the team and the goalkeeper.", "The striker scored for the team."]
+MONEY = ["The bank raised interest rates.", "Inflation worried the bank and investors.",
+         "Investors sold bonds as rates rose.", "The central bank fought inflation with rates."]
+
+
+def test_c99_and_texttiling_find_a_clear_topic_shift():
+    text = SPORT * 2 + MONEY * 2
+    assert c99_boundaries(text, n_segments=2) == [8]
+    assert c99_boundaries(text) == [8]
+    # TextTiling places boundaries at token-sequence gaps, then at the nearest sentence break
+    (found,) = texttiling_boundaries(text, w=10, k=3, n_segments=2)
+    assert abs(found - 8) <= 1
+    assert c99_boundaries(["one sentence"]) == [] and texttiling_boundaries([]) == []
+
+
+# --------------------------------------------------------------------------- Choi's benchmark
+
+#: Files on which C99 recovers every reference boundary, with the true and the estimated
+#: number of segments (checked against the reference segmentation read from the file).
+EXACT_C99 = ["1/3-5/29.ref", "1/3-5/34.ref", "1/6-8/26.ref", "1/9-11/36.ref"]
+
+
+def test_read_choi(datasets_dir):
+    path = datasets_dir / "choi_c99" / "1" / "3-5" / "0.ref"
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    doc = read_choi(path)
+    assert doc.masses == [4, 5, 4, 3, 5, 4, 3, 5, 3, 3]
+    assert len(doc.sentences) == 39 and doc.boundaries[:3] == [4, 9, 13]
+    assert doc.sentences[0].startswith("Some of the features of the top portions")
+
+
+@pytest.mark.parametrize("name", EXACT_C99)
+def test_c99_recovers_known_boundaries(datasets_dir, name):
+    path = datasets_dir / "choi_c99" / name
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    doc = read_choi(path)
+    assert len(doc.masses) == 10
+    assert c99_boundaries(doc.sentences, n_segments=10) == doc.boundaries
+    assert c99_boundaries(doc.sentences) == doc.boundaries
+
+
+def test_segmenters_beat_the_no_boundary_baseline(datasets_dir):
+    folder = datasets_dir / "choi_c99" / "1" / "6-8"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} not found")
+    errors = {"c99": [], "texttiling": [], "none": []}
+    for path in sorted(folder.glob("*.ref"))[:12]:
+        doc = read_choi(path)
+        n = len(doc.sentences)
+        errors["c99"].append(pk(doc.masses, boundaries_to_masses(c99_boundaries(doc.sentences), n)))
+        tt = texttiling_boundaries(doc.sentences, n_segments=len(doc.masses))
+        errors["texttiling"].append(pk(doc.masses, boundaries_to_masses(tt, n)))
+        errors["none"].append(pk(doc.masses, [n]))
+    mean = {k: float(np.mean(v)) for k, v in errors.items()}
+    assert mean["c99"] < 0.2 < mean["texttiling"] < mean["none"]
