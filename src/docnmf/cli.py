@@ -293,17 +293,33 @@ def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> in
 def _cmd_reproduce(args) -> int:
     from .cluster.registry import METHODS
     from .experiments import TABLES, WEIGHTINGS
+    from .experiments.targets import TargetOptions, all_targets
 
+    targets = all_targets()
     if args.list:
-        width = max(len(name) for name in TABLES)
+        width = max(len(name) for name in [*TABLES, *targets])
         for name, spec in TABLES.items():
             found = "found  " if spec.condition.available() else "missing"
             print(f"{name:<{width}}  {found}  {spec.title}  [data: {spec.condition.source}]")
+        for name, target in targets.items():
+            found = "found  " if target.available() else "missing"
+            print(f"{name:<{width}}  {found}  {target.title}  [data: {target.source}]")
         return 0
     if not args.table:
         raise UsageError("give a table name, or --list to see them")
+    if args.table in targets:
+        target = targets[args.table]
+        if not target.available():
+            raise UsageError(f"the data of {target.name} is not found ({target.source}); "
+                             "set DOCNMF_DATA")
+        outdir = args.output or Path("docnmf-reproduce") / target.name
+        report = target.run(outdir, TargetOptions(runs=args.runs, restarts=args.restarts,
+                                                  seed=args.seed, jobs=args.jobs))
+        print(f"report: {report}")
+        return 0
     if args.table not in TABLES:
-        raise UsageError(f"unknown table {args.table!r}; choose from {', '.join(TABLES)}")
+        raise UsageError(f"unknown table {args.table!r}; choose from "
+                         f"{', '.join([*TABLES, *targets])}")
     spec = TABLES[args.table]
     methods = (_comma_list(args.methods, "method", list(METHODS)) if args.methods
                else [m for m in spec.methods if m in METHODS])
