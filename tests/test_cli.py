@@ -169,3 +169,38 @@ def test_bad_constraints_are_one_line(ml_text, method, message, folder, tmp_path
     assert code == 2, err
     lines = [l for l in err.splitlines() if l.startswith("docnmf: error")]
     assert len(lines) == 1 and message in lines[0], err
+
+
+def test_nma_overlapping_writes_pairs(tmp_path, capsys):
+    out_dir = tmp_path / "o"
+    code, out, _ = run(["demo", "--method", "nma", "--restarts", "2", "-o", str(out_dir)], capsys)
+    assert code == 0 and "accuracy" in out
+    code, out, _ = run(["cluster", str(Path(__file__).resolve().parents[1] / "src" / "docnmf" /
+                                      "data" / "demo.jsonl"), "-k", "5", "--method", "nma",
+                        "--segments", "2", "--topics", "5", "--overlapping", "--restarts", "2",
+                        "-o", str(out_dir)], capsys)
+    assert code == 0
+    with open(out_dir / "overlapping.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    with open(out_dir / "assignments.csv") as fh:
+        assigned = {r["id"]: r["cluster"] for r in csv.DictReader(fh)}
+    ids = {r["id"] for r in rows}
+    assert ids == set(assigned)  # every document has at least one row
+    for doc, cluster in assigned.items():  # the disjoint label is one of its overlapping ones
+        assert cluster in {r["cluster"] for r in rows if r["id"] == doc}
+    assert all(0 < float(r["share"]) <= 1 for r in rows)
+    record = json.loads((out_dir / "run.json").read_text())
+    assert record["parameters"]["estimator"]["n_segments"] == 2
+
+
+def test_overlapping_needs_nma(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping", "-o", str(tmp_path)],
+                       capsys)
+    assert code == 2 and "--overlapping needs --method nma" in err
+
+
+@pytest.mark.parametrize("method", ["plsi", "lda", "km", "nc"])
+def test_other_methods_from_the_shell(method, folder, tmp_path, capsys):
+    code, out, _ = run(["cluster", str(folder), "-k", "2", "--method", method, "--min-df", "1",
+                        "-o", str(tmp_path / method)], capsys)
+    assert code == 0 and "accuracy" in out

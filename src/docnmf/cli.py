@@ -92,6 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
     _add_method_options(p, "nmf")
+    g = p.add_argument_group("documents as matrices (--method nma)")
+    g.add_argument("--segments", type=_positive_int, default=3,
+                   help="segments per document (default 3)")
+    g.add_argument("--topics", type=_positive_int, default=6,
+                   help="latent topics l1 = l2 of the factorization (default 6)")
+    g.add_argument("--overlapping", action="store_true",
+                   help="let a document join the clusters of its segments; "
+                        "writes overlapping.csv")
     g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ss-kk, ss-snc)")
     g.add_argument("--must-link", type=Path, default=None, metavar="CSV",
                    help="pairs of document ids that belong together (two columns, header optional)")
@@ -175,7 +183,13 @@ def _vectorizer_params(args) -> dict:
 
 
 def _estimator_params(args) -> dict:
-    return {"n_init": args.restarts, "max_iter": args.max_iter, "tol": args.tol, "verbose": 1}
+    params = {"n_init": args.restarts, "max_iter": args.max_iter, "tol": args.tol, "verbose": 1}
+    if getattr(args, "overlapping", False) and args.method != "nma":
+        raise UsageError(f"--overlapping needs --method nma, not {args.method}")
+    if args.method == "nma":
+        params.update(n_segments=getattr(args, "segments", 3), n_topics=getattr(args, "topics", 6),
+                      overlapping=getattr(args, "overlapping", False))
+    return params
 
 
 def _constraint_pairs(corpus, args) -> dict:

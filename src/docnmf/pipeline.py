@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from .cluster._common import representative_documents
 from .cluster.registry import METHODS, make_estimator
 from .corpus._corpus import Corpus
+from .corpus._errors import CorpusError
 from .io import write_csv, write_json
 from .metrics import confusion_matrix, score_all
 from .text.vectorize import DocumentVectorizer
@@ -95,17 +96,31 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     ClusterRun
     """
     timings: dict[str, float] = {}
+    spec = METHODS[method] if method in METHODS else None
+    kind = spec.input if spec is not None else "tfidf"
+    params = dict(estimator_params or {})
     t0 = time.perf_counter()
-    X, names = vectorize_corpus(corpus, **(vectorizer_params or {}))
-    timings["vectorize_s"] = time.perf_counter() - t0
-    empty = int(np.sum(np.diff(X.indptr) == 0))
-    logger.info("%d documents x %d terms, %d non-zeros%s", X.shape[0], X.shape[1], X.nnz,
-                f"; {empty} documents have no index terms left" if empty else "")
-    model = make_estimator(method, n_clusters, random_state=random_state,
-                           **(estimator_params or {}))
+    if kind == "texts":
+        if corpus.texts is None:
+            raise CorpusError(f"method {method} segments raw texts, but "
+                              f"{corpus.metadata.get('name', 'this corpus')} is a count matrix")
+        params["vectorizer"] = DocumentVectorizer(**(vectorizer_params or {}))
+        data = corpus.texts
+    else:
+        X, names = vectorize_corpus(corpus, **(vectorizer_params or {}))
+        data = X if kind == "tfidf" else _counts(corpus, vectorizer_params)
+        timings["vectorize_s"] = time.perf_counter() - t0
+        _log_matrix(X)
+    model = make_estimator(method, n_clusters, random_state=random_state, **params)
     t0 = time.perf_counter()
-    labels = np.asarray(model.fit_predict(X, **(fit_params or {})))
+    labels = np.asarray(model.fit_predict(data, **(fit_params or {})))
     timings["fit_s"] = time.perf_counter() - t0
+    if kind == "texts":
+        # document-level view on the segments' vocabulary, for keywords and sizes
+        X = model.vectorizer_.transform(corpus.texts)
+        names = model.vectorizer_.readable_feature_names(corpus.texts)
+        _log_matrix(X)
+    empty = int(np.sum(np.diff(X.indptr) == 0))
     memberships = getattr(model, "memberships_", None)
     if memberships is None:
         memberships = np.eye(n_clusters)[labels]
@@ -113,11 +128,32 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     reps = representative_documents(memberships, labels, n_representatives)
     metrics = score_labels(corpus, labels)
     params = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
-              "estimator": model.get_params(), "vectorizer": vectorizer_params or {},
+              "estimator": _plain_params(model.get_params()),
+              "vectorizer": vectorizer_params or {},
               "n_docs": X.shape[0], "n_terms": X.shape[1], "nnz": X.nnz,
               "empty_documents": empty}
     return ClusterRun(corpus, method, n_clusters, model, X, names, labels, memberships,
                       keywords, reps, metrics, params, timings)
+
+
+def _plain_params(params: dict) -> dict:
+    """Estimator parameters fit for JSON: objects (a vectorizer, a callable) by their repr."""
+    plain = (str, int, float, bool, type(None), list, tuple, np.generic)
+    return {k: v if isinstance(v, plain) else repr(v) for k, v in params.items()}
+
+
+def _log_matrix(X) -> None:
+    empty = int(np.sum(np.diff(X.indptr) == 0))
+    logger.info("%d documents x %d terms, %d non-zeros%s", X.shape[0], X.shape[1], X.nnz,
+                f"; {empty} documents have no index terms left" if empty else "")
+
+
+def _counts(corpus: Corpus, vectorizer_params: dict | None) -> sp.csr_matrix:
+    """Raw term counts on the same vocabulary rules, for the topic models."""
+    if corpus.texts is None:
+        return sp.csr_matrix(corpus.counts)
+    options = {k: v for k, v in (vectorizer_params or {}).items() if k not in ("tf", "idf", "norm")}
+    return DocumentVectorizer(**options).fit(corpus.texts).count(corpus.texts)
 
 
 def _cluster_keywords(model, X, labels, names, n) -> list[list[str]]:
@@ -183,7 +219,8 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
 
 
 def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
-    """Write assignments.csv, clusters.csv, run.json and (with labels) metrics.json."""
+    """Write assignments.csv, clusters.csv, run.json, metrics.json (with labels) and
+    overlapping.csv (methods with overlapping clusters)."""
     outdir = Path(outdir)
     ids = run.corpus.ids
     strength = run.memberships[np.arange(len(run.labels)), run.labels]
@@ -197,6 +234,12 @@ def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
     paths.append(write_csv(outdir / "clusters.csv",
                            ["cluster", "size", "top_keywords", "representative_documents"], rows))
     paths.append(write_json(outdir / "run.json", run_record(run)))
+    overlapping = getattr(run.model, "overlapping_labels_", None)
+    if overlapping is not None:
+        # one row per (document, cluster) for methods that let a document sit in several
+        rows = ([ids[i], c, f"{run.memberships[i, c]:.6f}"]
+                for i, clusters in enumerate(overlapping) for c in sorted(clusters))
+        paths.append(write_csv(outdir / "overlapping.csv", ["id", "cluster", "share"], rows))
     if run.metrics is not None:
         paths.append(write_json(outdir / "metrics.json", run.metrics))
     return paths

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
 from ..baselines.kernel_kmeans import KernelKMeansClustering
 from ..baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
+from ..baselines.topic_models import LDAClustering, PLSIClustering
+from .nma import NMAClustering
 from .nmf import NMFClustering
 from .ssnmf import SSNMFClustering
 
@@ -19,13 +21,17 @@ class Method:
     """A named way to build an estimator for ``n_clusters`` clusters.
 
     ``constraints`` says whether the estimator's ``fit`` takes ``must_link``
-    and ``cannot_link`` pairs.
+    and ``cannot_link`` pairs; ``input`` what it is fitted on: the weighted
+    documents x terms matrix (``"tfidf"``), raw term counts (``"counts"``,
+    topic models) or the texts themselves (``"texts"``, methods that segment
+    documents).
     """
 
     name: str
     description: str
     factory: Callable[..., Any]
     constraints: bool = False
+    input: Literal["tfidf", "counts", "texts"] = "tfidf"
 
 
 METHODS: dict[str, Method] = {
@@ -53,6 +59,12 @@ METHODS: dict[str, Method] = {
                     lambda k, **kw: SSKernelKMeansClustering(k, **kw), constraints=True),
     "ss-snc": Method("ss-snc", "semi-supervised spectral normalized cut (Ji & Xu 2006)",
                      lambda k, **kw: SSNormalizedCutClustering(k, **kw), constraints=True),
+    "nma": Method("nma", "documents as term x segment matrices, A_i ~ L M_i R^T (Wang et al. 2011)",
+                  lambda k, **kw: NMAClustering(k, **kw), input="texts"),
+    "plsi": Method("plsi", "probabilistic latent semantic indexing by EM (Hofmann 1999)",
+                   lambda k, **kw: PLSIClustering(k, **kw), input="counts"),
+    "lda": Method("lda", "latent Dirichlet allocation, argmax topic (scikit-learn)",
+                  lambda k, **kw: LDAClustering(k, **kw), input="counts"),
 }
 
 
