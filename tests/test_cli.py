@@ -204,3 +204,21 @@ def test_other_methods_from_the_shell(method, folder, tmp_path, capsys):
     code, out, _ = run(["cluster", str(folder), "-k", "2", "--method", method, "--min-df", "1",
                         "-o", str(tmp_path / method)], capsys)
     assert code == 0 and "accuracy" in out
+
+
+def test_summarize_prints_only_the_summary(tmp_path, capsys):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i, texts in enumerate(TOPICS.values()):
+        (docs / f"{i}.txt").write_text(" ".join(texts))
+    code, out, err = run(["summarize", str(docs), "--length", "25w"], capsys)
+    assert code == 0 and out.strip()
+    assert len(out.split()) <= 25
+    sentences = [s for s in out.splitlines() if s]
+    assert len(sentences) == len(set(sentences))
+    assert all(s in " ".join(" ".join(t) for t in TOPICS.values()) for s in sentences)
+    assert "docnmf:" not in out and "summarizing" in err
+    code, out, _ = run(["summarize", str(docs), "--length", "100b", "--fill"], capsys)
+    assert code == 0 and len(out.rstrip("\n").encode()) <= 100
+    code, _, err = run(["summarize", str(docs), "--length", "ten words"], capsys)
+    assert code == 2 and "length must look like" in err

@@ -110,6 +110,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("datasets", help="list the named datasets and whether each was found")
 
+    from .summarize.api import METHODS as SUMMARIZERS
+
+    p = sub.add_parser("summarize", help="extractive summary of a group of documents",
+                       description="Print a summary of all documents in INPUT (a folder, "
+                                   "CSV/JSONL file, dataset name, or one text file) on standard "
+                                   "output; diagnostics go to standard error.")
+    p.add_argument("input", help="folder, CSV/JSONL file, dataset name, or a .txt file")
+    p.add_argument("--length", default="665b",
+                   help="length limit: bytes ('665b', as DUC 2004) or words ('100w')")
+    p.add_argument("--method", choices=list(SUMMARIZERS), default="nmf",
+                   help="sentence ranking (default nmf, the best FS-NMF-family ranking on "
+                        "DUC 2004; fsnmf is Wang et al.'s feature-subset NMF)")
+    p.add_argument("--fill", action="store_true",
+                   help="cut the last sentence to fill the limit exactly, as DUC evaluations "
+                        "do (default: whole sentences only)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    _add_corpus_options(p)
+
+
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
                        description="Run the evaluation protocol of a paper table (random k-class "
                                    "subsets, several methods) and write results.jsonl, report.md "
@@ -166,8 +185,16 @@ def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
 
 
 def _load_input(args):
-    from .corpus import read_corpus
+    from .corpus import Corpus, read_corpus
 
+    path = Path(args.input)
+    if path.is_file() and path.suffix.lower() in (".txt", ".text"):
+        # one plain text file is a corpus of one document
+        from .corpus.readers import read_folder
+
+        corpus = read_folder(path.parent, pattern=path.name)
+        return Corpus(texts=corpus.texts, labels=[()], ids=[path.name],
+                      metadata={"name": path.stem, "source": str(path)})
     options = {}
     suffix = Path(args.input).suffix.lower()
     if suffix in (".csv", ".tsv", ".jsonl", ".ndjson"):
@@ -253,6 +280,33 @@ def _cmd_cluster(args) -> int:
     corpus = _load_input(args)
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
     return _run(corpus, args.clusters, args, _vectorizer_params(args), outdir)
+
+
+def _texts_of(args) -> list[str]:
+    corpus = _load_input(args)
+    if corpus.texts is None:
+        raise UsageError(f"{args.input} is a count matrix without texts")
+    if len(corpus) == 0:
+        raise UsageError("the corpus has no documents")
+    return corpus.texts
+
+
+def _cmd_summarize(args) -> int:
+    from .summarize.api import summarize_texts
+    from .summarize.rouge import parse_length
+
+    try:
+        parse_length(args.length)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    texts = _texts_of(args)
+    logger.info("summarizing %d documents with %s, limit %s", len(texts), args.method, args.length)
+    summary = summarize_texts(texts, length=args.length, method=args.method,
+                              random_state=args.seed, policy="truncate" if args.fill else "skip")
+    if not summary:
+        raise UsageError("no sentence long enough to summarize was found")
+    print(summary)
+    return 0
 
 
 def _cmd_datasets(args) -> int:
@@ -382,7 +436,8 @@ def _safe_name(name: str) -> str:
 
 
 COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
-            "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate}
+            "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
+            "summarize": _cmd_summarize}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
