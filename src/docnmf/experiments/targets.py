@@ -61,7 +61,7 @@ def register_target(target: Target) -> Target:
 
 
 #: Modules that register targets when imported (kept lazy: some need matplotlib or large data).
-TARGET_MODULES: tuple[str, ...] = ()
+TARGET_MODULES: tuple[str, ...] = ("docnmf.experiments.ssnmf_targets",)
 
 
 def all_targets() -> dict[str, Target]:
