@@ -222,3 +222,26 @@ def test_summarize_prints_only_the_summary(tmp_path, capsys):
     assert code == 0 and len(out.rstrip("\n").encode()) <= 100
     code, _, err = run(["summarize", str(docs), "--length", "ten words"], capsys)
     assert code == 2 and "length must look like" in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--kernel", "poly2", "--lam", "1", "--neighbors", "2",
+                                        "--labels", "argmax", "--lam-scale", "none"]])
+@pytest.mark.parametrize("method", ["cf", "cf-ncw", "lccf", "lccf-ncw"])
+def test_concept_factorization_methods(method, extra, folder, tmp_path, capsys):
+    if method.startswith("cf") and "--lam" in extra:
+        extra = [a for a in extra if a not in ("--lam", "1")]
+    code, out, err = run(["cluster", str(folder), "-k", "2", "--method", method, "--min-df", "1",
+                          *extra, "-o", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    record = json.loads((tmp_path / "o" / "run.json").read_text())
+    if extra:
+        assert record["parameters"]["estimator"]["kernel"] == "poly2"
+        assert record["parameters"]["estimator"]["n_neighbors"] == 2
+
+
+def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--lam", "5", "-o", str(tmp_path)], capsys)
+    assert code == 2 and "--lam apply to cf" in err
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
+                        "-o", str(tmp_path)], capsys)
+    assert code == 2 and "no graph term" in err

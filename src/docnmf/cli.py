@@ -92,6 +92,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
     _add_method_options(p, "nmf")
+    g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
+    g.add_argument("--neighbors", type=_positive_int, default=None,
+                   help="p of the p-nearest-neighbour graph (default 5, as the paper)")
+    g.add_argument("--lam", type=float, default=None,
+                   help="graph weight lambda (default 3, in units of the data term; "
+                        "with --lam-scale none it is the paper's lambda, 100 there)")
+    g.add_argument("--lam-scale", choices=["data", "none"], default=None,
+                   help="scale lambda by the data term (default) or use it as given")
+    g.add_argument("--kernel", choices=["linear", "poly2"], default=None,
+                   help="kernel: linear (default; K is never formed) or <x, y>^2")
+    g.add_argument("--labels", choices=["auto", "kmeans", "argmax"], default=None,
+                   help="labels by k-means on V or argmax of V (default auto: k-means when "
+                        "lambda > 0)")
     g = p.add_argument_group("documents as matrices (--method nma)")
     g.add_argument("--segments", type=_positive_int, default=3,
                    help="segments per document (default 3)")
@@ -213,6 +226,17 @@ def _estimator_params(args) -> dict:
     params = {"n_init": args.restarts, "max_iter": args.max_iter, "tol": args.tol, "verbose": 1}
     if getattr(args, "overlapping", False) and args.method != "nma":
         raise UsageError(f"--overlapping needs --method nma, not {args.method}")
+    concept = {"n_neighbors": getattr(args, "neighbors", None), "lam": getattr(args, "lam", None),
+               "lam_scale": getattr(args, "lam_scale", None),
+               "kernel": getattr(args, "kernel", None), "labels": getattr(args, "labels", None)}
+    given = {k: v for k, v in concept.items() if v is not None}
+    if given and args.method not in ("cf", "cf-ncw", "lccf", "lccf-ncw"):
+        flags = ", ".join("--" + {"n_neighbors": "neighbors", "lam_scale": "lam-scale"}.get(k, k)
+                          for k in given)
+        raise UsageError(f"{flags} apply to cf, cf-ncw, lccf and lccf-ncw, not {args.method}")
+    if args.method in ("cf", "cf-ncw") and "lam" in given and given["lam"] != 0:
+        raise UsageError(f"{args.method} has no graph term; use lccf for --lam")
+    params.update(given)
     if args.method == "nma":
         params.update(n_segments=getattr(args, "segments", 3), n_topics=getattr(args, "topics", 6),
                       overlapping=getattr(args, "overlapping", False))

@@ -1,4 +1,7 @@
-"""Baseline clustering methods of the papers' tables: KM, KM-NCW, AA, NC, LSI + KM, PCA + KM.
+"""Baseline clustering methods of the papers' tables.
+
+KM, KM-NCW, AA, NC, LSI + KM, PCA + KM, kernel k-means, kernelized AA/NC,
+the semi-supervised SS-KK and SS-SNC, and the topic models PLSI and LDA.
 
 All are scikit-learn style estimators on documents as rows (dense or CSR)
 with the same interface as :class:`docnmf.cluster.NMFClustering`:
@@ -6,9 +9,14 @@ with the same interface as :class:`docnmf.cluster.NMFClustering`:
 ``top_keywords``; ``predict`` where new documents have a natural place.
 """
 
+from .kernel import KernelGraphCutClustering
+from .kernel_kmeans import KernelKMeansClustering
 from .kmeans import KMeansClustering
 from .lsi import LSIClustering, PCAClustering
+from .semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from .spectral import GraphCutClustering, graph_cut_criterion
+from .topic_models import LDAClustering, PLSIClustering
 
 __all__ = ["KMeansClustering", "GraphCutClustering", "LSIClustering", "PCAClustering",
-           "graph_cut_criterion"]
+           "KernelKMeansClustering", "KernelGraphCutClustering", "SSKernelKMeansClustering",
+           "SSNormalizedCutClustering", "PLSIClustering", "LDAClustering", "graph_cut_criterion"]

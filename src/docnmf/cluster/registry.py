@@ -9,6 +9,7 @@ from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCA
 from ..baselines.kernel_kmeans import KernelKMeansClustering
 from ..baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from ..baselines.topic_models import LDAClustering, PLSIClustering
+from .lccf import LCCFClustering
 from .nma import NMAClustering
 from .nmf import NMFClustering
 from .ssnmf import SSNMFClustering
@@ -51,6 +52,14 @@ METHODS: dict[str, Method] = {
                      lambda k, **kw: LSIClustering(k, **kw)),
     "pca-km": Method("pca-km", "k-means on the first k principal component scores",
                      lambda k, **kw: PCAClustering(k, **kw)),
+    "cf": Method("cf", "concept factorization (Xu & Gong 2004; LCCF with lambda = 0)",
+                 lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none", **kw)),
+    "cf-ncw": Method("cf-ncw", "concept factorization on NC-weighted data",
+                     lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="ncw", **kw)),
+    "lccf": Method("lccf", "locally consistent concept factorization (Cai et al. 2011)",
+                   lambda k, **kw: LCCFClustering(k, weighting="none", **kw)),
+    "lccf-ncw": Method("lccf-ncw", "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
+                       lambda k, **kw: LCCFClustering(k, weighting="ncw", **kw)),
     "kernel-km": Method("kernel-km", "kernel k-means, Gaussian kernel (Dhillon et al. 2004)",
                         lambda k, **kw: KernelKMeansClustering(k, **kw)),
     "ssnmf": Method("ssnmf", "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)",

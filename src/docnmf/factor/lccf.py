@@ -1,0 +1,483 @@
+"""Concept factorization (CF) and locally consistent CF (LCCF) by multiplicative updates.
+
+Cai, He & Han (2011) minimise (eq. 10)
+
+    O = ||X - X W V^T||^2 + lam Tr(V^T L V),   W, V >= 0,
+
+over ``W`` (documents x concepts: each concept ``u_k = X w_k`` is a
+combination of documents) and ``V`` (documents x concepts: each document's
+coordinates). ``lam = 0`` is CF (Xu & Gong 2003). Everything depends on the
+data only through the kernel ``K`` (the paper's ``X^T X``), so the same
+updates run in any kernel's feature space.
+
+Orientation: rows of ``X`` are documents here, the columns in the paper.
+``K``, ``W``, ``V``, ``S``, ``D`` and ``L`` are documents x something in both,
+so every equation reads the same; only ``K = X^T X`` (paper) becomes
+``K = X X^T`` (here), and the concept vectors ``X W`` become ``X^T W``
+(terms x concepts).
+
+Kernels enter through a :class:`KernelOperator`, which knows ``K`` only by
+its products ``K @ A``. For the linear kernel on non-negative data the
+operator keeps the sparse ``X`` and computes ``K @ A = X @ (X.T @ A)``: the
+n x n matrix is never formed, and time and memory per iteration grow with the
+non-zeros of ``X``. Other kernels (degree-2 polynomial, a user function, a
+precomputed Gram matrix) and the linear kernel on data with negative entries
+(whose ``K`` must be split into positive and negative parts, eqs. 22-28)
+hold ``K`` as a dense n x n array: that is unavoidable there.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Literal, NamedTuple, Union
+
+import numpy as np
+import scipy.sparse as sp
+
+from .graph import GraphLaplacian
+from .nmf import EPS, flush_tiny
+
+__all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
+           "ConceptResult", "lccf_loss", "fit_lccf", "normalize_wv", "random_init_concepts",
+           "fold_in", "KernelSpec"]
+
+KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.ndarray]]
+
+
+# --- kernels ------------------------------------------------------------------------------------
+
+
+def poly2_kernel(A, B) -> np.ndarray:
+    """``<a_i, b_j>^2``, the degree-2 polynomial kernel of the paper's Tables 4-7 (dense result).
+
+    Examples
+    --------
+    >>> poly2_kernel(np.array([[1.0, 2.0]]), np.array([[3.0, 1.0], [0.0, 1.0]])).tolist()
+    [[25.0, 4.0]]
+    """
+    G = A @ B.T
+    G = G.toarray() if sp.issparse(G) else np.asarray(G)
+    return G * G
+
+
+class KernelOperator:
+    """An n x n kernel ``K`` (optionally weighted, ``diag(g) K diag(g)``) known by products.
+
+    Subclasses implement ``matmul``; those whose ``K`` may have negative
+    entries also ``matmul_positive`` (``K^+ @ A``, eqs. 25 and 28).
+    """
+
+    n: int
+    has_negative: bool = False
+
+    def matmul(self, A: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def matmul_positive(self, A: np.ndarray) -> np.ndarray:
+        """``K^+ @ A`` with ``K^+`` the positive entries of ``K`` (Section 3.5)."""
+        if not self.has_negative:
+            return self.matmul(A)
+        raise NotImplementedError
+
+    def diagonal(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def trace(self) -> float:
+        return float(self.diagonal().sum())
+
+    def row_sums(self) -> np.ndarray:
+        """``K e``: each document's total kernel similarity, the NC degrees."""
+        return self.matmul(np.ones((self.n, 1))).ravel()
+
+    def weighted(self, g: np.ndarray) -> "KernelOperator":
+        """The operator of ``diag(g) K diag(g)`` (Appendix B with ``g = gamma^{1/2}``)."""
+        raise NotImplementedError
+
+    def dense(self) -> np.ndarray:
+        """``K`` as an n x n array (for tests and small problems)."""
+        return self.matmul(np.eye(self.n))
+
+
+class LinearKernel(KernelOperator):
+    """``K = diag(g) X X^T diag(g)`` for non-negative ``X``, never formed.
+
+    ``K @ A = g * (X @ (X.T @ (g * A)))``: two sparse products.
+    """
+
+    def __init__(self, X, g: np.ndarray | None = None):
+        self.X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else np.asarray(X, np.float64)
+        self.Xt = self.X.T.tocsr() if sp.issparse(self.X) else self.X.T
+        self.n = self.X.shape[0]
+        self.g = None if g is None else np.asarray(g, dtype=np.float64)
+
+    def concepts(self, A: np.ndarray) -> np.ndarray:
+        """``X^T diag(g) A``: the term vectors of the concepts (the paper's ``X W``)."""
+        if self.g is not None:
+            A = A * self.g[:, None]
+        return np.asarray(self.Xt @ A)
+
+    def matmul(self, A):
+        out = np.asarray(self.X @ self.concepts(A))
+        return out if self.g is None else out * self.g[:, None]
+
+    def diagonal(self):
+        X = self.X
+        sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) \
+            else np.einsum("ij,ij->i", X, X)
+        return sq if self.g is None else sq * self.g**2
+
+    def weighted(self, g):
+        return LinearKernel(self.X, g if self.g is None else g * self.g)
+
+
+class DenseKernel(KernelOperator):
+    """``K = diag(g) G diag(g)`` with a dense Gram matrix ``G`` held in memory."""
+
+    def __init__(self, G: np.ndarray, g: np.ndarray | None = None):
+        self.G = np.asarray(G, dtype=np.float64)
+        if self.G.ndim != 2 or self.G.shape[0] != self.G.shape[1]:
+            raise ValueError(f"a kernel matrix must be square, got shape {self.G.shape}")
+        self.n = self.G.shape[0]
+        self.g = None if g is None else np.asarray(g, dtype=np.float64)
+        self.has_negative = bool((self.G < 0).any())
+        self._positive = None
+
+    def _apply(self, M, A):
+        if self.g is None:
+            return M @ A
+        return (M @ (A * self.g[:, None])) * self.g[:, None]
+
+    def matmul(self, A):
+        return self._apply(self.G, A)
+
+    def matmul_positive(self, A):
+        if not self.has_negative:
+            return self.matmul(A)
+        if self._positive is None:
+            self._positive = np.maximum(self.G, 0.0)
+        return self._apply(self._positive, A)
+
+    def diagonal(self):
+        d = np.diag(self.G).copy()
+        return d if self.g is None else d * self.g**2
+
+    def weighted(self, g):
+        return DenseKernel(self.G, g if self.g is None else g * self.g)
+
+    def dense(self):
+        return self.G.copy() if self.g is None else self.G * np.outer(self.g, self.g)
+
+
+def make_kernel(X, kernel: KernelSpec = "linear") -> KernelOperator:
+    """The kernel operator for documents ``X`` (rows), or for a Gram matrix when precomputed.
+
+    ``"linear"`` on non-negative data gives a :class:`LinearKernel` (``K``
+    never formed); on data with negative entries ``K`` may have negative
+    entries, which the updates of Section 3.5 need split into parts, so it is
+    formed densely. ``"poly2"`` and a callable ``kernel(A, B) -> Gram`` are
+    evaluated into a dense matrix; ``"precomputed"`` takes ``X`` as ``K``.
+
+    Examples
+    --------
+    >>> X = sp.csr_matrix(np.array([[1.0, 0.0], [1.0, 1.0]]))
+    >>> make_kernel(X).dense().tolist(), make_kernel(X, "poly2").dense().tolist()
+    ([[1.0, 1.0], [1.0, 2.0]], [[1.0, 1.0], [1.0, 4.0]])
+    """
+    if isinstance(kernel, str) and kernel == "precomputed":
+        return DenseKernel(X.toarray() if sp.issparse(X) else X)
+    if isinstance(kernel, str) and kernel == "linear":
+        negative = (X.data < 0).any() if sp.issparse(X) else (np.asarray(X) < 0).any()
+        if not negative:
+            return LinearKernel(X)
+        G = X @ X.T
+        return DenseKernel(G.toarray() if sp.issparse(G) else G)
+    if isinstance(kernel, str) and kernel == "poly2":
+        return DenseKernel(poly2_kernel(X, X))
+    if callable(kernel):
+        return DenseKernel(np.asarray(kernel(X, X), dtype=np.float64))
+    raise ValueError(f"kernel must be 'linear', 'poly2', 'precomputed' or a callable, "
+                     f"got {kernel!r}")
+
+
+# --- objective and updates ----------------------------------------------------------------------
+
+
+class ConceptResult(NamedTuple):
+    """What :func:`fit_lccf` returns.
+
+    ``W`` and ``V`` as the last update left them (not normalised: with
+    ``lam > 0`` the normalisation of Section 3.2 changes the objective);
+    ``losses[0]`` is eq. 10 at the start and ``losses[t]`` after round ``t``.
+    """
+
+    W: np.ndarray
+    V: np.ndarray
+    n_iter: int
+    losses: np.ndarray
+    converged: bool
+
+
+def _graph_term(graph: GraphLaplacian | None, V: np.ndarray) -> float:
+    """``Tr(V^T L V) = sum_j D_jj |v_j|^2 - sum_js S_js v_j^T v_s`` (eq. 9)."""
+    if graph is None:
+        return 0.0
+    return float(np.einsum("j,jk,jk->", graph.degrees, V, V) - np.einsum("jk,jk->", V, graph.S @ V))
+
+
+def lccf_loss(K: KernelOperator, W: np.ndarray, V: np.ndarray, *,
+              graph: GraphLaplacian | None = None, lam: float = 0.0,
+              KW: np.ndarray | None = None, trace: float | None = None) -> float:
+    """Eq. 10, ``||X - X W V^T||^2 + lam Tr(V^T L V)``, by eq. 11's traces.
+
+    ``Tr(K) - 2 Tr(V^T K W) + Tr(W^T K W V^T V) + lam Tr(V^T L V)`` needs
+    only ``K W`` (passed as ``KW`` when the caller has it), so the linear
+    kernel's ``K`` is never formed. Documents are rows in both ``X`` and the
+    factors, which leaves eq. 11 unchanged.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> lccf_loss(make_kernel(X), np.eye(2), np.eye(2))   # X W V^T = X exactly
+    0.0
+    """
+    if KW is None:
+        KW = K.matmul(W)
+    if trace is None:
+        trace = K.trace()
+    data = trace - 2.0 * float(np.einsum("jk,jk->", KW, V)) \
+        + float(np.einsum("kl,kl->", W.T @ KW, V.T @ V))
+    # clip: rounding can make a perfect fit slightly negative
+    return max(data, 0.0) + (lam * _graph_term(graph, V) if lam else 0.0)
+
+
+def normalize_wv(K: KernelOperator, W: np.ndarray, V: np.ndarray,
+                 KW: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Section 3.2: scale each ``w`` to ``w^T K w = 1`` and ``V`` inversely (``W V^T`` kept).
+
+    Returns ``(W, V, norms)`` with ``norms = diag(W^T K W)^{1/2}`` of the input; a
+    column with ``w^T K w = 0`` is left alone.
+    """
+    if KW is None:
+        KW = K.matmul(W)
+    sq = np.einsum("jk,jk->k", W, KW)
+    norms = np.sqrt(np.where(sq > 0, sq, 1.0))
+    return W / norms, V * norms, norms
+
+
+def random_init_concepts(n_docs: int, k: int,
+                         rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Uniform random non-negative ``W``, ``V`` of shape (n_docs, k)."""
+    return rng.random((n_docs, k)), rng.random((n_docs, k))
+
+
+def _update_v(K, W, V, KW, KpW, graph, lam):
+    WKW = W.T @ KW
+    if not K.has_negative:
+        # eq. 18: v <- v (K W + lam S V) / (V W^T K W + lam D V)
+        num, den = KW, V @ WKW
+        if lam:
+            num = num + lam * (graph.S @ V)
+            den = den + lam * graph.degrees[:, None] * V
+        V *= num / (den + EPS)
+        return V
+    # eq. 28 with Q+ = V W^T K+ W + lam D V and Q- = V W^T K- W + lam S V (K- = K+ - K)
+    WKpW = W.T @ KpW
+    Qp = V @ WKpW
+    Qm = V @ (WKpW - WKW)
+    if lam:
+        Qp += lam * graph.degrees[:, None] * V
+        Qm += lam * (graph.S @ V)
+    V *= (KW + np.sqrt(KW * KW + 4.0 * Qp * np.maximum(Qm, 0.0))) / (2.0 * Qp + EPS)
+    return V
+
+
+def _update_w(K, W, V, KW, KpW):
+    KV = K.matmul(V)
+    VtV = V.T @ V
+    if not K.has_negative:
+        # eq. 17: w <- w (K V) / (K W V^T V)
+        W *= KV / (KW @ VtV + EPS)
+        return W
+    # eq. 25 with P+ = K+ W V^T V and P- = K- W V^T V
+    Pp = KpW @ VtV
+    Pm = np.maximum(Pp - KW @ VtV, 0.0)
+    W *= (KV + np.sqrt(KV * KV + 4.0 * Pp * Pm)) / (2.0 * Pp + EPS)
+    return W
+
+
+def _products(K, W):
+    KW = K.matmul(W)
+    return KW, (K.matmul_positive(W) if K.has_negative else None)
+
+
+def fit_lccf(K: KernelOperator, W0: np.ndarray, V0: np.ndarray, *,
+             graph: GraphLaplacian | None = None, lam: float = 0.0, max_iter: int = 500,
+             tol: float = 1e-5, normalize: Literal["none", "v"] = "none",
+             callback: Callable[[int, float], None] | None = None) -> ConceptResult:
+    """Minimise eq. 10 by the multiplicative updates of eqs. 18 and 17 (V, then W).
+
+    Orientation: documents are the rows of the data here and the columns in
+    the paper; ``K``, ``W``, ``V``, ``S`` and ``D`` are documents x something
+    in both, so eqs. 17-18 and 25/28 read unchanged. When ``K`` has negative entries the updates of Section 3.5 are used
+    instead, eqs. 28 and 25, which keep the factors non-negative and the
+    objective non-increasing for any symmetric positive semi-definite ``K``.
+
+    Parameters
+    ----------
+    K : KernelOperator
+        The (possibly NC-weighted) kernel over the n documents.
+    W0, V0 : ndarray of shape (n_docs, k)
+        Non-negative starting factors (not modified).
+    graph : GraphLaplacian, optional
+        ``S``, degrees ``D`` and ``L = D - S`` (eq. 9); needed when ``lam > 0``.
+    lam : float
+        The regularisation weight ``lambda`` of eq. 10; 0 gives CF (eq. 6, 7).
+    max_iter : int
+        Maximum number of (V, W) update rounds.
+    tol : float
+        Stop when the relative decrease ``(O_prev - O) / O_prev`` falls below ``tol``.
+    normalize : {"none", "v"}
+        ``"none"``: the updates alone, under which eq. 10 never increases
+        (Theorem 1). ``"v"``: after every round rescale each column of ``V`` to
+        unit length (``W`` inversely), the scale convention of the authors'
+        reference code; eq. 10 may then rise at a rescaling.
+    callback : callable(iteration, loss), optional
+
+    Returns
+    -------
+    ConceptResult
+
+    References
+    ----------
+    Cai, He & Han, Locally consistent concept factorization for document
+    clustering, IEEE TKDE 2011, eqs. (10), (11), (17), (18), (25), (28).
+    Xu & Gong, Document clustering by concept factorization, SIGIR 2004.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((8, 5))
+    >>> res = fit_lccf(make_kernel(X), *random_init_concepts(8, 2, rng), max_iter=50)
+    >>> bool(np.all(np.diff(res.losses) <= 1e-12 * res.losses[0]))
+    True
+    """
+    if lam and graph is None:
+        raise ValueError("lam > 0 needs the graph")
+    W = np.array(W0, dtype=np.float64, copy=True)
+    V = np.array(V0, dtype=np.float64, copy=True)
+    trace = K.trace()
+    KW, KpW = _products(K, W)
+    losses = [lccf_loss(K, W, V, graph=graph, lam=lam, KW=KW, trace=trace)]
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        V = flush_tiny(_update_v(K, W, V, KW, KpW, graph, lam))
+        W = flush_tiny(_update_w(K, W, V, KW, KpW))
+        if normalize == "v":
+            norms = np.sqrt((V * V).sum(axis=0))
+            norms = np.where(norms > 0, norms, 1.0)
+            V /= norms
+            W *= norms
+        KW, KpW = _products(K, W)
+        losses.append(lccf_loss(K, W, V, graph=graph, lam=lam, KW=KW, trace=trace))
+        if callback is not None:
+            callback(n_iter, losses[-1])
+        previous = losses[-2]
+        if previous <= 0 or abs(previous - losses[-1]) < tol * previous:
+            converged = True
+            break
+    return ConceptResult(W, V, n_iter, np.asarray(losses), converged)
+
+
+# --- new documents ------------------------------------------------------------------------------
+
+
+def _hat_wkw(v, w, KnW, WKW, kk):
+    """``v' W^T K^ W^`` for each new row, without forming the per-document k x k matrices."""
+    vw = np.einsum("ik,ik->i", v, w)[:, None]
+    vB = np.einsum("ik,ik->i", v, KnW)[:, None]
+    return v @ WKW + vw * KnW + vB * w + kk * vw * w
+
+
+def fold_in(KnW: np.ndarray, KnV: np.ndarray, k_self: np.ndarray, W: np.ndarray, V: np.ndarray,
+            WKW: np.ndarray, *, s_new=None, d_new: np.ndarray | None = None, lam: float = 0.0,
+            positive: tuple[np.ndarray, np.ndarray] | None = None, w0: np.ndarray | None = None,
+            v0: np.ndarray | None = None, n_iter: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """Out-of-sample rows ``w'``, ``v'`` of new documents by eqs. 29-30, the fit held fixed.
+
+    Each new document ``x'`` is appended as the (N+1)-th document with the
+    first N rows of ``W`` and ``V`` fixed; with ``k'`` its kernel row,
+    ``s'`` its neighbour weights and ``d'`` its degree,
+
+    - eq. 29: ``w' <- w' (k' V^) / (k' W^ V^T V^)``
+    - eq. 30: ``v' <- v' (k' W^ + lam s' V^) / (v' W^T K^ W^ + lam d' v')``
+
+    where the hatted matrices include the new row, so that
+    ``k' W^ = k'_{1:N} W + k(x', x') w'``, ``V^T V^ = V^T V + v'^T v'`` and
+    ``W^T K^ W^ = W^T K W + w'^T (k'_{1:N} W) + (k'_{1:N} W)^T w' + k(x', x') w'^T w'``.
+    Every new document is solved on its own (the rows do not interact), for a
+    fixed number of rounds, so a document's answer does not depend on the
+    others passed with it. When the kernel has negative entries, pass the
+    positive parts and the rules become those of Section 3.5 (eqs. 25, 28)
+    restricted to the new row.
+
+    Parameters
+    ----------
+    KnW, KnV : ndarray of shape (n_new, k)
+        ``K(new, fitted) @ W`` and ``@ V``.
+    k_self : ndarray of shape (n_new,)
+        ``k(x', x')``.
+    W, V : ndarray of shape (n_docs, k)
+        The fitted factors, as the updates left them.
+    WKW : ndarray of shape (k, k)
+        ``W^T K W`` of the fit.
+    s_new : sparse matrix of shape (n_new, n_docs), optional
+        Neighbour weights ``s~`` of the new documents (Section 3.6).
+    d_new : ndarray of shape (n_new,), optional
+        Their degrees (the new row's diagonal entry of ``D``).
+    lam : float
+    positive : (KnW_pos, WKW_pos), optional
+        ``K^+(new, fitted) @ W`` and ``W^T K^+ W``, for kernels with negative entries.
+    w0, v0 : ndarray of shape (n_new, k), optional
+        Starting rows; by default the mean row of ``W`` and of ``V``.
+    n_iter : int
+
+    Returns
+    -------
+    w_new, v_new : ndarray of shape (n_new, k)
+
+    References
+    ----------
+    Cai, He & Han (2011), Section 3.6, eqs. (29)-(30).
+    """
+    m = KnW.shape[0]
+    w = np.tile(W.mean(axis=0), (m, 1)) if w0 is None else np.array(w0, dtype=np.float64)
+    v = np.tile(V.mean(axis=0), (m, 1)) if v0 is None else np.array(v0, dtype=np.float64)
+    VtV = V.T @ V
+    use_graph = bool(lam) and s_new is not None and d_new is not None
+    SV = np.asarray(s_new @ V) if use_graph else np.zeros_like(v)
+    dd = d_new[:, None] if use_graph else np.zeros((m, 1))
+    kk = np.asarray(k_self, dtype=np.float64)[:, None]
+    for _ in range(n_iter):
+        # eq. 29 / 25 for the new row of W
+        b = KnV + kk * v
+        if positive is None:
+            kW = KnW + kk * w
+            w *= b / (kW @ VtV + np.einsum("ik,ik->i", kW, v)[:, None] * v + EPS)
+        else:
+            kW, kWp = KnW + kk * w, positive[0] + kk * w
+            Pp = kWp @ VtV + np.einsum("ik,ik->i", kWp, v)[:, None] * v
+            P = kW @ VtV + np.einsum("ik,ik->i", kW, v)[:, None] * v
+            w *= (b + np.sqrt(b * b + 4.0 * Pp * np.maximum(Pp - P, 0.0))) / (2.0 * Pp + EPS)
+        flush_tiny(w)
+        # eq. 30 / 28 for the new row of V
+        b = KnW + kk * w
+        if positive is None:
+            v *= (b + lam * SV) / (_hat_wkw(v, w, KnW, WKW, kk) + lam * dd * v + EPS)
+        else:
+            Qp = _hat_wkw(v, w, positive[0], positive[1], kk)
+            Qm = Qp - _hat_wkw(v, w, KnW, WKW, kk)
+            Qp = Qp + lam * dd * v
+            Qm = np.maximum(Qm, 0.0) + lam * SV
+            v *= (b + np.sqrt(b * b + 4.0 * Qp * Qm)) / (2.0 * Qp + EPS)
+        flush_tiny(v)
+    return w, v

@@ -1,0 +1,103 @@
+"""The p-nearest-neighbour cosine graph (Cai et al. 2011, eq. 8) against a brute-force dense one."""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.factor.graph import (cosine_neighbours, graph_laplacian, kernel_neighbours,
+                                 knn_cosine_graph, knn_kernel_graph)
+
+
+def brute_force_graph(X, p):
+    """Eq. 8 literally: S_js = cos(x_j, x_s) if x_j in N_p(x_s) or x_s in N_p(x_j), else 0."""
+    n = X.shape[0]
+    norms = np.linalg.norm(X, axis=1)
+    C = (X @ X.T) / np.outer(norms, norms)
+    neighbours = []
+    for s in range(n):
+        others = [j for j in range(n) if j != s]
+        order = sorted(others, key=lambda j: -C[s, j])
+        neighbours.append(set(order[:p]))
+    S = np.zeros((n, n))
+    for j in range(n):
+        for s in range(n):
+            if j != s and (j in neighbours[s] or s in neighbours[j]) and C[j, s] > 0:
+                S[j, s] = C[j, s]
+    return S
+
+
+def random_documents(n=40, m=25, seed=0, density=0.4):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, m))
+    X[rng.random((n, m)) > density] = 0.0
+    X[:, 0] += 0.01  # no empty document; random weights make ties at the p-th place unlikely
+    return X
+
+
+@pytest.mark.parametrize("p", [1, 3, 5])
+@pytest.mark.parametrize("block_size", [7, 512])
+def test_matches_brute_force(container, p, block_size):
+    X = random_documents(seed=p)
+    S = knn_cosine_graph(container(X), p, block_size=block_size)
+    assert S.format == "csr"
+    np.testing.assert_allclose(S.toarray(), brute_force_graph(X, p), rtol=1e-12, atol=1e-15)
+
+
+def test_symmetric_non_negative_zero_diagonal_and_degrees():
+    X = random_documents(60, 30, seed=3)
+    S = knn_cosine_graph(sp.csr_matrix(X), 5).toarray()
+    assert np.array_equal(S, S.T) and S.min() >= 0 and np.all(np.diag(S) == 0)
+    # every document keeps at least its own p neighbours; the union can add more
+    assert np.all((S > 0).sum(axis=1) >= 5)
+    g = graph_laplacian(sp.csr_matrix(S))
+    np.testing.assert_allclose(g.degrees, S.sum(axis=1))
+    np.testing.assert_allclose(g.L.toarray(), np.diag(S.sum(axis=1)) - S)
+    np.testing.assert_allclose(g.L @ np.ones(60), 0.0, atol=1e-12)
+
+
+def test_kernel_graph_equals_document_graph_for_linear_kernel():
+    X = random_documents(50, 20, seed=4)
+    np.testing.assert_allclose(knn_kernel_graph(X @ X.T, 4).toarray(),
+                               knn_cosine_graph(X, 4).toarray(), rtol=1e-12)
+
+
+def test_new_document_neighbours():
+    X = random_documents(30, 15, seed=5)
+    new = random_documents(6, 15, seed=6)
+    S_new = cosine_neighbours(sp.csr_matrix(new), sp.csr_matrix(X), 3).toarray()
+    C = (new @ X.T) / np.outer(np.linalg.norm(new, axis=1), np.linalg.norm(X, axis=1))
+    for i in range(6):
+        top = np.argsort(-C[i])[:3]
+        expected = np.zeros(30)
+        expected[top] = C[i, top]
+        np.testing.assert_allclose(S_new[i], expected, rtol=1e-12)
+    from_kernel = kernel_neighbours(new @ X.T, (new * new).sum(1), (X * X).sum(1), 3)
+    np.testing.assert_allclose(from_kernel.toarray(), S_new, rtol=1e-12)
+
+
+def test_empty_documents_have_no_edges():
+    X = random_documents(20, 10, seed=7)
+    X[4] = 0.0
+    S = knn_cosine_graph(X, 3).toarray()
+    assert not S[4].any() and not S[:, 4].any()
+
+
+def test_no_dense_similarity_is_formed():
+    """Peak memory grows with block_size * n, far below one n x n array of floats."""
+    rng = np.random.default_rng(0)
+    n = 3000
+    X = sp.random(n, 2000, density=0.005, random_state=1, format="csr") \
+        + sp.csr_matrix((np.ones(n), (np.arange(n), rng.integers(0, 2000, n))), shape=(n, 2000))
+    tracemalloc.start()
+    S = knn_cosine_graph(X, 5, block_size=32)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert S.shape == (n, n)
+    assert peak < 0.1 * n * n * 8
+
+
+def test_bad_p():
+    with pytest.raises(ValueError, match="positive integer"):
+        knn_cosine_graph(np.eye(3), 0)
