@@ -65,7 +65,7 @@ def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     assert sorted(int(c["size"]) for c in clusters) == [4, 4]
     assert any("garlic" in c["top_keywords"] for c in clusters)
     record = json.loads((out_dir / "run.json").read_text())
-    assert record["seed"] == 0 and record["parameters"]["method"] == "nmf"
+    assert record["seed"] == 0 and record["parameters"]["method"] == "nmf-ncw"
     assert len(record["objective_history"]) == record["n_iter"] + 1
     assert "numpy" in record["packages"] and record["timings"]["fit_s"] >= 0
     metrics = json.loads((out_dir / "metrics.json").read_text())

@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("demo", help="cluster the embedded demo corpus and print a summary")
-    _add_method_options(p, "nmf")
+    _add_method_options(p, "nmf-ncw")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="also write the result files to this folder")
 
@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
-    _add_method_options(p, "nmf")
+    _add_method_options(p, "nmf-ncw")
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
@@ -141,6 +141,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     _add_corpus_options(p)
 
+
+    p = sub.add_parser("keywords", help="a collection's top keywords and each cluster's",
+                       description="Print the top keywords of all documents in INPUT (a folder, "
+                                   "CSV/JSONL file or dataset name): FS-NMF feature weights "
+                                   "(Wang, Ding & Li 2010, eq. 2) on an NMF-NCW factorization, "
+                                   "then each NMF-NCW cluster's size and keywords.")
+    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
+    p.add_argument("-n", "--keywords", type=_positive_int, default=10,
+                   help="keywords per line (default 10)")
+    p.add_argument("--alpha", type=float, default=0.7,
+                   help="FS-NMF weight exponent in (0, 1) (default 0.7, as the paper)")
+    p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--restarts", type=_positive_int, default=10,
+                   help="random restarts; the lowest objective is kept (default 10)")
+    _add_corpus_options(p)
 
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
                        description="Run the evaluation protocol of a paper table (random k-class "
@@ -333,6 +350,22 @@ def _cmd_summarize(args) -> int:
     return 0
 
 
+def _cmd_keywords(args) -> int:
+    from .summarize.api import keywords_report
+
+    if not 0.0 < args.alpha < 1.0:
+        raise UsageError(f"--alpha must lie in (0, 1), got {args.alpha}")
+    texts = _texts_of(args)
+    if args.clusters < 2:
+        raise UsageError(f"-k must be at least 2, got {args.clusters}")
+    if args.clusters > len(texts):
+        raise UsageError(f"-k {args.clusters} is more than the {len(texts)} documents")
+    logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
+    print(keywords_report(texts, args.clusters, n_keywords=args.keywords, alpha=args.alpha,
+                          n_init=args.restarts, random_state=args.seed, min_df=args.min_df))
+    return 0
+
+
 def _cmd_datasets(args) -> int:
     from .corpus import data_dir, list_datasets
 
@@ -461,7 +494,7 @@ def _safe_name(name: str) -> str:
 
 COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
             "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
-            "summarize": _cmd_summarize}
+            "summarize": _cmd_summarize, "keywords": _cmd_keywords}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

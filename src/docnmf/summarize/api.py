@@ -91,34 +91,56 @@ def summarize_texts(texts: Sequence[str], length: str = "665b", method: str = "f
 def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 10,
                     alpha: float = 0.7, n_init: int = 10, max_iter: int = 300,
                     random_state=0, min_df: float = 2) -> str:
-    """A plain-text report of FS-NMF keywords: the collection's and each cluster's.
+    """A plain-text report of a collection's keywords and of each cluster's.
 
     Documents are tf-idf vectorized (stop words removed, Porter stems shown as
-    their most frequent word); :class:`~docnmf.cluster.FSNMFClustering` with
-    ``n_clusters`` clusters gives the feature weights (collection keywords)
-    and per-cluster centroid terms.
+    their most frequent word) and clustered by NMF-NCW
+    (:class:`~docnmf.cluster.NMFClustering` with ``weighting="ncw"``); each
+    cluster's keywords are the largest entries of its centroid.
+
+    The collection keywords are FS-NMF feature weights (eq. 2 of Wang, Ding &
+    Li 2010, exponent ``alpha``) applied to that converged factorization,
+    with each term's residual measured relative to its own squared norm,
+    i.e. eq. 2 on the column-normalized matrix (a column scaling of ``X``
+    carries over to the same row of ``F`` for a fixed ``G``). Two deviations
+    from running FS-NMF itself, both because its eq. 1 has a trivial zero
+    minimum that the alternating updates reach: all weight drifts onto a few
+    rare, low-norm terms and nearly every document lands in one cluster. Raw
+    residuals on a fixed NMF fit still favour rare terms (their residual is
+    small because their norm is), hence the normalization.
 
     Examples
     --------
     >>> docs = ["stars and planets orbit", "planets orbit stars", "bread in the oven",
     ...         "oven baked bread", "stars planets galaxies", "bread oven butter"]
     >>> report = keywords_report(docs, 2, n_keywords=3, n_init=2, min_df=1)
-    >>> report.splitlines()[0].startswith("collection keywords (FS-NMF feature weights): ")
+    >>> report.splitlines()[0].startswith("collection keywords (FS-NMF feature weights")
     True
     >>> len(report.splitlines())
     3
     """
-    from ..cluster.fsnmf import FSNMFClustering
+    from ..cluster.fsnmf import rank_features
+    from ..cluster.nmf import NMFClustering
+    from ..factor.fsnmf import feature_residuals, feature_weights
     from ..text.vectorize import DocumentVectorizer
+    from ..text.weighting import ncw_weights
 
     texts = [str(t) for t in texts]
     vec = DocumentVectorizer(min_df=min_df)
     X = vec.fit_transform(texts)
-    names = vec.readable_feature_names(texts)
-    model = FSNMFClustering(n_clusters, alpha=alpha, n_init=n_init, max_iter=max_iter,
-                            random_state=random_state).fit(X)
-    lines = ["collection keywords (FS-NMF feature weights): "
-             + ", ".join(model.collection_keywords(names, n_keywords))]
+    names = np.asarray(vec.readable_feature_names(texts), dtype=object)
+    model = NMFClustering(n_clusters, weighting="ncw", n_init=n_init, max_iter=max_iter,
+                          random_state=random_state).fit(X)
+    # the factorization is of D^{-1/2} X (NCW); score each term on that matrix
+    Xw = X.multiply(np.sqrt(ncw_weights(X))[:, None]).tocsr()
+    b = feature_residuals(Xw, model.components_.T, model.embedding_)
+    norms = np.asarray(Xw.multiply(Xw).sum(axis=0)).ravel()
+    active = norms > 0
+    b_rel = np.where(active, b / np.where(active, norms, 1.0), 0.0)
+    weights = feature_weights(b_rel, alpha, active)
+    order = rank_features(weights, np.where(active, b_rel, np.inf))
+    lines = ["collection keywords (FS-NMF feature weights, eq. 2 on the NMF-NCW fit): "
+             + ", ".join(str(names[j]) for j in order[:n_keywords])]
     sizes = np.bincount(model.labels_, minlength=n_clusters)
     for c, words in enumerate(model.top_keywords(names, n_keywords)):
         lines.append(f"cluster {c} ({sizes[c]} documents): " + ", ".join(words))

@@ -1,0 +1,69 @@
+"""The ``docnmf keywords`` command, run in-process on a small folder."""
+
+from __future__ import annotations
+
+import pytest
+
+from docnmf.cli import main
+
+TOPICS = {
+    "astronomy": ["the telescope observed a distant galaxy and a bright star",
+                  "astronomers saw the star and the galaxy through the telescope",
+                  "a new telescope maps every galaxy and star in the night sky"],
+    "cooking": ["fry the onion and garlic in oil then add the sauce",
+                "chop the garlic and onion and stir into the tomato sauce",
+                "serve the sauce with onion garlic and fresh bread"],
+    "finance": ["the bank raised interest rates and bond yields rose",
+                "shares fell as the bank warned on interest rates",
+                "bond markets rallied when the bank cut interest rates"],
+}
+
+
+@pytest.fixture
+def folder(tmp_path):
+    for topic, texts in TOPICS.items():
+        (tmp_path / topic).mkdir()
+        for i, text in enumerate(texts):
+            (tmp_path / topic / f"{i}.txt").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_keywords_prints_collection_and_clusters(folder, capsys):
+    assert main(["-q", "keywords", str(folder), "-k", "3", "-n", "4", "--restarts", "2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 4
+    assert lines[0].startswith("collection keywords (FS-NMF feature weights")
+    assert len(lines[0].split(": ", 1)[1].split(", ")) == 4
+    sizes = [int(line.split("(")[1].split()[0]) for line in lines[1:]]
+    assert sum(sizes) == 9
+    # each topic's own words name one cluster
+    clusters = " | ".join(lines[1:])
+    for word in ("telescope", "garlic", "bank"):
+        assert word in clusters
+
+
+@pytest.mark.parametrize("argv", [["-k", "1"], ["-k", "0"], ["-k", "50"],
+                                  ["-k", "2", "--alpha", "1.5"]])
+def test_keywords_usage_errors_exit_2(folder, capsys, argv):
+    assert main(["-q", "keywords", str(folder), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("docnmf: error:") and "Traceback" not in err
+
+
+def test_keywords_missing_input_exits_2(tmp_path, capsys):
+    assert main(["-q", "keywords", str(tmp_path / "nowhere"), "-k", "2"]) == 2
+    assert "docnmf: error:" in capsys.readouterr().err
+
+
+def test_keywords_on_demo_corpus_are_topical():
+    from docnmf.corpus.demo import load_demo
+    from docnmf.summarize.api import keywords_report
+
+    corpus = load_demo()
+    lines = keywords_report(corpus.texts, 5, n_keywords=10, n_init=2).splitlines()
+    collection = set(lines[0].split(": ", 1)[1].split(", "))
+    sizes = [int(line.split("(")[1].split()[0]) for line in lines[1:]]
+    assert min(sizes) >= 10  # NMF-NCW does not collapse as FS-NMF's own clusters do
+    cluster_words = {w for line in lines[1:] for w in line.split(": ", 1)[1].split(", ")}
+    # the weighted terms are the clusters' own vocabulary, not rare one-off words
+    assert len(collection & cluster_words) >= 5
