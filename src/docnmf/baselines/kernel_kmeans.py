@@ -338,6 +338,10 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
         heuristic. (Chen et al. report ``sigma = 1e-5`` and ``0.01`` for
         their Gaussian kernel, which on unit-length documents makes every
         off-diagonal entry 0, so the default does not follow them.)
+    weighting : {"none", "ncw"}
+        ``"ncw"``: weighted kernel k-means with weights ``1 / d_i``,
+        ``d = K e`` (the kernelised KM-NCW of Cai et al. 2011, Tables 4-7),
+        used when ``fit`` gets no ``sample_weight``.
     n_init : int
         k-means++ starts in feature space; the lowest objective is kept.
     max_iter : int
@@ -371,11 +375,12 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters: int = 8, *, kernel: Kernel = "gaussian",
-                 gamma: float | None = None, n_init: int = 10, max_iter: int = 300,
-                 random_state=None, verbose: int = 0):
+                 gamma: float | None = None, weighting: Literal["none", "ncw"] = "none",
+                 n_init: int = 10, max_iter: int = 300, random_state=None, verbose: int = 0):
         self.n_clusters = n_clusters
         self.kernel = kernel
         self.gamma = gamma
+        self.weighting = weighting
         self.n_init = n_init
         self.max_iter = max_iter
         self.random_state = random_state
@@ -393,6 +398,12 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         self._check_params(X.shape[0])
         K, self.gamma_ = kernel_matrix(X, self.kernel, self.gamma)
+        if self.weighting not in ("none", "ncw"):
+            raise ValueError(f"weighting must be 'none' or 'ncw', got {self.weighting!r}")
+        if self.weighting == "ncw" and sample_weight is None:
+            # NC weighting (Xu et al. 2003, App. A): w_i = 1 / d_i, d = K e; degree 0 -> weight 0
+            d = np.asarray(K @ np.ones(K.shape[0]), dtype=np.float64).ravel()
+            sample_weight = np.divide(1.0, d, out=np.zeros_like(d), where=d > 0)
         result = kernel_kmeans(K, int(self.n_clusters), weights=sample_weight,
                                n_init=int(self.n_init), max_iter=int(self.max_iter),
                                rng=as_generator(self.random_state))

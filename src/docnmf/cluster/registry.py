@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
+from ..baselines.kernel import KernelGraphCutClustering
 from ..baselines.kernel_kmeans import KernelKMeansClustering
 from ..baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from ..baselines.topic_models import LDAClustering, PLSIClustering
+from ..factor.lccf import poly2_kernel
 from .lccf import LCCFClustering
 from .nma import NMAClustering
 from .nmf import NMFClustering
@@ -35,6 +37,10 @@ class Method:
     input: Literal["tfidf", "counts", "texts"] = "tfidf"
 
 
+#: LCCF as Cai et al. (2011) ran it: lambda = 100 as is (not scaled to the data), p = 5,
+#: k-means on the rows of V.
+_LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans")
+
 METHODS: dict[str, Method] = {
     "nmf": Method("nmf", "NMF with argmax labels (Xu et al. 2003)",
                   lambda k, **kw: NMFClustering(k, weighting="none", **kw)),
@@ -60,6 +66,45 @@ METHODS: dict[str, Method] = {
                    lambda k, **kw: LCCFClustering(k, weighting="none", **kw)),
     "lccf-ncw": Method("lccf-ncw", "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
                        lambda k, **kw: LCCFClustering(k, weighting="ncw", **kw)),
+    # Cai et al. (2011)'s settings: lambda = 100 as is, p = 5, k-means on V (their published code)
+    "cf-paper": Method("cf-paper", "CF, k-means on V (Cai et al. 2011, Tables 4-7)",
+                       lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none",
+                                                      labels="kmeans", **kw)),
+    "cf-ncw-paper": Method("cf-ncw-paper", "CF-NCW, k-means on V (Cai et al. 2011, Tables 4-7)",
+                           lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="ncw",
+                                                          labels="kmeans", **kw)),
+    "lccf-paper": Method("lccf-paper", "LCCF, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
+                         lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="none", **kw)),
+    "lccf-ncw-paper": Method("lccf-ncw-paper",
+                             "LCCF-NCW, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
+                             lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="ncw",
+                                                            **kw)),
+    # the kernelised rows of Cai et al. (2011), Tables 4-7: K = <x_i, x_j>^2 (dense n x n)
+    "km-poly2": Method("km-poly2", "kernel k-means, K = <x, y>^2 (Cai et al. 2011)",
+                       lambda k, **kw: KernelKMeansClustering(k, kernel=poly2_kernel, **kw)),
+    "km-ncw-poly2": Method("km-ncw-poly2",
+                           "weighted kernel k-means, weights 1/d, d = K e, K = <x, y>^2",
+                           lambda k, **kw: KernelKMeansClustering(k, kernel=poly2_kernel,
+                                                                  weighting="ncw", **kw)),
+    "aa-poly2": Method("aa-poly2", "average association on K = <x, y>^2 (Cai et al. 2011)",
+                       lambda k, **kw: KernelGraphCutClustering(k, criterion="aa",
+                                                                kernel="poly2", **kw)),
+    "nc-poly2": Method("nc-poly2", "normalized cut on K = <x, y>^2 (Cai et al. 2011)",
+                       lambda k, **kw: KernelGraphCutClustering(k, criterion="nc",
+                                                                kernel="poly2", **kw)),
+    "cf-poly2": Method("cf-poly2", "CF with K = <x, y>^2, k-means on V (Cai et al. 2011)",
+                       lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none",
+                                                      kernel="poly2", labels="kmeans", **kw)),
+    "cf-ncw-poly2": Method("cf-ncw-poly2", "CF-NCW with K = <x, y>^2, k-means on V",
+                           lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="ncw",
+                                                          kernel="poly2", labels="kmeans",
+                                                          **kw)),
+    "lccf-poly2": Method("lccf-poly2", "LCCF with K = <x, y>^2, lambda = 100, p = 5",
+                         lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="none",
+                                                        kernel="poly2", **kw)),
+    "lccf-ncw-poly2": Method("lccf-ncw-poly2", "LCCF-NCW with K = <x, y>^2, lambda = 100, p = 5",
+                             lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="ncw",
+                                                            kernel="poly2", **kw)),
     "kernel-km": Method("kernel-km", "kernel k-means, Gaussian kernel (Dhillon et al. 2004)",
                         lambda k, **kw: KernelKMeansClustering(k, **kw)),
     "ssnmf": Method("ssnmf", "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)",

@@ -61,7 +61,10 @@ def register_target(target: Target) -> Target:
 
 
 #: Modules that register targets when imported (kept lazy: some need matplotlib or large data).
-TARGET_MODULES: tuple[str, ...] = ("docnmf.experiments.ssnmf_targets",)
+TARGET_MODULES: tuple[str, ...] = ("docnmf.experiments.ssnmf_targets",
+                                   "docnmf.experiments.nma_targets",
+                                   "docnmf.experiments.fsnmf_targets",
+                                   "docnmf.experiments.lccf_targets")
 
 
 def all_targets() -> dict[str, Target]:
