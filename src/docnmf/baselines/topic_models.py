@@ -118,7 +118,22 @@ def _normalise_rows(A: np.ndarray) -> np.ndarray:
     return memberships_from(A)
 
 
-class PLSIClustering(ClusterMixin, BaseEstimator):
+class _TopicModel:
+    """What the topic-model estimators share: keywords from ``components_``, count input."""
+
+    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
+        """The ``n`` most probable terms of each cluster's topic."""
+        check_is_fitted(self, "components_")
+        return top_terms(self.components_, feature_names, n)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        return tags
+
+
+class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
     """Probabilistic latent semantic indexing (Hofmann 1999) fitted by EM; cluster = argmax P(z|d).
 
     Takes raw term counts (documents as rows), not tf-idf. One topic per
@@ -216,19 +231,9 @@ class PLSIClustering(ClusterMixin, BaseEstimator):
         self.n_iter_ = int(n_iter)
         return self
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` most probable terms of each cluster's topic."""
-        check_is_fitted(self, "components_")
-        return top_terms(self.components_, feature_names, n)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
 
-class LDAClustering(ClusterMixin, BaseEstimator):
+class LDAClustering(_TopicModel, ClusterMixin, BaseEstimator):
     """Latent Dirichlet allocation (scikit-learn's variational Bayes); cluster = argmax of theta_d.
 
     Takes raw term counts (documents as rows), not tf-idf. One topic per
@@ -320,13 +325,3 @@ class LDAClustering(ClusterMixin, BaseEstimator):
         self.n_iter_ = int(lda.n_iter_)
         return self
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` most probable terms of each cluster's topic."""
-        check_is_fitted(self, "components_")
-        return top_terms(self.components_, feature_names, n)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
