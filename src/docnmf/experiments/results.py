@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Hashable
 
 from ..io import atomic_write_text, to_jsonable
 from .conditions import ProtocolError
@@ -64,11 +64,17 @@ class ResultsFile:
         Everything that changes the numbers of a run (seed, restarts, data
         condition, corpus sizes...). Stored in the header line; a file whose
         header differs is refused.
+    key : callable(record) -> hashable
+        What identifies a finished run (:func:`run_key` for the k-class
+        protocol; other experiments pass their own). Of repeated keys the
+        first line is kept.
     """
 
-    def __init__(self, path: str | os.PathLike, params: dict[str, Any]):
+    def __init__(self, path: str | os.PathLike, params: dict[str, Any],
+                 key: Callable[[dict[str, Any]], Hashable] = run_key):
         self.path = Path(path)
         self.params = json.loads(_dumps(params))
+        self.key = key
         self._fh = None
 
     def _header_line(self) -> str:
@@ -105,7 +111,7 @@ class ResultsFile:
                 continue
             record = self._parse(line, number)
             try:
-                key = run_key(record)
+                key = self.key(record)
             except (KeyError, TypeError, ValueError):
                 raise ProtocolError(f"{self.path}, line {number}, is not a run record") from None
             if key not in seen:

@@ -1,0 +1,48 @@
+"""ResultsFile: header check, resume, torn last line, custom run keys."""
+
+import json
+
+import pytest
+
+from docnmf.experiments.conditions import ProtocolError
+from docnmf.experiments.results import ResultsFile
+
+
+def _point_key(record):
+    return (record["dataset"], record["value"], record["run"])
+
+
+def test_custom_key_resumes_and_deduplicates(tmp_path):
+    path = tmp_path / "results.jsonl"
+    with ResultsFile(path, {"seed": 1}, key=_point_key) as rf:
+        assert rf.open() == []
+        rf.append({"dataset": "a", "value": 0.5, "run": 0, "score": 1.0})
+        rf.append({"dataset": "a", "value": 0.5, "run": 0, "score": 2.0})
+        rf.append({"dataset": "a", "value": 1.0, "run": 0, "score": 3.0})
+    with ResultsFile(path, {"seed": 1}, key=_point_key) as rf:
+        records = rf.open()
+    assert [r["score"] for r in records] == [1.0, 3.0]
+
+
+def test_custom_key_missing_field_is_refused(tmp_path):
+    path = tmp_path / "results.jsonl"
+    with ResultsFile(path, {"seed": 1}, key=_point_key) as rf:
+        rf.open()
+        rf.append({"dataset": "a", "run": 0})
+    with pytest.raises(ProtocolError, match="line 2"):
+        ResultsFile(path, {"seed": 1}, key=_point_key).open()
+
+
+def test_other_parameters_and_torn_line(tmp_path):
+    path = tmp_path / "results.jsonl"
+    with ResultsFile(path, {"seed": 1}, key=_point_key) as rf:
+        rf.open()
+        rf.append({"dataset": "a", "value": 1, "run": 0})
+    with pytest.raises(ProtocolError, match="seed"):
+        ResultsFile(path, {"seed": 2}, key=_point_key).open()
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write('{"dataset": "a", "val')
+    with ResultsFile(path, {"seed": 1}, key=_point_key) as rf:
+        assert len(rf.open()) == 1
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and json.loads(lines[1])["value"] == 1
