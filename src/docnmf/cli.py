@@ -438,8 +438,13 @@ def _cmd_reproduce(args) -> int:
             raise UsageError(f"the data of {target.name} is not found ({target.source}); "
                              "set DOCNMF_DATA")
         outdir = args.output or Path("docnmf-reproduce") / target.name
-        report = target.run(outdir, TargetOptions(runs=args.runs, restarts=args.restarts,
-                                                  seed=args.seed, jobs=args.jobs))
+        from .experiments import ProtocolError
+
+        try:
+            report = target.run(outdir, TargetOptions(runs=args.runs, restarts=args.restarts,
+                                                      seed=args.seed, jobs=args.jobs))
+        except ProtocolError as exc:
+            raise UsageError(str(exc)) from None
         print(f"report: {report}")
         return 0
     if args.table not in TABLES:

@@ -154,14 +154,50 @@ def test_curve_targets_end_to_end(datasets_dir, tmp_path, fig, values, param):
                  values=values)
     assert report == tmp_path / "report.md" and report.exists()
     assert (tmp_path / f"cai2011-{fig}.png").stat().st_size > 0
-    results = json.loads((tmp_path / "results.json").read_text())
-    assert results["parameter"] == param and results["settings"]["seed"] == 1
-    runs = results["runs"]
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    header, runs = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    assert header["params"]["param"] == param and header["params"]["seed"] == 1
     assert len(runs) == 2 * 2 * len(values)  # data sets x methods x values
     assert {r[param] for r in runs} == set(values)
     assert all(0 <= r["accuracy"] <= 1 for r in runs)
     text = report.read_text()
     assert "## TDT2" in text and "## Reuters" in text and "LCCF-NCW (paper)" in text
+
+
+def test_curve_target_resumes_and_pools(datasets_dir, tmp_path):
+    from docnmf.experiments import lccf_targets as lt
+    from docnmf.experiments.conditions import ProtocolError
+    from docnmf.experiments.targets import TargetOptions
+
+    if not lt._both_available():
+        pytest.skip("TDT2 / Reuters matrices not found")
+    tiny = dict(TINY, datasets=("TDT2",))
+
+    def records(folder):
+        lines = (folder / "results.jsonl").read_text().splitlines()
+        return {(r["method"], r["lam"], r["k"], r["run"]): r for r in map(json.loads, lines[1:])}
+
+    lt.run_fig1(tmp_path, TargetOptions(seed=1), settings=lt.CurveSettings(**tiny), values=(10.0,))
+    first = records(tmp_path)
+    assert len(first) == 2
+    # more runs and another value: the first points are read back, not fitted again
+    lt.run_fig1(tmp_path, TargetOptions(seed=1, runs=2), settings=lt.CurveSettings(**tiny),
+                values=(10.0, 100.0))
+    second = records(tmp_path)
+    assert len(second) == 2 * 2 * 2
+    assert all(second[key] == record for key, record in first.items())
+    # two worker processes compute the same numbers as one
+    pooled = tmp_path / "pooled"
+    lt.run_fig1(pooled, TargetOptions(seed=1, runs=2, jobs=2), settings=lt.CurveSettings(**tiny),
+                values=(10.0, 100.0))
+    third = records(pooled)
+    assert third.keys() == second.keys()
+    for key, record in second.items():
+        assert third[key]["accuracy"] == record["accuracy"] and third[key]["nmi"] == record["nmi"]
+    # another seed in the same folder is refused rather than mixed in
+    with pytest.raises(ProtocolError, match="seed"):
+        lt.run_fig1(tmp_path, TargetOptions(seed=2), settings=lt.CurveSettings(**tiny),
+                    values=(10.0,))
 
 
 def test_fig3_end_to_end(datasets_dir, tmp_path):

@@ -16,17 +16,20 @@ of its name and the parameter value, so a point does not depend on the other
 points computed. The paper's figures give neither their grid nor the cluster
 numbers averaged; the grids below span the ranges the text discusses
 ("lambda varying from 50 to 10000"; p from 1 up), and each point averages
-over ``k = 2..10``. Each target writes ``report.md``, ``results.json`` and a
-PNG into its folder (written atomically); points are recomputed on every
-invocation.
+over ``k = 2..10``. Each target writes ``report.md``, its results and a
+PNG into its folder (written atomically); Figures 1 and 2 keep one line per
+fitted point in ``results.jsonl`` and reuse it when run again (an interrupted
+run resumes; more runs or grid values add to it).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import os
 import time
 import warnings
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -39,6 +42,7 @@ from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..metrics import score_all
 from .conditions import DataCondition, PreparedData, prepare_data, subset_indices, weigh_subset
 from .protocol import choose_classes, method_seed
+from .results import ResultsFile
 from .report import _duration, _fmt
 from .tables import CAI2011, REUTERS_CAI, TDT2_CAI, display_name
 from .targets import Target, TargetOptions, register_target
@@ -89,38 +93,144 @@ def _subset(data: PreparedData, k: int, run: int, settings: CurveSettings) -> tu
     return idx, weigh_subset(data, idx, settings.weighting)
 
 
+def _curve_key(record: dict[str, Any]) -> tuple:
+    """What identifies one point of a curve: (data set, method, parameter value, k, run)."""
+    param = record["param"]
+    return (record["dataset"], record["method"], param, float(record[param]), int(record["k"]),
+            int(record["run"]))
+
+
+def _fit_group(name: str, data: PreparedData, k: int, run: int, settings: CurveSettings,
+               param: str, points: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:
+    """Fit every (method, value) in ``points`` on run ``run``'s subset of ``k`` classes."""
+    idx, X = _subset(data, k, run, settings)
+    y = data.y[idx]
+    records = []
+    for method, value in points:
+        key = f"{method}:{param}={value}"
+        model = make_estimator(method, k, random_state=method_seed(settings.seed, k, run, key),
+                               n_init=settings.restarts, max_iter=settings.max_iter)
+        model.set_params(**{param: value})
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            t0 = time.perf_counter()
+            labels = model.fit_predict(X)
+            seconds = time.perf_counter() - t0
+        records.append({"dataset": name, "method": method, "param": param, param: value,
+                        "k": k, "run": run, "n_docs": int(X.shape[0]),
+                        **score_all(y, labels), "seconds": round(seconds, 4),
+                        "warnings": sorted({f"{w.category.__name__}: {w.message}"
+                                            for w in caught})})
+    return records
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker() -> None:
+    from threadpoolctl import threadpool_limits
+
+    _WORKER["limits"] = threadpool_limits(limits=1)  # the processes already use the cores
+    _WORKER["data"] = {}
+
+
+def _worker_group(name: str, k: int, run: int, settings: CurveSettings, param: str,
+                  points: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:
+    cache = _WORKER["data"]
+    if name not in cache:  # each worker loads a data set once, when it first needs it
+        cache[name] = prepare_data(CONDITIONS[name])
+    return _fit_group(name, cache[name], k, run, settings, param, points)
+
+
+def _curve_params(param: str, settings: CurveSettings) -> dict[str, Any]:
+    """What changes the numbers of a point; a results file made with other values is refused."""
+    return {"param": param, "seed": settings.seed, "restarts": settings.restarts,
+            "weighting": settings.weighting, "max_iter": settings.max_iter,
+            "max_docs_per_class": settings.max_docs_per_class}
+
+
 def run_curve(param: str, values: Sequence[float], settings: CurveSettings,
-              data: dict[str, PreparedData] | None = None) -> list[dict[str, Any]]:
+              data: dict[str, PreparedData] | None = None, *,
+              results_path: str | os.PathLike | None = None,
+              jobs: int | None = 1) -> list[dict[str, Any]]:
     """Score LCCF and LCCF-NCW for every value of ``param`` (``"lam"`` or ``"n_neighbors"``).
 
-    Returns one record per (data set, method, value, k, run).
+    Returns one record per (data set, method, value, k, run), in that
+    order. With ``results_path`` every finished record is appended to that
+    results file and the records already in it are reused, so an
+    interrupted run resumes and a rerun with more runs or values only
+    computes what is new. ``jobs`` > 1 fits the subsets in worker processes
+    (``None``: one per CPU).
     """
-    if data is None:
-        data = {name: prepare_data(CONDITIONS[name]) for name in settings.datasets}
-    records = []
-    for name in settings.datasets:
-        for k in settings.k_values:
-            for run in range(settings.runs):
-                idx, X = _subset(data[name], k, run, settings)
-                y = data[name].y[idx]
-                for method in CURVE_METHODS:
-                    for value in values:
-                        key = f"{method}:{param}={value}"
-                        model = make_estimator(
-                            method, k, random_state=method_seed(settings.seed, k, run, key),
-                            n_init=settings.restarts, max_iter=settings.max_iter)
-                        model.set_params(**{param: value})
-                        with warnings.catch_warnings(record=True) as caught:
-                            warnings.simplefilter("always")
-                            t0 = time.perf_counter()
-                            labels = model.fit_predict(X)
-                            seconds = time.perf_counter() - t0
-                        records.append({"dataset": name, "method": method, param: value,
-                                        "k": k, "run": run, "n_docs": int(X.shape[0]),
-                                        **score_all(y, labels), "seconds": round(seconds, 4),
-                                        "warnings": sorted({f"{w.category.__name__}: {w.message}"
-                                                            for w in caught})})
-    return records
+    plan = [(name, k, run, method, value) for name in settings.datasets
+            for k in settings.k_values for run in range(settings.runs)
+            for method in CURVE_METHODS for value in values]
+    done: dict[tuple, dict[str, Any]] = {}
+    results = None
+    if results_path is not None:
+        results = ResultsFile(results_path, _curve_params(param, settings), key=_curve_key)
+        done = {_curve_key(r): r for r in results.open()}
+    try:
+        groups: dict[tuple[str, int, int], list[tuple[str, float]]] = {}
+        for name, k, run, method, value in plan:
+            if (name, method, param, float(value), k, run) not in done:
+                groups.setdefault((name, k, run), []).append((method, value))
+        if done:
+            logger.info("%s: reusing %d of %d points; %d to compute", results_path,
+                        len(plan) - sum(map(len, groups.values())), len(plan),
+                        sum(map(len, groups.values())))
+        progress = _CurveProgress(sum(map(len, groups.values())))
+        for record in _execute_groups(groups, settings, param, data, jobs):
+            if results is not None:
+                results.append(record)
+            done[_curve_key(record)] = record
+            progress.step(record, param)
+    finally:
+        if results is not None:
+            results.close()
+    return [done[(name, method, param, float(value), k, run)]
+            for name, k, run, method, value in sorted(
+                plan, key=lambda t: (settings.datasets.index(t[0]), t[3], t[4], t[1], t[2]))]
+
+
+class _CurveProgress:
+    def __init__(self, total: int):
+        self.total, self.done, self.t0 = total, 0, time.perf_counter()
+
+    def step(self, record: dict[str, Any], param: str) -> None:
+        self.done += 1
+        eta = (time.perf_counter() - self.t0) / self.done * (self.total - self.done)
+        logger.info("[%d/%d] %s %s %s=%g k=%d run %d: AC %.3f (%.1fs); ETA %s", self.done,
+                    self.total, record["dataset"], record["method"], param, record[param],
+                    record["k"], record["run"], record["accuracy"], record["seconds"],
+                    _duration(eta))
+
+
+def _execute_groups(groups: dict[tuple[str, int, int], list[tuple[str, float]]],
+                    settings: CurveSettings, param: str, data: dict[str, PreparedData] | None,
+                    jobs: int | None):
+    """Yield every record as it is computed, here or in a pool of worker processes."""
+    if not groups:
+        return
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(groups)))
+    if jobs == 1:
+        cache = dict(data or {})
+        for (name, k, run), points in groups.items():
+            if name not in cache:
+                cache[name] = prepare_data(CONDITIONS[name])
+            yield from _fit_group(name, cache[name], k, run, settings, param, points)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
+        pending = {pool.submit(_worker_group, name, k, run, settings, param, points)
+                   for (name, k, run), points in groups.items()}
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield from future.result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def _means(records, param, metric):
@@ -178,11 +288,9 @@ def _curve_target(outdir: Path, options: TargetOptions, *, name: str, param: str
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    records = run_curve(param, values, settings)
+    records = run_curve(param, values, settings, results_path=outdir / "results.jsonl",
+                        jobs=options.jobs)
     elapsed = time.perf_counter() - t0
-    write_json(outdir / "results.json", {
-        "target": name, "paper": CAI2011, "parameter": param, "values": list(values),
-        "settings": settings.__dict__, "runs": records})
     acc, nmi = _means(records, param, "accuracy"), _means(records, param, "nmi")
     panels = {ds: [(display_name(m), acc[(ds, m)]) for m in CURVE_METHODS if (ds, m) in acc]
               for ds in settings.datasets}
@@ -196,7 +304,9 @@ def _curve_target(outdir: Path, options: TargetOptions, *, name: str, param: str
            f"{settings.restarts} restart(s), seed {settings.seed}, weighting {settings.weighting}"
            + (f", at most {settings.max_docs_per_class} documents per class"
               if settings.max_docs_per_class else "")
-           + f"; {len(records)} fits in {_duration(elapsed)}. Means over k and runs.", ""]
+           + f"; {len(records)} fits (`results.jsonl`, one line each, reused when the "
+           f"command is run again), last invocation {_duration(elapsed)}. Means over k and "
+           "runs.", ""]
     for ds in settings.datasets:
         out += [f"## {ds}", "", f"| {label} | " + " | ".join(
             f"{display_name(m)} AC | {display_name(m)} NMI" for m in CURVE_METHODS) + " |",
