@@ -1,10 +1,46 @@
-"""Pieces shared by the clustering estimators: memberships, keywords, cluster summaries."""
+"""Pieces shared by the clustering estimators: restarts, memberships, keywords, summaries."""
 
 from __future__ import annotations
 
-from typing import Sequence
+import logging
+import time
+import warnings
+from typing import Any, Callable, Sequence
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from .._rng import child_generators
+
+logger = logging.getLogger("docnmf.cluster")
+
+
+def best_of_restarts(fit_once: Callable[[np.random.Generator], Any], rng: np.random.Generator,
+                     n_init: int, *, name: str, tol: float, max_iter: int,
+                     verbose: int = 0) -> tuple[Any, np.ndarray]:
+    """Run ``fit_once`` from ``n_init`` independent starts; keep the lowest final objective.
+
+    ``fit_once(generator)`` returns a solver result with ``losses`` (the
+    objective history), ``n_iter`` and ``converged``. Restart ``r`` gets the
+    ``r``-th child of ``rng``, so a restart does not depend on how the others
+    went. Warns (``ConvergenceWarning``) when the kept restart did not
+    converge. Returns the kept result and every restart's final objective.
+    """
+    best, losses = None, []
+    for r, child in enumerate(child_generators(rng, int(n_init))):
+        t0 = time.perf_counter()
+        result = fit_once(child)
+        losses.append(float(result.losses[-1]))
+        if verbose:
+            logger.info("%s restart %d/%d: objective %.6g after %d iterations (%.2fs)", name,
+                        r + 1, n_init, result.losses[-1], result.n_iter,
+                        time.perf_counter() - t0)
+        if best is None or result.losses[-1] < best.losses[-1]:
+            best = result
+    if not best.converged:
+        warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
+                      "raise max_iter", ConvergenceWarning, stacklevel=3)
+    return best, np.asarray(losses)
 
 
 def memberships_from(V: np.ndarray) -> np.ndarray:

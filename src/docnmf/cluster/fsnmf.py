@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import logging
-import time
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._rng import as_generator, child_generators
+from .._rng import as_generator
 from ..factor.fsnmf import feature_residuals, fit_fsnmf, solve_g
 from ..factor.nmf import random_init
-from ._common import memberships_from, top_terms
+from ._common import best_of_restarts, memberships_from, top_terms
 
 __all__ = ["FSNMFClustering", "rank_features"]
 
@@ -136,23 +133,12 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         check_non_negative(X, f"{type(self).__name__} (input X)")
         self._validate_params(X.shape[0])
         rng = as_generator(self.random_state)
-        best = None
-        losses = []
-        for r, child in enumerate(child_generators(rng, int(self.n_init))):
-            t0 = time.perf_counter()
-            F0, G0 = random_init(X, self.n_clusters, child)
-            result = fit_fsnmf(X, F0, G0, alpha=float(self.alpha), max_iter=int(self.max_iter),
-                               tol=float(self.tol))
-            losses.append(result.losses[-1])
-            if self.verbose:
-                logger.info("restart %d/%d: objective %.6g after %d rounds (%.2fs)", r + 1,
-                            self.n_init, result.losses[-1], result.n_iter,
-                            time.perf_counter() - t0)
-            if best is None or result.losses[-1] < best.losses[-1]:
-                best = result
-        if not best.converged:
-            warnings.warn(f"FS-NMF did not converge to tol={self.tol} in max_iter={self.max_iter} "
-                          "rounds; raise max_iter", ConvergenceWarning, stacklevel=2)
+        best, losses = best_of_restarts(
+            lambda child: fit_fsnmf(X, *random_init(X, self.n_clusters, child),
+                                    alpha=float(self.alpha), max_iter=int(self.max_iter),
+                                    tol=float(self.tol)),
+            rng, int(self.n_init), name="FS-NMF", tol=self.tol, max_iter=self.max_iter,
+            verbose=self.verbose)
         self.components_ = best.F.T.copy()
         self.embedding_ = best.G
         self.memberships_ = memberships_from(best.G)
@@ -162,7 +148,7 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.feature_ranking_ = rank_features(best.w, self.feature_residuals_)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
-        self.restart_losses_ = np.asarray(losses)
+        self.restart_losses_ = losses
         self.n_iter_ = best.n_iter
         return self
 

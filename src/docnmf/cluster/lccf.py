@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import logging
-import time
-import warnings
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.cluster import KMeans
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._rng import as_generator, child_generators
+from .._rng import as_generator
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
 from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fold_in, make_kernel, normalize_wv,
                            poly2_kernel, random_init_concepts)
-from ._common import memberships_from, top_terms
+from ._common import best_of_restarts, memberships_from, top_terms
 
 __all__ = ["LCCFClustering"]
 
@@ -262,25 +259,16 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.lam_effective_ = lam
         rng = as_generator(self.random_state)
         k = int(self.n_clusters)
-        best, losses = None, []
-        for r, child in enumerate(child_generators(rng, int(self.n_init))):
-            t0 = time.perf_counter()
+        def fit_once(child):
             W0, V0 = random_init_concepts(X.shape[0], k, child)
             norms = np.linalg.norm(V0, axis=0)
-            W0, V0 = W0 * norms, V0 / norms
-            result = fit_lccf(Kw, W0, V0, graph=graph, lam=lam, max_iter=int(self.max_iter),
-                              tol=float(self.tol), normalize="v")
-            losses.append(result.losses[-1])
-            if self.verbose:
-                logger.info("restart %d/%d: objective %.6g after %d iterations (%.2fs)",
-                            r + 1, self.n_init, result.losses[-1], result.n_iter,
-                            time.perf_counter() - t0)
-            if best is None or result.losses[-1] < best.losses[-1]:
-                best = result
-        if not best.converged:
-            warnings.warn(f"LCCF did not converge to tol={self.tol} in max_iter={self.max_iter} "
-                          "iterations; raise max_iter", ConvergenceWarning, stacklevel=2)
-        self._finish(X, Kw, best, rng, np.asarray(losses))
+            return fit_lccf(Kw, W0 * norms, V0 / norms, graph=graph, lam=lam,
+                            max_iter=int(self.max_iter), tol=float(self.tol), normalize="v")
+
+        best, losses = best_of_restarts(fit_once, rng, int(self.n_init), name="LCCF",
+                                        tol=self.tol, max_iter=self.max_iter,
+                                        verbose=self.verbose)
+        self._finish(X, Kw, best, rng, losses)
         return self
 
     def _finish(self, X, Kw, best, rng, losses) -> None:

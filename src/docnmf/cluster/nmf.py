@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import logging
-import time
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._rng import as_generator, child_generators
+from .._rng import as_generator
 from ..factor.nmf import SOLVERS, random_init, solve_v
 from ..text.weighting import ncw_weights
-from ._common import memberships_from, top_terms
+from ._common import best_of_restarts, memberships_from, top_terms
 
 __all__ = ["NMFClustering"]
 
@@ -123,31 +121,18 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         Xw = self._weigh(X)
         rng = as_generator(self.random_state)
         solve = SOLVERS[self.solver]
-        best = None
-        losses = []
-        for r, child in enumerate(child_generators(rng, int(self.n_init))):
-            t0 = time.perf_counter()
-            U0, V0 = random_init(Xw, self.n_clusters, child)
-            result = solve(Xw, U0, V0, max_iter=int(self.max_iter), tol=float(self.tol))
-            losses.append(result.losses[-1])
-            if self.verbose:
-                logger.info("restart %d/%d: objective %.6g after %d iterations (%.2fs)",
-                            r + 1, self.n_init, result.losses[-1], result.n_iter,
-                            time.perf_counter() - t0)
-            if best is None or result.losses[-1] < best.losses[-1]:
-                best = result
-        if not best.converged:
-            import warnings
-
-            warnings.warn(f"NMF did not converge to tol={self.tol} in max_iter={self.max_iter} "
-                          "iterations; raise max_iter", ConvergenceWarning, stacklevel=2)
+        best, losses = best_of_restarts(
+            lambda child: solve(Xw, *random_init(Xw, self.n_clusters, child),
+                                max_iter=int(self.max_iter), tol=float(self.tol)),
+            rng, int(self.n_init), name="NMF", tol=self.tol, max_iter=self.max_iter,
+            verbose=self.verbose)
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
         self.memberships_ = memberships_from(best.V)
         self.labels_ = np.argmax(best.V, axis=1)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
-        self.restart_losses_ = np.asarray(losses)
+        self.restart_losses_ = losses
         self.n_iter_ = best.n_iter
         return self
 

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import logging
-import time
-import warnings
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._rng import as_generator, child_generators
+from .._rng import as_generator
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
                             random_init, solve_g)
-from ._common import memberships_from, top_terms
+from ._common import best_of_restarts, memberships_from, top_terms
 from .constraints import ConstraintError, Constraints
 
 __all__ = ["SSNMFClustering", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
@@ -222,21 +219,11 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         A = self._similarity(X, ml, cl)
         rng = as_generator(self.random_state)
         k = int(self.n_clusters)
-        best, losses = None, []
-        for r, child in enumerate(child_generators(rng, int(self.n_init))):
-            t0 = time.perf_counter()
-            result = fit_ssnmf(A, *random_init(A, k, child), update=self.update,
-                               max_iter=int(self.max_iter), tol=float(self.tol))
-            losses.append(result.losses[-1])
-            if self.verbose:
-                logger.info("restart %d/%d: objective %.6g after %d iterations (%.2fs)",
-                            r + 1, self.n_init, result.losses[-1], result.n_iter,
-                            time.perf_counter() - t0)
-            if best is None or result.losses[-1] < best.losses[-1]:
-                best = result
-        if not best.converged:
-            warnings.warn(f"SS-NMF did not converge to tol={self.tol} in max_iter={self.max_iter} "
-                          "iterations; raise max_iter", ConvergenceWarning, stacklevel=2)
+        best, losses = best_of_restarts(
+            lambda child: fit_ssnmf(A, *random_init(A, k, child), update=self.update,
+                                    max_iter=int(self.max_iter), tol=float(self.tol)),
+            rng, int(self.n_init), name="SS-NMF", tol=self.tol, max_iter=self.max_iter,
+            verbose=self.verbose)
         G, S = best.G, best.S
         self.embedding_ = G
         self.S_ = S
