@@ -68,11 +68,87 @@ def test_figure1_end_to_end_on_cstr(datasets_dir, tmp_path):
 def test_table2_end_to_end_on_cstr(datasets_dir, tmp_path):
     data = {"CSTR": ft.prepare_cstr(datasets_dir)}
     assert data["CSTR"].X.shape == (475, 1000) and data["CSTR"].n_classes == 4
+    methods = ("km", "lda-km", "ecc", "msrc", "nmf", "fsnmf")
     report = ft.run_table2(tmp_path, TargetOptions(runs=1, restarts=1, seed=0), datasets=data,
-                           methods=("km", "nmf", "fsnmf"))
+                           methods=methods)
     text = report.read_text(encoding="utf-8")
-    assert "| LDA-Km | not implemented yet" in text
+    assert "not implemented" not in text
+    for row in ("LDA-Km", "ECC", "MSRC"):
+        line = next(t for t in text.splitlines() if t.startswith(f"| {row} |"))
+        assert " ± " in line, line
     assert "(0.6996)" in text  # the paper's FS-NMF accuracy on CSTR
     runs = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["runs"]
-    assert {r["method"] for r in runs} == {"km", "nmf", "fsnmf"}
+    assert {r["method"] for r in runs} == set(methods)
     assert all(0.25 <= r["accuracy"] <= 1.0 for r in runs)
+
+
+def test_every_row_of_table2_has_a_method():
+    from docnmf.cluster.registry import METHODS as REGISTRY
+
+    assert ft.NOT_IMPLEMENTED == ()
+    assert set(ft.METHODS) == set(ft.ROWS)
+    assert all(m in REGISTRY for m in ft.METHODS.values() if m != "fsnmf")
+
+
+def small_datasets():
+    rng = np.random.default_rng(0)
+    out = {}
+    for name, n in (("CSTR", 40), ("WebACE", 50)):
+        y = np.arange(n) % 2
+        X = rng.random((n, 12)) * 0.2
+        X[y == 0, :6] += 1.0
+        X[y == 1, 6:] += 1.0
+        X /= np.linalg.norm(X, axis=1, keepdims=True)
+        out[name] = ft.Dataset(name, sp.csr_matrix(X), y, ["a", "b"], None, f"{name} stand-in")
+    return out
+
+
+def read_jsonl(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_table2_appends_runs_and_resumes(tmp_path):
+    data = small_datasets()
+    methods = ("km", "ecc", "msrc", "lda-km")
+    ft.run_table2(tmp_path, TargetOptions(runs=2, restarts=1, seed=0), datasets=data,
+                  methods=methods)
+    lines = read_jsonl(tmp_path / "results.jsonl")
+    assert lines[0]["kind"] == "header" and lines[0]["params"]["seed"] == 0
+    first = lines[1:]
+    assert len(first) == 2 * 4 * 2
+    assert {ft.table2_key(r) for r in first} == {(d, m, r) for d in data for m in methods
+                                                 for r in range(2)}
+    # an interrupted run: drop the last two records; the next invocation computes only those
+    path = tmp_path / "results.jsonl"
+    kept = path.read_text(encoding="utf-8").splitlines()[:-2]
+    path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    ft.run_table2(tmp_path, TargetOptions(runs=2, restarts=1, seed=0), datasets=data,
+                  methods=methods)
+    again = read_jsonl(path)[1:]
+    assert len(again) == len(first)
+    assert again[:-2] == first[:-2]  # reused as they were, timings included
+    recomputed = {ft.table2_key(r): r["accuracy"] for r in again[-2:]}
+    assert recomputed == {ft.table2_key(r): r["accuracy"] for r in first[-2:]}
+    # more runs reuse the first ones; other parameters are refused
+    ft.run_table2(tmp_path, TargetOptions(runs=3, restarts=1, seed=0), datasets=data,
+                  methods=("ecc",))
+    assert len(read_jsonl(path)) == 1 + len(first) + 2
+    from docnmf.experiments.conditions import ProtocolError
+
+    with pytest.raises(ProtocolError, match="other parameters"):
+        ft.run_table2(tmp_path, TargetOptions(runs=1, restarts=2, seed=0), datasets=data)
+
+
+def test_table2_worker_processes_give_the_same_numbers(tmp_path):
+    data = small_datasets()
+    options = {"runs": 2, "restarts": 1, "seed": 3}
+    ft.run_table2(tmp_path / "one", TargetOptions(**options), datasets=data,
+                  methods=("ecc", "lda-km"))
+    ft.run_table2(tmp_path / "two", TargetOptions(**options, jobs=2), datasets=data,
+                  methods=("ecc", "lda-km"))
+
+    def accuracies(folder):
+        runs = json.loads((folder / "results.json").read_text(encoding="utf-8"))["runs"]
+        return [(ft.table2_key(r), r["accuracy"]) for r in runs]
+
+    assert accuracies(tmp_path / "one") == accuracies(tmp_path / "two")

@@ -1,7 +1,8 @@
 """Baseline clustering methods of the papers' tables.
 
-KM, KM-NCW, AA, NC, LSI + KM, PCA + KM, kernel k-means, kernelized AA/NC,
-the semi-supervised SS-KK and SS-SNC, and the topic models PLSI and LDA.
+KM, KM-NCW, AA, NC, LSI + KM, PCA + KM, LDA-Km, kernel k-means, kernelized
+AA/NC, the co-clustering ECC and MSRC, the semi-supervised SS-KK and SS-SNC,
+and the topic models PLSI and LDA.
 
 All are scikit-learn style estimators on documents as rows (dense or CSR)
 with the same interface as :class:`docnmf.cluster.NMFClustering`:
@@ -9,9 +10,11 @@ with the same interface as :class:`docnmf.cluster.NMFClustering`:
 ``top_keywords``; ``predict`` where new documents have a natural place.
 """
 
+from .coclustering import CoClustering
 from .kernel import KernelGraphCutClustering
 from .kernel_kmeans import KernelKMeansClustering
 from .kmeans import KMeansClustering
+from .lda_km import LDAKMeansClustering
 from .lsi import LSIClustering, PCAClustering
 from .semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from .spectral import GraphCutClustering, graph_cut_criterion
@@ -19,4 +22,5 @@ from .topic_models import LDAClustering, PLSIClustering
 
 __all__ = ["KMeansClustering", "GraphCutClustering", "LSIClustering", "PCAClustering",
            "KernelKMeansClustering", "KernelGraphCutClustering", "SSKernelKMeansClustering",
-           "SSNormalizedCutClustering", "PLSIClustering", "LDAClustering", "graph_cut_criterion"]
+           "SSNormalizedCutClustering", "PLSIClustering", "LDAClustering", "graph_cut_criterion",
+           "LDAKMeansClustering", "CoClustering"]

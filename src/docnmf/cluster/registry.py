@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
+from ..baselines.coclustering import CoClustering
 from ..baselines.kernel import KernelGraphCutClustering
 from ..baselines.kernel_kmeans import KernelKMeansClustering
+from ..baselines.lda_km import LDAKMeansClustering
 from ..baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from ..baselines.topic_models import LDAClustering, PLSIClustering
 from ..factor.lccf import poly2_kernel
@@ -58,6 +60,12 @@ METHODS: dict[str, Method] = {
                      lambda k, **kw: LSIClustering(k, **kw)),
     "pca-km": Method("pca-km", "k-means on the first k principal component scores",
                      lambda k, **kw: PCAClustering(k, **kw)),
+    "lda-km": Method("lda-km", "k-means and LDA alternating on the subspace (Ding & Li 2007)",
+                     lambda k, **kw: LDAKMeansClustering(k, **kw)),
+    "ecc": Method("ecc", "co-clustering, residue a_ij - a_IJ (Cho et al. 2004, type I)",
+                  lambda k, **kw: CoClustering(k, residue="I", **kw)),
+    "msrc": Method("msrc", "co-clustering, residue a_ij - a_iJ - a_Ij + a_IJ (Cho et al. 2004, "
+                   "type II)", lambda k, **kw: CoClustering(k, residue="II", **kw)),
     "cf": Method("cf", "concept factorization (Xu & Gong 2004; LCCF with lambda = 0)",
                  lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none", **kw)),
     "cf-ncw": Method("cf-ncw", "concept factorization on NC-weighted data",
