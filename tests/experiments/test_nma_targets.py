@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -53,7 +54,10 @@ def test_fig2_end_to_end(tmp_path):
 
 def _tiny_classic(datasets_dir):
     if "Classic" not in nt.available_datasets(datasets_dir):
-        pytest.skip("classic4_smart not found")
+        msg = f"classic4_smart not found in {datasets_dir}"
+        if os.environ.get("CI"):
+            pytest.fail(msg + "; CI must have the corpora")
+        pytest.skip(msg)
     return {"datasets": ["Classic"], "data_home": datasets_dir, "max_per_class": 8}
 
 
@@ -65,6 +69,9 @@ def test_tables_end_to_end(tmp_path, datasets_dir):
     runs = json.loads((tmp_path / "results.json").read_text())["runs"]
     assert {r["method"] for r in runs} == set(nt.METHODS)
     assert all(0.5 <= r["accuracy"] <= 1.0 for r in runs)
+    assert {r["segmenter"] for r in runs if r["method"].startswith("nma")} == {"sentences", "c99"}
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1 + len(runs)
+    assert "NMA (C99)" in text and "ms per document" in text
     assert (tmp_path / "tables3-5.png").exists()
 
 
