@@ -21,6 +21,7 @@ from sklearn.metrics.pairwise import euclidean_distances, polynomial_kernel
 from sklearn.utils.validation import validate_data
 
 from .._rng import as_generator, child_generators
+from ..factor.lccf import LinearKernel
 from ._common import check_n_clusters, one_hot
 
 __all__ = ["GramOperator", "KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
@@ -31,8 +32,11 @@ logger = logging.getLogger(__name__)
 Kernel = Union[Literal["gaussian", "linear", "poly2", "precomputed"], Callable]
 
 
-class GramOperator:
+class GramOperator(LinearKernel):
     """The linear kernel ``K = X X^T`` applied as ``X (X^T M)``; the n x n matrix is never formed.
+
+    :class:`~docnmf.factor.lccf.LinearKernel` with the ``@`` operator and
+    ``shape`` that :func:`kernel_kmeans` expects of a Gram matrix.
 
     Examples
     --------
@@ -43,21 +47,11 @@ class GramOperator:
     """
 
     def __init__(self, X):
-        if sp.issparse(X):
-            self.X = sp.csr_matrix(X, dtype=np.float64)
-        else:
-            self.X = np.asarray(X, dtype=np.float64)
-        self._Xt = self.X.T.tocsr() if sp.issparse(self.X) else self.X.T
-        self.shape = (self.X.shape[0], self.X.shape[0])
+        super().__init__(X)
+        self.shape = (self.n, self.n)
 
     def __matmul__(self, M):
-        return np.asarray(self.X @ (self._Xt @ M))
-
-    def diagonal(self) -> np.ndarray:
-        X = self.X
-        if sp.issparse(X):
-            return np.asarray(X.multiply(X).sum(axis=1)).ravel()
-        return np.einsum("ij,ij->i", X, X)
+        return self.matmul(M)
 
 
 class KernelKMeansResult(NamedTuple):
