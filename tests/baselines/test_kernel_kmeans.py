@@ -14,10 +14,9 @@ from docnmf.metrics import clustering_accuracy
 
 
 def poly2_features(P):
-    """The explicit feature map of (x . y + 1)^2 for 2-d points."""
+    """The explicit feature map of (x . y)^2 for 2-d points."""
     x1, x2 = P[:, 0], P[:, 1]
-    r2 = np.sqrt(2.0)
-    return np.c_[x1**2, x2**2, r2 * x1 * x2, r2 * x1, r2 * x2, np.ones(len(P))]
+    return np.c_[x1**2, x2**2, np.sqrt(2.0) * x1 * x2]
 
 
 def feature_space_objective(Phi, labels, w):

@@ -17,11 +17,11 @@ from typing import Callable, Literal, NamedTuple, Union
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.metrics.pairwise import euclidean_distances, polynomial_kernel
+from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import validate_data
 
 from .._rng import as_generator, child_generators
-from ..factor.lccf import LinearKernel
+from ..factor.lccf import LinearKernel, poly2_kernel
 from ._common import check_n_clusters, one_hot
 
 __all__ = ["GramOperator", "KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
@@ -281,7 +281,8 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
 
     ``"gaussian"``: ``exp(-gamma ||x - y||^2)`` (``gamma`` default by
     :func:`median_gamma`); ``"linear"``: ``x . y`` (not formed);
-    ``"poly2"``: ``(x . y + 1)^2``; ``"precomputed"``: ``X`` itself;
+    ``"poly2"``: ``(x . y)^2``, the degree-2 polynomial kernel of Cai et
+    al. (2011)'s tables, as in the other estimators; ``"precomputed"``: ``X`` itself;
     a callable: ``kernel(X, X)``.
 
     Returns
@@ -302,7 +303,7 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
             raise ValueError(f"kernel='precomputed' needs a square Gram matrix, got {X.shape}")
         return (X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)), None
     if kernel == "poly2":
-        return polynomial_kernel(X, degree=2, gamma=1.0, coef0=1.0), None
+        return poly2_kernel(X, X), None
     if kernel == "gaussian":
         g = median_gamma(X) if gamma is None else float(gamma)
         if not g > 0:
