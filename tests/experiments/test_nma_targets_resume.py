@@ -14,6 +14,7 @@ import pytest
 
 from docnmf.cli import main
 from docnmf.cluster.nma import NMAClustering
+from docnmf.experiments import nma_runner as runner
 from docnmf.experiments import nma_targets as nt
 from docnmf.experiments.conditions import ProtocolError
 from docnmf.experiments.targets import TARGETS, Target, TargetOptions, all_targets
@@ -60,13 +61,13 @@ def lines(folder) -> list[dict]:
 def computed(monkeypatch):
     """The settings each ``run_subset`` call computes, as (data set, k, run, settings)."""
     calls = []
-    real = nt.run_subset
+    real = runner.run_subset
 
     def spy(data, task, **kwargs):
         calls.append((task.dataset, task.k, task.run, task.settings))
         return real(data, task, **kwargs)
 
-    monkeypatch.setattr(nt, "run_subset", spy)
+    monkeypatch.setattr(runner, "run_subset", spy)
     return calls
 
 
@@ -181,8 +182,8 @@ def test_segments_and_topics_resume(tmp_path, computed):
 def test_presegmented_nma_matches_nma_on_texts():
     # _evaluate cuts each subset once; the labels must be those of NMAClustering on texts
     texts, y, _ = nt.draw_subset(CORPORA["Classic"], 2, 0, 0)
-    record = nt._evaluate(texts, y, [("nma-c99", 3, 3)], 2, 0, 0, 1)[0]
-    rs = nt._seed(0, 2, 0, "nma-c99", 3, 3, 0)
+    record = runner._evaluate(texts, y, [("nma-c99", 3, 3)], 2, 0, 0, 1)[0]
+    rs = runner._seed(0, 2, 0, "nma-c99", 3, 3, 0)
     labels = NMAClustering(2, n_topics=3, n_segments=3, segmenter="c99", n_init=1,
                            random_state=rs).fit_predict(texts)
     assert record["accuracies"] == [purity(y, labels)]
