@@ -96,10 +96,31 @@ def test_sparse_equals_dense_and_same_seed(planted):
 
 def test_keeps_lowest_objective_restart(planted):
     X, _ = planted(80, 40, 4, seed=3)
-    model = LCCFClustering(4, n_init=5, random_state=0).fit(X)
+    model = LCCFClustering(4, n_init=5, init_rounds=None, random_state=0).fit(X)
     assert len(model.restart_losses_) == 5
     assert model.objective_ == pytest.approx(model.restart_losses_.min())
     assert model.objective_ == model.loss_history_[-1]
+
+
+def test_init_rounds_continues_the_best_start(planted):
+    """Every start runs init_rounds rounds; the lowest is continued from where it stopped."""
+    X, _ = planted(80, 40, 4, seed=3)
+    model = LCCFClustering(4, n_init=5, init_rounds=7, random_state=0).fit(X)
+    assert len(model.restart_losses_) == 5
+    # the kept history starts with the chosen start's 7 rounds (8 values with the initial one)
+    assert model.loss_history_[7] == pytest.approx(model.restart_losses_.min(), rel=1e-12)
+    assert model.n_iter_ == len(model.loss_history_) - 1 > 7
+    assert model.objective_ == model.loss_history_[-1] <= model.restart_losses_.min()
+    # the same start run in one go gives the same history
+    one = LCCFClustering(4, n_init=5, init_rounds=7, random_state=0).fit(X)
+    np.testing.assert_array_equal(one.loss_history_, model.loss_history_)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
+def test_rejects_bad_init_rounds(bad):
+    X = np.abs(np.random.default_rng(0).random((10, 6)))
+    with pytest.raises(ValueError, match="init_rounds"):
+        LCCFClustering(2, init_rounds=bad).fit(X)
 
 
 def test_ncw_is_appendix_b(planted):
