@@ -33,9 +33,34 @@ def make_planted(n_docs: int = 120, n_terms: int = 60, k: int = 3, seed: int = 0
     return X, y
 
 
+def make_planted_terms(seed, n=90, k=3, per=8, n_noise=24):
+    """Documents x terms: ``per`` informative terms per cluster, ``n_noise`` noise terms.
+
+    Informative terms are ~1 in their cluster's documents and ~0 elsewhere;
+    noise terms are unstructured with the same mean and variance. Columns are
+    shuffled; returns X, labels and the indices of the informative columns.
+    """
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(k), n // k)
+    inf = np.zeros((n, k * per))
+    for c in range(k):
+        inf[y == c, c * per:(c + 1) * per] = 1.0
+    inf += 0.05 * rng.random(inf.shape)
+    noise = rng.random((n, n_noise))
+    noise = np.clip((noise - noise.mean()) / noise.std() * inf.std() + inf.mean(), 0, None)
+    X = np.hstack([inf, noise])
+    perm = rng.permutation(X.shape[1])
+    return X[:, perm], y, np.flatnonzero(perm < k * per)
+
+
 @pytest.fixture
 def planted():
     return make_planted
+
+
+@pytest.fixture
+def planted_terms():
+    return make_planted_terms
 
 
 @pytest.fixture

@@ -133,8 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--length", default="665b",
                    help="length limit: bytes ('665b', as DUC 2004) or words ('100w')")
     p.add_argument("--method", choices=list(SUMMARIZERS), default="nmf",
-                   help="sentence ranking (default nmf, the best FS-NMF-family ranking on "
-                        "DUC 2004; fsnmf is Wang et al.'s feature-subset NMF)")
+                   help="sentence ranking (default nmf, the best NMF-family ranking on "
+                        "DUC 2004; fsnmf: feature-subset NMF weights after the fit, "
+                        "fsnmf-paper: Wang et al.'s alternating updates as printed)")
     p.add_argument("--fill", action="store_true",
                    help="cut the last sentence to fill the limit exactly, as DUC evaluations "
                         "do (default: whole sentences only)")

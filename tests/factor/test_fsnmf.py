@@ -14,6 +14,7 @@ from docnmf.factor.fsnmf import (
 from docnmf.factor.nmf import fit_nmf_mu, random_init
 
 
+
 def reference_fsnmf(X_paper, F, G, alpha, n_iter):
     """Eqs. 3, 4, 2 element by element, features x samples as in the paper.
 
@@ -119,28 +120,8 @@ def test_zero_columns_get_no_weight(planted):
     assert res.losses[-1] > 0  # not the trivial zero of weighting an empty column
 
 
-def planted_terms(seed, n=90, k=3, per=8, n_noise=24):
-    """Documents x terms: ``per`` informative terms per cluster, ``n_noise`` noise terms.
-
-    Informative terms are ~1 in their cluster's documents and ~0 elsewhere;
-    noise terms are unstructured with the same mean and variance. Columns are
-    shuffled; returns X, labels and the indices of the informative columns.
-    """
-    rng = np.random.default_rng(seed)
-    y = np.repeat(np.arange(k), n // k)
-    inf = np.zeros((n, k * per))
-    for c in range(k):
-        inf[y == c, c * per:(c + 1) * per] = 1.0
-    inf += 0.05 * rng.random(inf.shape)
-    noise = rng.random((n, n_noise))
-    noise = np.clip((noise - noise.mean()) / noise.std() * inf.std() + inf.mean(), 0, None)
-    X = np.hstack([inf, noise])
-    perm = rng.permutation(X.shape[1])
-    return X[:, perm], y, np.flatnonzero(perm < k * per)
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_informative_terms_rank_first_given_the_cluster_fit(seed):
+def test_informative_terms_rank_first_given_the_cluster_fit(seed, planted_terms):
     """Eq. 2 on a fit that captures the clusters weights the informative terms highest.
 
     The fit is FS-NMF's own first phase: with equal weights, eqs. 3-4 are
@@ -155,7 +136,7 @@ def test_informative_terms_rank_first_given_the_cluster_fit(seed):
     assert set(top) == set(informative)
 
 
-def test_full_alternation_drifts_to_the_trivial_minimum():
+def test_full_alternation_drifts_to_the_trivial_minimum(planted_terms):
     """Eq. 1 has minimum 0 (all weight on one feature, fitted exactly); the updates go there.
 
     Documented behaviour (see docnmf.factor.fsnmf): the weights concentrate and

@@ -57,6 +57,7 @@ __all__ = [
     "fsnmf_loss",
     "solve_g",
     "uniform_weights",
+    "weigh_fit",
 ]
 
 
@@ -148,6 +149,41 @@ def feature_weights(b: np.ndarray, alpha: float, active: np.ndarray | None = Non
     p = 1.0 / (alpha - 1.0)
     w[active] = np.exp(p * logb - logsumexp(alpha * p * logb) / alpha)
     return w
+
+
+def weigh_fit(X, F: np.ndarray, G: np.ndarray, alpha: float = 0.7, *,
+              relative: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Eq. 2 for a fixed fit ``X ~ G F^T``: the feature weights and the residuals they rank.
+
+    With ``relative=False`` this is the paper's W step as printed: weights
+    from the squared residuals ``b_j``. With ``relative=True`` each residual
+    is divided by its feature's squared norm, ``r_j = b_j / ||x_j||^2``, the
+    share of the feature the fit leaves unexplained; the weights are then the
+    exact minimiser of ``sum_j W_j r_j`` under ``sum_j W_j^alpha = 1``, i.e.
+    eq. 2 for the data with unit-length feature columns (scaling a column of
+    ``X`` scales the same row of ``F`` and leaves ``G`` a solution). Without
+    it, rare features win merely because their small norm makes their
+    residual small.
+
+    Returns ``(w, r)``: weights with ``sum(w ** alpha) == 1`` over the non-zero
+    features (0 on all-zero ones) and the residuals used (``inf`` on all-zero
+    features, so that :func:`~docnmf.cluster.fsnmf.rank_features` puts them last).
+
+    Examples
+    --------
+    >>> X = np.array([[2.0, 0.1, 1.0], [0.0, 0.1, 1.0]])
+    >>> G, F = np.array([[1.0], [0.0]]), np.array([[2.0], [0.1], [1.0]])
+    >>> w, r = weigh_fit(X, F, G)          # column 0 fitted exactly: all weight on it
+    >>> w.round(6).tolist(), r.round(3).tolist()
+    ([1.0, 0.0, 0.0], [0.0, 0.5, 0.5])
+    """
+    norms = _column_sqnorms(X)
+    active = norms > 0
+    b = feature_residuals(X, F, G, col_sqnorms=norms)
+    r = np.where(active, b / np.where(active, norms, 1.0), np.inf) if relative \
+        else np.where(active, b, np.inf)
+    w = feature_weights(np.where(active, r, 0.0), alpha, active)
+    return w, r
 
 
 def solve_g(X, F: np.ndarray, w: np.ndarray, G0: np.ndarray, *, n_iter: int = 300) -> np.ndarray:

@@ -121,7 +121,7 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     """
     from ..cluster.fsnmf import rank_features
     from ..cluster.nmf import NMFClustering
-    from ..factor.fsnmf import feature_residuals, feature_weights
+    from ..factor.fsnmf import weigh_fit
     from ..text.vectorize import DocumentVectorizer
     from ..text.weighting import ncw_weights
 
@@ -133,12 +133,8 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
                           random_state=random_state).fit(X)
     # the factorization is of D^{-1/2} X (NCW); score each term on that matrix
     Xw = X.multiply(np.sqrt(ncw_weights(X))[:, None]).tocsr()
-    b = feature_residuals(Xw, model.components_.T, model.embedding_)
-    norms = np.asarray(Xw.multiply(Xw).sum(axis=0)).ravel()
-    active = norms > 0
-    b_rel = np.where(active, b / np.where(active, norms, 1.0), 0.0)
-    weights = feature_weights(b_rel, alpha, active)
-    order = rank_features(weights, np.where(active, b_rel, np.inf))
+    weights, residuals = weigh_fit(Xw, model.components_.T, model.embedding_, alpha)
+    order = rank_features(weights, residuals)
     lines = ["collection keywords (FS-NMF feature weights, eq. 2 on the NMF-NCW fit): "
              + ", ".join(str(names[j]) for j in order[:n_keywords])]
     sizes = np.bincount(model.labels_, minlength=n_clusters)

@@ -7,14 +7,15 @@ registered by name in :data:`RANKERS`.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
-from ..cluster.fsnmf import rank_features
-from ..factor.fsnmf import feature_residuals, fit_fsnmf
+from ..cluster.fsnmf import FSNMFClustering
 from ..factor.nmf import fit_nmf_mu, random_init
 from .matrices import SentencePool, TermMatrices
 
@@ -23,6 +24,7 @@ __all__ = [
     "Context",
     "rank_centroid",
     "rank_fsnmf",
+    "rank_fsnmf_paper",
     "rank_fsnmf_unit",
     "rank_lead",
     "rank_lexpagerank",
@@ -159,52 +161,50 @@ def rank_nmf(ctx: Context, rng: np.random.Generator) -> np.ndarray:
     return np.argsort(-score, kind="stable")
 
 
-def _fsnmf_fit(ctx: Context, rng: np.random.Generator, X: np.ndarray):
-    k = min(ctx.n_clusters, X.shape[0])
-    best = None
-    for child in rng.spawn(ctx.n_init):
-        F0, G0 = random_init(X, k, child)
-        res = fit_fsnmf(X, F0, G0, alpha=ctx.alpha, max_iter=ctx.max_iter, tol=1e-5)
-        if best is None or res.losses[-1] < best.losses[-1]:
-            best = res
-    return best
-
-
-def rank_fsnmf(ctx: Context, rng: np.random.Generator, *, unit_sentences: bool = False
-               ) -> np.ndarray:
+def rank_fsnmf(ctx: Context, rng: np.random.Generator, *, solver: str = "fit-then-weigh",
+               unit_sentences: bool = False) -> np.ndarray:
     """FS-NMF on the document-sentence matrix; sentences ranked by their weights ``W``.
 
     Section 3.2 of Wang, Ding & Li (2010): the sentences are the features
-    (columns of ``X = D S^T``), eqs. 2-4 weight them, and the top-weighted
-    ones make the summary. Ties among weights that underflowed to 0 are
-    broken by the residual, which eq. 2 maps monotonically to the weight
-    (:func:`~docnmf.cluster.fsnmf.rank_features`).
+    (columns of ``X = D S^T``), eq. 2 weighs them, and the top-weighted ones
+    make the summary (:class:`~docnmf.cluster.fsnmf.FSNMFClustering`'s
+    ``feature_ranking_``, best of ``ctx.n_init`` starts).
 
-    Eq. 2 gives the largest weights to the sentences with the *smallest*
-    squared residual, which on the raw matrix are sentences that are
-    dissimilar to every document (small columns). With ``unit_sentences``
-    (registered as ``"fsnmf-unit"``) each column of ``X`` is scaled to unit
-    length first, so the residual measures how well the cluster structure
-    explains a sentence's profile over the documents rather than its size;
-    this reading is not in the paper.
+    ``solver="fit-then-weigh"`` (the estimator's default, registered as
+    ``"fsnmf"``) weighs each sentence by the share of its column the
+    converged fit explains. ``solver="alternating"`` (``"fsnmf-paper"``) runs
+    eqs. 2-4 as printed, which drift to eq. 1's trivial minimum and favour
+    sentences with small columns, i.e. sentences dissimilar to every
+    document. With ``unit_sentences`` (``"fsnmf-unit"``) each column of ``X``
+    is scaled to unit length before the alternation, so that size alone does
+    not win; this reading is not in the paper.
     """
     X = ctx.X
     if unit_sentences:
         norms = np.linalg.norm(X, axis=0)
         X = X / np.where(norms > 0, norms, 1.0)
-    best = _fsnmf_fit(ctx, rng, X)
-    b = feature_residuals(X, best.F, best.G)
-    return rank_features(best.w, b)
+    k = min(ctx.n_clusters, X.shape[0])
+    model = FSNMFClustering(k, alpha=ctx.alpha, solver=solver, n_init=ctx.n_init,
+                            max_iter=ctx.max_iter, random_state=rng)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(X).feature_ranking_
+
+
+def rank_fsnmf_paper(ctx: Context, rng: np.random.Generator) -> np.ndarray:
+    """:func:`rank_fsnmf` with the paper's alternating updates (eqs. 2-4 as printed)."""
+    return rank_fsnmf(ctx, rng, solver="alternating")
 
 
 def rank_fsnmf_unit(ctx: Context, rng: np.random.Generator) -> np.ndarray:
-    """:func:`rank_fsnmf` on the document-sentence matrix with unit-length sentence columns."""
-    return rank_fsnmf(ctx, rng, unit_sentences=True)
+    """The paper's alternation on the document-sentence matrix with unit-length sentence columns."""
+    return rank_fsnmf(ctx, rng, solver="alternating", unit_sentences=True)
 
 
 #: Rankers by name.
 RANKERS: dict[str, Callable[[Context, np.random.Generator], np.ndarray]] = {
     "fsnmf": rank_fsnmf,
+    "fsnmf-paper": rank_fsnmf_paper,
     "fsnmf-unit": rank_fsnmf_unit,
     "nmf": rank_nmf,
     "lsa": rank_lsa,
