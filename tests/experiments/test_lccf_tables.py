@@ -204,13 +204,17 @@ def test_fig3_end_to_end(datasets_dir, tmp_path):
     from docnmf.experiments import lccf_targets as lt
     from docnmf.experiments.targets import TargetOptions
 
-    if not lt.TDT2_CAI.available():
-        pytest.skip("TDT2 matrix not found")
+    if not lt._both_available():
+        pytest.skip("TDT2 / Reuters matrices not found")
     report = lt.run_fig3(tmp_path, TargetOptions(), k=3, max_docs_per_class=40, max_iter=25)
     assert report.exists() and (tmp_path / "cai2011-fig3.png").stat().st_size > 0
-    curves = json.loads((tmp_path / "results.json").read_text())["curves"]
-    assert set(curves) == {"nmf", "cf-paper", "lccf-paper"}
-    for method, values in curves.items():
-        assert len(values) in (25, 26), method  # NMF's history starts at the initial loss
-        assert values[-1] < values[0], method
-    assert "| NMF |" in report.read_text()
+    results = json.loads((tmp_path / "results.json").read_text())["datasets"]
+    assert set(results) == {"TDT2", "Reuters"}
+    for name, result in results.items():
+        assert result["n_docs"] <= 3 * 40
+        assert set(result["curves"]) == {"nmf", "cf-paper", "lccf-paper"}
+        for method, values in result["curves"].items():
+            assert len(values) in (25, 26), (name, method)  # NMF's starts at the initial loss
+            assert values[-1] < values[0], (name, method)
+    text = report.read_text()
+    assert "| NMF |" in text and "## TDT2" in text and "## Reuters" in text
