@@ -20,7 +20,7 @@ from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._rng import as_generator
-from ..cluster._common import top_terms
+from ..cluster._common import check_n_clusters, top_terms
 
 __all__ = ["Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows", "int_seed",
            "top_left_singular_vectors", "cluster_means", "one_hot"]
@@ -28,23 +28,6 @@ __all__ = ["Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows", "in
 logger = logging.getLogger(__name__)
 
 Weighting = Literal["none", "ncw"]
-
-
-def check_n_clusters(n_clusters, n_docs: int) -> int:
-    """``n_clusters`` as an int, or a ValueError naming the problem.
-
-    Examples
-    --------
-    >>> check_n_clusters(3, 10)
-    3
-    """
-    if isinstance(n_clusters, bool) or not isinstance(n_clusters, (int, np.integer)) \
-            or n_clusters < 1:
-        raise ValueError(f"n_clusters must be a positive integer, got {n_clusters!r}")
-    if n_clusters > n_docs:
-        # "n_samples=<n>" is the wording scikit-learn's common checks look for
-        raise ValueError(f"n_clusters={n_clusters} is larger than n_samples={n_docs}")
-    return int(n_clusters)
 
 
 def scale_rows(X, s: np.ndarray):

@@ -15,6 +15,23 @@ from .._rng import child_generators
 logger = logging.getLogger("docnmf.cluster")
 
 
+def check_n_clusters(n_clusters, n_docs: int) -> int:
+    """``n_clusters`` as an int, or a ValueError naming the problem.
+
+    Examples
+    --------
+    >>> check_n_clusters(3, 10)
+    3
+    """
+    if isinstance(n_clusters, bool) or not isinstance(n_clusters, (int, np.integer)) \
+            or n_clusters < 1:
+        raise ValueError(f"n_clusters must be a positive integer, got {n_clusters!r}")
+    if n_clusters > n_docs:
+        # "n_samples=<n>" is the wording scikit-learn's common checks look for
+        raise ValueError(f"n_clusters={n_clusters} is larger than n_samples={n_docs}")
+    return int(n_clusters)
+
+
 def best_of_restarts(fit_once: Callable[[np.random.Generator], Any], rng: np.random.Generator,
                      n_init: int, *, name: str, tol: float, max_iter: int,
                      verbose: int = 0) -> tuple[Any, np.ndarray]:

@@ -13,7 +13,7 @@ from .._rng import as_generator
 from ..factor.fsnmf import (FSNMFResult, _column_sqnorms, feature_residuals, fit_fsnmf, solve_g,
                             uniform_weights, weigh_fit)
 from ..factor.nmf import fit_nmf_mu, random_init
-from ._common import best_of_restarts, memberships_from, top_terms
+from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 
 __all__ = ["FSNMFClustering", "rank_features"]
 
@@ -150,10 +150,7 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _validate_params(self, n_docs: int) -> None:
-        if not isinstance(self.n_clusters, (int, np.integer)) or self.n_clusters < 1:
-            raise ValueError(f"n_clusters must be a positive integer, got {self.n_clusters!r}")
-        if self.n_clusters > n_docs:
-            raise ValueError(f"n_clusters={self.n_clusters} is larger than the {n_docs} documents")
+        check_n_clusters(self.n_clusters, n_docs)
         if not 0.0 < float(self.alpha) < 1.0:
             raise ValueError(f"alpha must lie in (0, 1), got {self.alpha!r}")
         if int(self.n_init) < 1 or int(self.max_iter) < 1:

@@ -18,7 +18,7 @@ from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, 
                             knn_cosine_graph, knn_kernel_graph)
 from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fold_in, make_kernel, normalize_wv,
                            poly2_kernel, random_init_concepts)
-from ._common import best_of_restarts, memberships_from, top_terms
+from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 
 __all__ = ["LCCFClustering"]
 
@@ -192,11 +192,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     # --- validation and set-up -----------------------------------------------------------------
 
     def _validate_params(self, n_docs: int) -> None:
-        k = self.n_clusters
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"n_clusters must be a positive integer, got {k!r}")
-        if k > n_docs:
-            raise ValueError(f"n_clusters={k} is larger than n_samples={n_docs}")
+        check_n_clusters(self.n_clusters, n_docs)
         choices = {"weighting": ("none", "ncw"), "labels": ("auto", "kmeans", "argmax"),
                    "lam_scale": ("data", "none"), "ncw_graph": ("weighted", "appendix_b")}
         for name, allowed in choices.items():

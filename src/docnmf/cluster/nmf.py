@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, check_non_negative, valida
 from .._rng import as_generator
 from ..factor.nmf import SOLVERS, random_init, solve_v
 from ..text.weighting import ncw_weights
-from ._common import best_of_restarts, memberships_from, top_terms
+from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 
 __all__ = ["NMFClustering"]
 
@@ -95,10 +95,7 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _validate_params(self, n_docs: int) -> None:
-        if not isinstance(self.n_clusters, (int, np.integer)) or self.n_clusters < 1:
-            raise ValueError(f"n_clusters must be a positive integer, got {self.n_clusters!r}")
-        if self.n_clusters > n_docs:
-            raise ValueError(f"n_clusters={self.n_clusters} is larger than the {n_docs} documents")
+        check_n_clusters(self.n_clusters, n_docs)
         if self.weighting not in ("none", "ncw"):
             raise ValueError(f"weighting must be 'none' or 'ncw', got {self.weighting!r}")
         if self.solver not in SOLVERS:

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, check_non_negative, valida
 from .._rng import as_generator
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
                             random_init, solve_g)
-from ._common import best_of_restarts, memberships_from, top_terms
+from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 from .constraints import ConstraintError, Constraints
 
 __all__ = ["SSNMFClustering", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
@@ -162,11 +162,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _validate_params(self, n_docs: int) -> None:
-        k = self.n_clusters
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"n_clusters must be a positive integer, got {k!r}")
-        if k > n_docs:
-            raise ValueError(f"n_clusters={k} is larger than n_samples={n_docs}")
+        check_n_clusters(self.n_clusters, n_docs)
         if self.constraint_mode not in ("extreme", "cost"):
             raise ValueError("constraint_mode must be 'extreme' or 'cost', "
                              f"got {self.constraint_mode!r}")
