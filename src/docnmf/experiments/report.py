@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
+
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from .aggregate import MetricRow, aggregate
 from .conditions import WEIGHTINGS
@@ -216,33 +218,51 @@ def format_compact(result: ProtocolResult, protocol: Protocol,
     return "\n".join(lines)
 
 
+def _method_groups(methods: Sequence[str]) -> list[list[str]]:
+    """Methods in plotting groups: the kernelised ('-poly2') rows apart from the others.
+
+    Examples
+    --------
+    >>> _method_groups(["km", "km-poly2", "nmf"])
+    [['km', 'nmf'], ['km-poly2']]
+    >>> _method_groups(["nmf", "nmf-ncw"])
+    [['nmf', 'nmf-ncw']]
+    """
+    plain = [m for m in methods if not m.endswith("-poly2")]
+    kernel = [m for m in methods if m.endswith("-poly2")]
+    return [g for g in (plain, kernel) if g]
+
+
 def _plot(cmp: _Comparison, weighting: str) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     metrics = [m for m in cmp.metrics if m in PLOT_METRICS]
-    fig = Figure(figsize=(5.2 * len(metrics), 4.8), layout="constrained")
+    groups = _method_groups(cmp.protocol.methods)
+    fig = Figure(figsize=(5.2 * len(metrics), 4.8 * len(groups)), layout="constrained")
     FigureCanvasAgg(fig)
-    colours = [f"C{i % 10}" for i in range(len(cmp.protocol.methods))]
-    for ax, metric in zip(fig.subplots(1, len(metrics), squeeze=False)[0], metrics):
-        for colour, method in zip(colours, cmp.protocol.methods):
-            row = cmp.ours(weighting, method, metric)
-            if row and row.per_k:
-                ks = list(row.per_k)
-                ax.plot(ks, [row.per_k[k].mean for k in ks], "-o", color=colour, ms=4,
-                        label=f"{display_name(method)} (ours)")
-            if cmp.spec is not None and cmp.spec.row(metric, method) is not None:
-                ks = list(cmp.spec.k_values)
-                ax.plot(ks, [cmp.paper(metric, method, k) for k in ks], "--", color=colour,
-                        alpha=0.8, label=f"{display_name(method)} (paper)")
-        ax.set_xlabel("number of clusters k")
-        ax.set_ylabel(METRIC_NAMES.get(metric, metric))
-        ax.set_title(f"{METRIC_NAMES.get(metric, metric)}, weighting {weighting}")
-        ax.grid(alpha=0.3)
-    handles, labels = fig.axes[0].get_legend_handles_labels()
-    if handles:  # one legend for both panels, below them, so it never hides a curve
-        fig.legend(handles, labels, loc="outside lower center", fontsize=7,
-                   ncol=min(len(handles), 6))
+    for subfig, methods in zip(np.atleast_1d(fig.subfigures(len(groups), 1)), groups):
+        colours = [f"C{i % 10}" for i in range(len(methods))]
+        axes = subfig.subplots(1, len(metrics), squeeze=False)[0]
+        for ax, metric in zip(axes, metrics):
+            for colour, method in zip(colours, methods):
+                row = cmp.ours(weighting, method, metric)
+                if row and row.per_k:
+                    ks = list(row.per_k)
+                    ax.plot(ks, [row.per_k[k].mean for k in ks], "-o", color=colour, ms=4,
+                            label=f"{display_name(method)} (ours)")
+                if cmp.spec is not None and cmp.spec.row(metric, method) is not None:
+                    ks = list(cmp.spec.k_values)
+                    ax.plot(ks, [cmp.paper(metric, method, k) for k in ks], "--",
+                            color=colour, alpha=0.8, label=f"{display_name(method)} (paper)")
+            ax.set_xlabel("number of clusters k")
+            ax.set_ylabel(METRIC_NAMES.get(metric, metric))
+            ax.set_title(f"{METRIC_NAMES.get(metric, metric)}, weighting {weighting}")
+            ax.grid(alpha=0.3)
+        handles, labels = axes[0].get_legend_handles_labels()
+        if handles:  # one legend per row, below it, so it never hides a curve
+            subfig.legend(handles, labels, loc="outside lower center", fontsize=7,
+                          ncol=min(len(handles), 6))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     return buf.getvalue()
