@@ -158,3 +158,36 @@ def test_clone_get_params_round_trip():
                                                  random_state=0)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+def test_spectral_start_is_kept_when_it_is_the_best(planted):
+    """The spectral start enters the restarts: never a higher objective than without it."""
+    from docnmf.baselines.kernel_kmeans import KernelKMeansClustering, spectral_start
+
+    X, y = planted(120, 40, 4, seed=9)
+    for weighting in ("none", "ncw"):
+        with_start = KernelKMeansClustering(4, kernel="poly2", weighting=weighting, n_init=2,
+                                            random_state=0).fit(X)
+        without = KernelKMeansClustering(4, kernel="poly2", weighting=weighting, n_init=2,
+                                         spectral_init=False, random_state=0).fit(X)
+        assert len(with_start.restart_objectives_) == 3 and len(without.restart_objectives_) == 2
+        assert with_start.objective_ <= without.objective_ + 1e-9
+        assert with_start.objective_ == with_start.restart_objectives_.min()
+
+
+def test_spectral_start_is_the_nc_embedding_for_ncw_weights(planted):
+    """w = 1/d: the start is k-means on the top eigenvectors of D^-1/2 K D^-1/2 (NC)."""
+    from docnmf.baselines.kernel_kmeans import spectral_start
+    from docnmf.metrics import clustering_accuracy
+
+    X, y = planted(90, 30, 3, seed=4)
+    K = (X @ X.T) ** 2
+    d = K.sum(axis=1)
+    labels = spectral_start(K, 3, weights=1.0 / d, rng=0)
+    vals, vecs = np.linalg.eigh(K / np.sqrt(np.outer(d, d)))
+    top = vecs[:, -3:]
+    from sklearn.cluster import KMeans
+
+    reference = KMeans(3, n_init=10, random_state=0).fit_predict(top)
+    assert clustering_accuracy(reference, labels) == 1.0
+    assert clustering_accuracy(y, labels) == 1.0

@@ -21,11 +21,11 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import validate_data
 
 from .._rng import as_generator, child_generators
-from ..factor.lccf import LinearKernel, poly2_kernel
+from ..factor.lccf import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
 from ._common import check_n_clusters, one_hot
 
 __all__ = ["GramOperator", "KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
-           "kernel_matrix", "median_gamma", "KernelKMeansClustering"]
+           "kernel_matrix", "median_gamma", "spectral_start", "KernelKMeansClustering"]
 
 logger = logging.getLogger(__name__)
 
@@ -256,6 +256,41 @@ def kernel_kmeans(K, k: int, *, weights=None, init_labels=None, n_init: int = 10
     return KernelKMeansResult(*best, np.asarray(objectives))
 
 
+def spectral_start(K, k: int, *, weights=None, rng=None) -> np.ndarray:
+    """A starting partition from the spectral relaxation of weighted kernel k-means.
+
+    Dhillon, Guan & Kulis (2004, Section 2.1) write the weighted kernel
+    k-means objective as ``trace(W^{1/2} K W^{1/2}) - trace(Y^T W^{1/2} K
+    W^{1/2} Y)`` over orthonormal ``Y``; relaxing ``Y`` to any orthonormal
+    matrix gives the top ``k`` eigenvectors of ``W^{1/2} K W^{1/2}``, and
+    k-means on their rows gives a partition. With ``w = 1 / d``, ``d = K e``
+    this is the normalized-cut embedding (Xu et al. 2003, Appendix A); with
+    ``w = 1`` it is average association. They suggest it as the start of
+    the kernel k-means iterations.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]])
+    >>> labels = spectral_start(X @ X.T, 2, rng=0)
+    >>> bool(labels[0] == labels[1] != labels[2] == labels[3])
+    True
+    """
+    from sklearn.cluster import KMeans
+
+    from .kernel import top_kernel_eigenvectors
+
+    if isinstance(K, KernelOperator):
+        op = K
+    else:
+        op = DenseKernel(K.toarray() if sp.issparse(K) else np.asarray(K, dtype=np.float64))
+    if weights is not None:
+        op = op.weighted(np.sqrt(np.asarray(weights, dtype=np.float64).ravel()))
+    rng = as_generator(rng)
+    _, Y = top_kernel_eigenvectors(op, int(k), rng)
+    seed = int(rng.integers(np.iinfo(np.int32).max))
+    return KMeans(int(k), n_init=10, random_state=seed).fit_predict(Y).astype(np.int64)
+
+
 # --- kernels ----------------------------------------------------------------------------------
 
 
@@ -339,6 +374,15 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
         used when ``fit`` gets no ``sample_weight``.
     n_init : int
         k-means++ starts in feature space; the lowest objective is kept.
+    spectral_init : bool
+        Also start once from the spectral relaxation (:func:`spectral_start`:
+        the normalized-cut embedding for ``"ncw"``, average association
+        otherwise), as Dhillon et al. (2004) suggest. On TDT2 subsets with
+        the ``<x, y>^2`` kernel and NC weights, random k-means++ starts
+        stopped at higher objectives than that start in most runs
+        (e.g. 427.4 against 425.0 on a 10-class subset) and the table's
+        KM-NCW row fell 0.09 below the paper's; the start costs one
+        eigen-decomposition of rank ``k``.
     max_iter : int
     random_state : None, int or numpy Generator
     verbose : int
@@ -350,7 +394,8 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
         One-hot rows.
     objective_ : float
         The (weighted) kernel k-means objective of ``labels_``.
-    restart_objectives_ : ndarray of shape (n_init,)
+    restart_objectives_ : ndarray of shape (n_init,) or (n_init + 1,)
+        Every start's final objective, the spectral start first when used.
     gamma_ : float or None
         The Gaussian ``gamma`` used.
     n_iter_ : int
@@ -371,12 +416,14 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
 
     def __init__(self, n_clusters: int = 8, *, kernel: Kernel = "gaussian",
                  gamma: float | None = None, weighting: Literal["none", "ncw"] = "none",
-                 n_init: int = 10, max_iter: int = 300, random_state=None, verbose: int = 0):
+                 n_init: int = 10, spectral_init: bool = True, max_iter: int = 300,
+                 random_state=None, verbose: int = 0):
         self.n_clusters = n_clusters
         self.kernel = kernel
         self.gamma = gamma
         self.weighting = weighting
         self.n_init = n_init
+        self.spectral_init = spectral_init
         self.max_iter = max_iter
         self.random_state = random_state
         self.verbose = verbose
@@ -399,9 +446,16 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
             # NC weighting (Xu et al. 2003, App. A): w_i = 1 / d_i, d = K e; degree 0 -> weight 0
             d = np.asarray(K @ np.ones(K.shape[0]), dtype=np.float64).ravel()
             sample_weight = np.divide(1.0, d, out=np.zeros_like(d), where=d > 0)
-        result = kernel_kmeans(K, int(self.n_clusters), weights=sample_weight,
-                               n_init=int(self.n_init), max_iter=int(self.max_iter),
-                               rng=as_generator(self.random_state))
+        rng = as_generator(self.random_state)
+        init = None
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=np.float64)
+            if not np.sum(sample_weight) > 0:
+                raise ValueError("Sample weights must contain at least one non-zero number")
+        if self.spectral_init:
+            init = spectral_start(K, int(self.n_clusters), weights=sample_weight, rng=rng)
+        result = kernel_kmeans(K, int(self.n_clusters), weights=sample_weight, init_labels=init,
+                               n_init=int(self.n_init), max_iter=int(self.max_iter), rng=rng)
         self.labels_ = result.labels.astype(np.int64)
         self.memberships_ = one_hot(self.labels_, int(self.n_clusters))
         self.objective_ = result.objective
