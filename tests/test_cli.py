@@ -245,3 +245,22 @@ def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
                         "-o", str(tmp_path)], capsys)
     assert code == 2 and "no graph term" in err
+
+
+def test_iteration_limits_default_to_each_method_and_can_be_set(folder, tmp_path, capsys):
+    """Without --max-iter / --tol each estimator keeps its own; given, they reach it."""
+    from docnmf.cluster.registry import make_estimator
+
+    def estimator_params(extra, method):
+        out_dir = tmp_path / f"{method}-{len(extra)}"
+        code, _, _ = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--method", method,
+                          "--restarts", "2", "-o", str(out_dir), *extra], capsys)
+        assert code == 0
+        return json.loads((out_dir / "run.json").read_text())["parameters"]["estimator"]
+
+    for method in ("nmf", "lccf"):
+        own = make_estimator(method, 2).get_params()
+        params = estimator_params([], method)
+        assert (params["max_iter"], params["tol"]) == (own["max_iter"], own["tol"])
+    params = estimator_params(["--max-iter", "77", "--tol", "0.001"], "lccf")
+    assert (params["max_iter"], params["tol"]) == (77, 0.001)

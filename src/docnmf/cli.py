@@ -65,9 +65,12 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None
     g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_positive_int, default=10,
                    help="random restarts; the lowest objective is kept (default 10)")
-    g.add_argument("--max-iter", type=_positive_int, default=500, help="iterations per restart (default 500)")
-    g.add_argument("--tol", type=float, default=1e-5,
-                   help="stop a restart when the relative objective decrease falls below this (default 1e-5)")
+    g.add_argument("--max-iter", type=_positive_int, default=None,
+                   help="iterations per restart (default: the method's own, e.g. 500 for NMF, "
+                        "1000 for CF/LCCF)")
+    g.add_argument("--tol", type=float, default=None,
+                   help="stop a restart when the relative objective decrease falls below this "
+                        "(default: the method's own, 1e-5 for NMF and CF/LCCF)")
     g.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
 
 
@@ -241,7 +244,9 @@ def _vectorizer_params(args) -> dict:
 
 
 def _estimator_params(args) -> dict:
-    params = {"n_init": args.restarts, "max_iter": args.max_iter, "tol": args.tol, "verbose": 1}
+    params = {"n_init": args.restarts, "verbose": 1}
+    params.update({name: value for name, value in (("max_iter", args.max_iter), ("tol", args.tol))
+                   if value is not None})
     if getattr(args, "overlapping", False) and args.method != "nma":
         raise UsageError(f"--overlapping needs --method nma, not {args.method}")
     concept = {"n_neighbors": getattr(args, "neighbors", None), "lam": getattr(args, "lam", None),
