@@ -131,7 +131,7 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     Examples
     --------
     >>> X = np.array([[3, 1, 0, 0, 1], [2, 2, 0, 0, 1], [0, 0, 1, 3, 1], [0, 0, 2, 2, 1.]])
-    >>> model = FSNMFClustering(n_clusters=2, max_iter=20, random_state=0).fit(X)
+    >>> model = FSNMFClustering(n_clusters=2, random_state=0).fit(X)
     >>> model.feature_weights_.shape, round(float(np.sum(model.feature_weights_ ** 0.7)), 9)
     ((5,), 1.0)
     """
