@@ -62,6 +62,15 @@ def test_nmi_normalizations_ordered():
         nmi(y, p, "bogus")
 
 
+@pytest.mark.parametrize("normalization", ["max", "min", "arithmetic", "geometric", "joint"])
+@pytest.mark.filterwarnings("error")
+def test_one_cluster_scores_zero_without_warnings(normalization):
+    # 9 documents of 7 classes in one cluster: its share sums to just above 1 in floating point
+    for n, k in ((9, 7), (37, 5), (58, 7)):
+        y = np.arange(n) % k
+        assert nmi(y, np.zeros(n, dtype=int), normalization) == 0.0
+
+
 def test_confusion_and_length_check():
     C, rows, cols = confusion_matrix(["a", "b", "b"], ["z", "z", "y"])
     assert C.tolist() == [[0, 1], [1, 1]] and rows.tolist() == ["a", "b"] and cols.tolist() == ["y", "z"]

@@ -80,7 +80,8 @@ def clustering_accuracy(y_true: Sequence, y_pred: Sequence) -> float:
 
 def _entropy(p: np.ndarray) -> float:
     p = p[p > 0]
-    return float(-(p * np.log2(p)).sum())
+    # a single block whose share rounds to just above 1 would give -0.0...01
+    return max(0.0, float(-(p * np.log2(p)).sum()))
 
 
 def nmi(y_true: Sequence, y_pred: Sequence, normalization: NMINormalization = "max") -> float:
