@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
     g.add_argument("--lam", type=float, default=None,
-                   help="graph weight lambda (default 3, in units of the data term; "
+                   help="graph weight lambda (default 0.3, in units of the data term; "
                         "with --lam-scale none it is the paper's lambda, 100 there)")
     g.add_argument("--lam-scale", choices=["data", "none"], default=None,
                    help="scale lambda by the data term (default) or use it as given")

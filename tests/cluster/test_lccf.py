@@ -36,7 +36,7 @@ def _expected_failures(estimator):
 
 @parametrize_with_checks([LCCFClustering(3, n_init=1, max_iter=30, random_state=0),
                           LCCFClustering(3, weighting="ncw", labels="argmax", n_init=1,
-                                         max_iter=30, random_state=0)],
+                                         max_iter=300, random_state=0)],
                          expected_failed_checks=_expected_failures)
 def test_sklearn_contract(estimator, check):
     check(estimator)
