@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
+from sklearn.cluster import KMeans
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines.kernel_kmeans import (GramOperator, KernelKMeansClustering, kernel_kmeans,
-                                            kernel_kmeans_objective, kernel_matrix, median_gamma)
+                                            kernel_kmeans_objective, kernel_matrix, median_gamma,
+                                            spectral_start)
 from docnmf.metrics import clustering_accuracy
 
 
@@ -162,8 +164,6 @@ def test_sklearn_contract(estimator, check):
 
 def test_spectral_start_is_kept_when_it_is_the_best(planted):
     """The spectral start enters the restarts: never a higher objective than without it."""
-    from docnmf.baselines.kernel_kmeans import KernelKMeansClustering, spectral_start
-
     X, y = planted(120, 40, 4, seed=9)
     for weighting in ("none", "ncw"):
         with_start = KernelKMeansClustering(4, kernel="poly2", weighting=weighting, n_init=2,
@@ -177,17 +177,19 @@ def test_spectral_start_is_kept_when_it_is_the_best(planted):
 
 def test_spectral_start_is_the_nc_embedding_for_ncw_weights(planted):
     """w = 1/d: the start is k-means on the top eigenvectors of D^-1/2 K D^-1/2 (NC)."""
-    from docnmf.baselines.kernel_kmeans import spectral_start
-    from docnmf.metrics import clustering_accuracy
-
     X, y = planted(90, 30, 3, seed=4)
     K = (X @ X.T) ** 2
     d = K.sum(axis=1)
     labels = spectral_start(K, 3, weights=1.0 / d, rng=0)
     vals, vecs = np.linalg.eigh(K / np.sqrt(np.outer(d, d)))
     top = vecs[:, -3:]
-    from sklearn.cluster import KMeans
-
     reference = KMeans(3, n_init=10, random_state=0).fit_predict(top)
     assert clustering_accuracy(reference, labels) == 1.0
     assert clustering_accuracy(y, labels) == 1.0
+
+
+def test_spectral_start_rejects_bad_weights():
+    K = np.eye(4) + 0.1
+    for bad in (np.zeros(4), -np.ones(4), np.ones(3)):
+        with pytest.raises(ValueError, match="weights|Sample weights"):
+            spectral_start(K, 2, weights=bad, rng=0)

@@ -80,6 +80,16 @@ def _column(K, j: int) -> np.ndarray:
     return _matmul(K, e).ravel()
 
 
+def _check_weights(weights, n: int) -> np.ndarray:
+    """The per-sample weights as a float vector (ones when None), or a ValueError."""
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64).ravel()
+    if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("weights must be non-negative and finite, one per sample")
+    if not w.sum() > 0:
+        raise ValueError("Sample weights must contain at least one non-zero number")
+    return w
+
+
 def _distances(K, diag: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Squared feature-space distances of every point to every weighted cluster mean.
@@ -223,11 +233,7 @@ def kernel_kmeans(K, k: int, *, weights=None, init_labels=None, n_init: int = 10
     k = int(k)
     if not 1 <= k <= n:
         raise ValueError(f"k must be between 1 and n_samples={n}, got {k}")
-    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64).ravel()
-    if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise ValueError("weights must be non-negative and finite, one per sample")
-    if not w.sum() > 0:
-        raise ValueError("Sample weights must contain at least one non-zero number")
+    w = _check_weights(weights, n)
     starts = []
     if init_labels is not None:
         init = np.atleast_2d(np.asarray(init_labels))
@@ -284,7 +290,7 @@ def spectral_start(K, k: int, *, weights=None, rng=None) -> np.ndarray:
     else:
         op = DenseKernel(K.toarray() if sp.issparse(K) else np.asarray(K, dtype=np.float64))
     if weights is not None:
-        op = op.weighted(np.sqrt(np.asarray(weights, dtype=np.float64).ravel()))
+        op = op.weighted(np.sqrt(_check_weights(weights, op.n)))
     rng = as_generator(rng)
     _, Y = top_kernel_eigenvectors(op, int(k), rng)
     seed = int(rng.integers(np.iinfo(np.int32).max))
@@ -448,10 +454,6 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
             sample_weight = np.divide(1.0, d, out=np.zeros_like(d), where=d > 0)
         rng = as_generator(self.random_state)
         init = None
-        if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight, dtype=np.float64)
-            if not np.sum(sample_weight) > 0:
-                raise ValueError("Sample weights must contain at least one non-zero number")
         if self.spectral_init:
             init = spectral_start(K, int(self.n_clusters), weights=sample_weight, rng=rng)
         result = kernel_kmeans(K, int(self.n_clusters), weights=sample_weight, init_labels=init,
