@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from docnmf.factor._losses import nmf_loss
-from docnmf.factor.nmf import SOLVERS, fit_nmf_mu, normalize_uv, random_init, solve_v
+from docnmf.factor.nmf import fit_nmf_mu, normalize_uv, random_init, solve_v
+from docnmf.factor.solvers import SOLVERS
 
 
 def reference_nmf(X_paper, U, V, n_iter):

@@ -60,6 +60,26 @@ def best_of_restarts(fit_once: Callable[[np.random.Generator], Any], rng: np.ran
     return best, np.asarray(losses)
 
 
+def best_result(results: Sequence[Any], *, name: str, tol: float, max_iter: int,
+                verbose: int = 0) -> tuple[Any, np.ndarray]:
+    """The result with the lowest final objective among restarts already fitted.
+
+    The counterpart of :func:`best_of_restarts` for restarts run side by side:
+    the same choice (the first of equal objectives), log lines and warning.
+    """
+    best = None
+    for r, result in enumerate(results):
+        if verbose:
+            logger.info("%s restart %d/%d: objective %.6g after %d iterations", name, r + 1,
+                        len(results), result.losses[-1], result.n_iter)
+        if best is None or result.losses[-1] < best.losses[-1]:
+            best = result
+    if not best.converged:
+        warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
+                      "raise max_iter", ConvergenceWarning, stacklevel=3)
+    return best, np.asarray([float(result.losses[-1]) for result in results])
+
+
 def memberships_from(V: np.ndarray) -> np.ndarray:
     """Rows of a non-negative factor scaled to sum to one; an all-zero row becomes uniform.
 

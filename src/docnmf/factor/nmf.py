@@ -15,7 +15,8 @@ import scipy.sparse as sp
 
 from ._losses import nmf_loss, squared_norm
 
-__all__ = ["FactorResult", "fit_nmf_mu", "random_init", "normalize_uv", "solve_v", "SOLVERS"]
+__all__ = ["FactorResult", "fit_nmf_mu", "fit_nmf_mu_batched", "random_init", "normalize_uv",
+           "solve_v", "wide_product"]
 
 #: Keeps 0/0 at 0 in the updates: a factor entry that reaches zero stays zero (Lee & Seung).
 EPS = 1e-12
@@ -28,11 +29,16 @@ EPS = 1e-12
 FLUSH_RELATIVE = 1e-100
 
 
+#: The same for single precision, whose 24-bit mantissa carries nothing 1e-30 below the maximum.
+FLUSH_RELATIVE_FLOAT32 = 1e-30
+
+
 def flush_tiny(A: np.ndarray) -> np.ndarray:
     """Zero the entries of ``A`` below ``FLUSH_RELATIVE`` times its maximum, in place."""
     top = A.max(initial=0.0)
     if top > 0:
-        A[A < top * FLUSH_RELATIVE] = 0.0
+        relative = FLUSH_RELATIVE_FLOAT32 if A.dtype == np.float32 else FLUSH_RELATIVE
+        A[A < top * relative] = 0.0
     return A
 
 
@@ -136,6 +142,83 @@ def fit_nmf_mu(X, U0: np.ndarray, V0: np.ndarray, *, max_iter: int = 300, tol: f
     return FactorResult(U, V, n_iter, np.asarray(losses), converged)
 
 
+def wide_product(A, blocks: list[np.ndarray]) -> list[np.ndarray]:
+    """``[A @ B for B in blocks]``, as one product ``A @ [B_1 ... B_r]`` when ``A`` is sparse.
+
+    A sparse-times-dense product accumulates each output entry over the
+    stored entries of its row in storage order, whatever the width of the
+    dense operand, so each block comes out bit for bit as ``A @ B`` alone while
+    ``A``'s structure is read once. Dense ``A`` goes block by block (BLAS may
+    sum in another order for another width). Blocks are returned contiguous.
+    """
+    if not sp.issparse(A) or len(blocks) == 1:
+        return [np.ascontiguousarray(A @ B) for B in blocks]
+    k = [B.shape[1] for B in blocks]
+    AB = A @ np.hstack(blocks)
+    edges = np.cumsum([0] + k)
+    return [np.ascontiguousarray(AB[:, a:b]) for a, b in zip(edges[:-1], edges[1:])]
+
+
+def fit_nmf_mu_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
+                       tol: float = 1e-4, dtype=np.float64) -> list[FactorResult]:
+    """:func:`fit_nmf_mu` from each ``(U0, V0)`` in ``starts``, side by side, with the same results.
+
+    The restarts share the two sparse products of each round (``X^T V`` and
+    ``X U`` for all of them at once, see :func:`wide_product`); everything
+    else is computed per restart on arrays of the same shapes as when it runs
+    alone, so each result equals :func:`fit_nmf_mu` from the same start bit for
+    bit. Each restart stops on its own criterion and then leaves the batch.
+    ``dtype=numpy.float32`` runs the same updates in single precision.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = sp.random(30, 20, density=0.3, random_state=0, format="csr")
+    >>> starts = [random_init(X, 3, g) for g in rng.spawn(3)]
+    >>> batch = fit_nmf_mu_batched(X, starts, max_iter=40)
+    >>> alone = [fit_nmf_mu(X, U0, V0, max_iter=40) for U0, V0 in starts]
+    >>> all(np.array_equal(a.U, b.U) and np.array_equal(a.losses, b.losses)
+    ...     for a, b in zip(batch, alone))
+    True
+    """
+    U = [np.array(U0, dtype=dtype, copy=True) for U0, _ in starts]
+    V = [np.array(V0, dtype=dtype, copy=True) for _, V0 in starts]
+    X_sqnorm = squared_norm(X)
+    if np.dtype(dtype) != np.float64:
+        X = X.astype(dtype) if sp.issparse(X) else np.asarray(X, dtype=dtype)
+    Xt = X.T.tocsr() if sp.issparse(X) else np.asarray(X).T
+    XU = wide_product(X, U)
+    losses = [[nmf_loss(X, U[r], V[r], X_sqnorm=X_sqnorm, XU=XU[r])] for r in range(len(starts))]
+    n_iter = [0] * len(starts)
+    converged = [False] * len(starts)
+    active = list(range(len(starts)))
+    for it in range(1, max_iter + 1):
+        if not active:
+            break
+        # eq. 8 for every active restart, on one product X^T [V_1 ... V_r]
+        for r, XV in zip(active, wide_product(Xt, [V[r] for r in active])):
+            U[r] *= XV / (U[r] @ (V[r].T @ V[r]) + EPS)
+            flush_tiny(U[r])
+        still = []
+        # eq. 9 likewise, on X [U_1 ... U_r]
+        for r, XUr in zip(active, wide_product(X, [U[r] for r in active])):
+            V[r] *= XUr / (V[r] @ (U[r].T @ U[r]) + EPS)
+            flush_tiny(V[r])
+            losses[r].append(nmf_loss(X, U[r], V[r], X_sqnorm=X_sqnorm, XU=XUr))
+            n_iter[r] = it
+            previous = losses[r][-2]
+            if previous <= 0 or (previous - losses[r][-1]) < tol * previous:
+                converged[r] = True
+            else:
+                still.append(r)
+        active = still
+    results = []
+    for r in range(len(starts)):
+        Ur, Vr = normalize_uv(U[r], V[r])
+        results.append(FactorResult(Ur, Vr, n_iter[r], np.asarray(losses[r]), converged[r]))
+    return results
+
+
 def solve_v(X, U: np.ndarray, V0: np.ndarray, *, n_iter: int = 300) -> np.ndarray:
     """With ``U`` fixed, minimise ``1/2 ||X^T - U V^T||^2`` over ``V >= 0`` by eq. 9 alone.
 
@@ -151,6 +234,3 @@ def solve_v(X, U: np.ndarray, V0: np.ndarray, *, n_iter: int = 300) -> np.ndarra
         flush_tiny(V)
     return V
 
-
-#: Registry of NMF solvers by name, so tests and estimators can enumerate them.
-SOLVERS: dict[str, Callable[..., FactorResult]] = {"mu": fit_nmf_mu}

@@ -1,0 +1,134 @@
+"""Starting factors for NMF: uniform random, and NNDSVD with its variants (Boutsidis & Gallopoulos 2008).
+
+Orientation: rows of ``X`` are documents, ``X ~ V U^T`` with ``U`` of shape
+(n_terms, k) and ``V`` of shape (n_docs, k), as in :mod:`docnmf.factor.nmf`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Literal
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.extmath import randomized_svd
+
+from .nmf import random_init
+
+__all__ = ["INITS", "Init", "nndsvd_init", "make_starts"]
+
+Init = Literal["random", "nndsvd", "nndsvda", "nndsvdar"]
+
+
+def _split_signs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The dominant sign pair of ``x y^T`` (Boutsidis & Gallopoulos 2008, Table 1, lines 5-10).
+
+    ``x y^T = (x+ - x-)(y+ - y-)^T``; of the two non-negative rank-one parts
+    ``x+ y+^T`` and ``x- y-^T`` keep the one with the larger norm, returned as
+    unit vectors and that norm.
+    """
+    xp, xn = np.maximum(x, 0.0), np.maximum(-x, 0.0)
+    yp, yn = np.maximum(y, 0.0), np.maximum(-y, 0.0)
+    nxp, nyp, nxn, nyn = (float(np.linalg.norm(a)) for a in (xp, yp, xn, yn))
+    if nxp * nyp >= nxn * nyn:
+        x, y, nx, ny = xp, yp, nxp, nyp
+    else:
+        x, y, nx, ny = xn, yn, nxn, nyn
+    if nx == 0.0 or ny == 0.0:
+        return np.zeros_like(x), np.zeros_like(y), 0.0
+    return x / nx, y / ny, nx * ny
+
+
+def nndsvd_init(X, k: int, rng: np.random.Generator, *, variant: Init = "nndsvd",
+                svd: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Non-negative double SVD starting factors ``U`` (n_terms, k) and ``V`` (n_docs, k).
+
+    Each singular triplet ``(s_j, p_j, q_j)`` of ``X ~ P S Q^T`` (truncated,
+    computed on the sparse matrix) gives one non-negative rank-one term: the
+    leading one ``sqrt(s_0) |p_0| |q_0|^T`` (Perron-Frobenius), each later one
+    the dominant sign part of ``p_j q_j^T``.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_docs, n_terms)
+    k : int
+    rng : numpy Generator
+        Seeds the randomized SVD and, for ``"nndsvdar"``, the fill.
+    variant : {"nndsvd", "nndsvda", "nndsvdar"}
+        ``"nndsvd"`` keeps the zeros (they stay zero under multiplicative
+        updates); ``"nndsvda"`` sets them to the mean entry of ``X``;
+        ``"nndsvdar"`` to uniform random values in ``[0, mean / 100)``.
+    svd : (P, s, Qt), optional
+        A truncated SVD of ``X`` already computed (shared by several starts).
+
+    References
+    ----------
+    Boutsidis & Gallopoulos, SVD based initialization: a head start for
+    nonnegative matrix factorization, Pattern Recognition 41, 2008, Table 1.
+
+    Examples
+    --------
+    >>> X = np.array([[3.0, 1, 0], [2, 2, 0], [0, 0, 4]])
+    >>> U, V = nndsvd_init(X, 2, np.random.default_rng(0))
+    >>> U.shape, V.shape, bool(U.min() >= 0 and V.min() >= 0)
+    ((3, 2), (3, 2), True)
+    """
+    P, s, Qt = svd if svd is not None else truncated_svd(X, k, rng)
+    n_docs, n_terms = X.shape
+    U = np.zeros((n_terms, k))
+    V = np.zeros((n_docs, k))
+    for j in range(min(k, len(s))):
+        if j == 0:
+            # the leading singular vectors of a non-negative matrix can be taken non-negative
+            p, q, scale = np.abs(P[:, 0]), np.abs(Qt[0]), 1.0
+        else:
+            p, q, scale = _split_signs(P[:, j], Qt[j])
+        V[:, j] = np.sqrt(s[j] * scale) * p
+        U[:, j] = np.sqrt(s[j] * scale) * q
+    U[U < 1e-12 * max(U.max(initial=0.0), 1e-300)] = 0.0
+    V[V < 1e-12 * max(V.max(initial=0.0), 1e-300)] = 0.0
+    if variant == "nndsvd":
+        return U, V
+    mean = float(X.sum()) / (n_docs * n_terms)
+    for A in (U, V):
+        zeros = A == 0.0
+        if variant == "nndsvda":
+            A[zeros] = mean
+        elif variant == "nndsvdar":
+            A[zeros] = mean / 100.0 * rng.random(int(zeros.sum()))
+        else:
+            raise ValueError(f"unknown NNDSVD variant {variant!r}")
+    return U, V
+
+
+def truncated_svd(X, k: int, rng: np.random.Generator):
+    """The ``k`` leading singular triplets ``(P, s, Qt)`` of sparse or dense ``X`` (randomized)."""
+    A = X.astype(np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    seed = int(rng.integers(np.iinfo(np.int32).max))
+    return randomized_svd(A, k, n_iter=4, random_state=np.random.RandomState(seed))
+
+
+def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator]
+                ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One ``(U0, V0)`` per generator in ``rngs``: each restart's own start.
+
+    Random starts draw from their own generator exactly as one restart at a
+    time would, so restarts run side by side start where they would alone.
+    The deterministic NNDSVD starts share one SVD (computed with the first
+    generator); ``"nndsvdar"`` fills each start's zeros with its own generator.
+    """
+    if init == "random":
+        return [random_init(X, k, rng) for rng in rngs]
+    if init not in INITS:
+        raise ValueError(f"unknown init {init!r}; choose from {sorted(INITS)}")
+    svd = truncated_svd(X, k, rngs[0])
+    return [nndsvd_init(X, k, rng, variant=init, svd=svd) for rng in rngs]
+
+
+#: Starting points by name.
+INITS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "random": random_init,
+    "nndsvd": lambda X, k, rng: nndsvd_init(X, k, rng, variant="nndsvd"),
+    "nndsvda": lambda X, k, rng: nndsvd_init(X, k, rng, variant="nndsvda"),
+    "nndsvdar": lambda X, k, rng: nndsvd_init(X, k, rng, variant="nndsvdar"),
+}
