@@ -3,16 +3,62 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
-from typing import Iterable
+from array import array
+from collections import defaultdict
+from typing import Iterable, NamedTuple, Sequence
 
+import numpy as np
 import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-__all__ = ["Analyzer", "ENGLISH_STOP_WORDS"]
+__all__ = ["Analyzer", "CorpusTokens", "ENGLISH_STOP_WORDS", "most_frequent_forms"]
 
 #: Words of two or more letters; digits and punctuation split tokens.
 DEFAULT_TOKEN_PATTERN = r"(?u)\b[^\W\d_]{2,}\b"
+
+
+class CorpusTokens(NamedTuple):
+    """The words of many documents as ids into one list of distinct words.
+
+    Attributes
+    ----------
+    words : list of str
+        The distinct words (lowercased, stop words removed, not stemmed), in
+        order of first occurrence.
+    ids : ndarray of shape (n_tokens,)
+        Every document's words, one document after another, as indices into
+        ``words``.
+    offsets : ndarray of shape (n_docs + 1,)
+        Document ``d`` holds ``ids[offsets[d]:offsets[d + 1]]``.
+    """
+
+    words: list[str]
+    ids: np.ndarray
+    offsets: np.ndarray
+
+    def word_counts(self) -> np.ndarray:
+        """Occurrences of each of ``words`` over all documents."""
+        return np.bincount(self.ids, minlength=len(self.words))
+
+
+def most_frequent_forms(words: Sequence[str], stems: Sequence[str],
+                        counts: Sequence[int]) -> dict[str, str]:
+    """Map each stem to the most frequent of the words that stem to it.
+
+    Ties go to the shorter word, then to the one earlier in ``words``.
+
+    Examples
+    --------
+    >>> most_frequent_forms(["galaxies", "galaxy", "galaxys"], ["galaxi"] * 3, [2, 2, 1])
+    {'galaxi': 'galaxy'}
+    """
+    counts = list(map(int, counts))
+    best: dict[str, int] = {}
+    for i, stem in enumerate(stems):
+        j = best.get(stem)
+        if j is None or (counts[i], -len(words[i])) > (counts[j], -len(words[j])):
+            best[stem] = i
+    return {stem: words[i] for stem, i in best.items()}
 
 
 class Analyzer:
@@ -78,11 +124,44 @@ class Analyzer:
     def __repr__(self) -> str:
         return f"Analyzer(stop_words={self.stop_words!r}, stem={self.stem})"
 
+    def _tokens(self, text: str) -> list[str]:
+        return self._regex.findall(text.lower() if self.lowercase else text)
+
     def words(self, text: str) -> list[str]:
         """The tokens of ``text`` that are not stop words, before stemming."""
-        if self.lowercase:
-            text = text.lower()
-        return [t for t in self._regex.findall(text) if t not in self._stop]
+        return [t for t in self._tokens(text) if t not in self._stop]
+
+    def tokenize(self, texts: Iterable[str]) -> CorpusTokens:
+        """What :meth:`words` gives for each of ``texts``, as ids into the distinct words.
+
+        Stop words, stems and counts can then be worked out once per distinct
+        word instead of once per occurrence.
+
+        Examples
+        --------
+        >>> tokens = Analyzer().tokenize(["Stars and planets", "", "planets, planets"])
+        >>> tokens.words, tokens.ids.tolist(), tokens.offsets.tolist()
+        (['stars', 'planets'], [0, 1, 1, 1], [0, 2, 2, 4])
+        """
+        # a new token gets the next id as it is first looked up, at C speed through map
+        index: defaultdict[str, int] = defaultdict()
+        index.default_factory = index.__len__
+        token_ids = array("q")
+        ends = [0]
+        for text in texts:
+            token_ids.extend(map(index.__getitem__, self._tokens(text)))
+            ends.append(len(token_ids))
+        token_ids = np.frombuffer(token_ids, dtype=np.int64)
+        # stop words go per distinct token; the other tokens keep their order
+        is_word = np.array([token not in self._stop for token in index], dtype=bool)
+        word_id = np.cumsum(is_word) - 1
+        keep = is_word[token_ids]
+        kept_before = np.concatenate(([0], np.cumsum(keep)))
+        return CorpusTokens(
+            words=[token for token, word in zip(index, is_word) if word],
+            ids=word_id[token_ids[keep]],
+            offsets=kept_before[np.asarray(ends, dtype=np.intp)],
+        )
 
     def stem_words(self, words: list[str]) -> list[str]:
         """Stem a list of words (identity when stemming is off)."""
@@ -99,10 +178,6 @@ class Analyzer:
         >>> Analyzer().readable_forms(["galaxies and galaxy", "a galaxy"])
         {'galaxi': 'galaxy'}
         """
-        counts = Counter(w for text in texts for w in self.words(text))
-        best: dict[str, tuple[int, str]] = {}
-        for word, stem in zip(counts, self.stem_words(list(counts))):
-            key = (counts[word], word)
-            if stem not in best or (key[0], -len(key[1])) > (best[stem][0], -len(best[stem][1])):
-                best[stem] = key
-        return {stem: word for stem, (_, word) in best.items()}
+        tokens = self.tokenize(texts)
+        return most_frequent_forms(tokens.words, self.stem_words(tokens.words),
+                                   tokens.word_counts())

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+from numbers import Integral, Real
 from typing import Iterable, Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.utils.validation import check_is_fitted
 
-from .tokenize import DEFAULT_TOKEN_PATTERN, Analyzer
+from .tokenize import DEFAULT_TOKEN_PATTERN, Analyzer, CorpusTokens, most_frequent_forms
 from .weighting import IdfScheme, TfidfWeighting, TfScheme
 
 __all__ = ["DocumentVectorizer", "EmptyVocabularyError"]
@@ -75,17 +76,22 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         self.norm = norm
         self.token_pattern = token_pattern
 
-    def _counter(self, n_docs: int) -> CountVectorizer:
-        min_df = self.min_df
-        if isinstance(min_df, (int, np.integer)) and not isinstance(min_df, bool):
-            min_df = int(min(min_df, n_docs))
+    def _document_count_bounds(self, n_docs: int) -> tuple[float, float]:
+        """``min_df`` and ``max_df`` as document counts, read as CountVectorizer reads them."""
+        _check_df("min_df", self.min_df)
+        _check_df("max_df", self.max_df)
+        if self.max_features is not None and not _is_count(self.max_features):
+            raise ValueError(f"max_features must be None or an int >= 1, not {self.max_features!r}")
+        # a count above the number of documents is clipped, so a tiny corpus is not emptied
+        min_df = int(min(self.min_df, n_docs)) if isinstance(self.min_df, Integral) else self.min_df
         max_df = self.max_df
         if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1):
             max_df = 1.0  # a tiny corpus: a fraction below one document would prune everything
-        return CountVectorizer(
-            analyzer=Analyzer(self.stop_words, self.stem, self.token_pattern),
-            min_df=min_df, max_df=max_df, max_features=self.max_features, dtype=np.float64,
-        )
+        low = min_df if isinstance(min_df, int) else min_df * n_docs
+        high = max_df if isinstance(max_df, Integral) else max_df * n_docs
+        if high < low:
+            raise ValueError("max_df corresponds to fewer documents than min_df")
+        return low, high
 
     def fit(self, raw_documents, y=None):
         self.fit_transform(raw_documents)
@@ -95,40 +101,60 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         docs = _as_text_list(raw_documents)
         if not docs:
             raise EmptyVocabularyError("no documents to learn a vocabulary from")
-        counter = self._counter(len(docs))
-        try:
-            counts = counter.fit_transform(docs)
-        except ValueError as exc:  # scikit-learn's empty-vocabulary messages
+        low, high = self._document_count_bounds(len(docs))
+        analyzer = Analyzer(self.stop_words, self.stem, self.token_pattern)
+        tokens = analyzer.tokenize(docs)
+        stems = analyzer.stem_words(tokens.words)  # once per distinct word
+        terms = sorted(set(stems))  # alphabetical, so the column order is deterministic
+        column = {term: j for j, term in enumerate(terms)}
+        counts = _count_matrix(tokens, np.array([column[s] for s in stems], dtype=np.intp),
+                               len(terms))
+        kept = _kept_columns(counts, low, high, self.max_features)
+        if not kept.size:
             raise EmptyVocabularyError(
                 "no index terms left after tokenization, stop words and document-frequency "
-                f"pruning ({exc})") from None
-        self.counter_ = counter
-        self.vocabulary_ = counter.vocabulary_
+                f"pruning ({len(terms)} terms before pruning)")
+        counts = counts[:, kept]
+        vocabulary = [terms[j] for j in kept]
+        forms = most_frequent_forms(tokens.words, stems, tokens.word_counts())
+        self.analyzer_ = analyzer
+        self.vocabulary_ = {term: j for j, term in enumerate(vocabulary)}
         self.weighting_ = TfidfWeighting(tf=self.tf, idf=self.idf, norm=self.norm).fit(counts)
         self.idf_ = self.weighting_.idf_
+        # the names of the fitting documents' terms are known now; kept to spare a second pass
+        self._fit_readable_names = np.array([forms[t] for t in vocabulary], dtype=object)
+        self._fit_digest = _digest(docs)
         return self.weighting_.transform(counts)
 
     def count(self, raw_documents) -> sp.csr_matrix:
         """Raw term counts of ``raw_documents`` on the fitted vocabulary."""
         check_is_fitted(self, "vocabulary_")
-        return sp.csr_matrix(self.counter_.transform(_as_text_list(raw_documents)))
+        tokens = self.analyzer_.tokenize(_as_text_list(raw_documents))
+        stems = self.analyzer_.stem_words(tokens.words)
+        columns = np.array([self.vocabulary_.get(s, -1) for s in stems], dtype=np.intp)
+        return _count_matrix(tokens, columns, len(self.vocabulary_))
 
     def transform(self, raw_documents):
         return self.weighting_.transform(self.count(raw_documents))
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "vocabulary_")
-        return self.counter_.get_feature_names_out()
+        return np.array(sorted(self.vocabulary_, key=self.vocabulary_.get), dtype=object)
 
     def readable_feature_names(self, raw_documents) -> np.ndarray:
         """Feature names with each stem shown as its most frequent word in ``raw_documents``.
 
         Stems such as ``galaxi`` read badly in keyword lists; this maps them
         back to ``galaxy`` (falling back to the stem when it never occurs).
+        For the fitting documents themselves the names found during ``fit``
+        are returned without reading the texts again.
         """
-        names = self.get_feature_names_out()
-        forms = self.counter_.analyzer.readable_forms(_as_text_list(raw_documents))
-        return np.array([forms.get(t, t) for t in names], dtype=object)
+        check_is_fitted(self, "vocabulary_")
+        docs = _as_text_list(raw_documents)
+        if _digest(docs) == getattr(self, "_fit_digest", None):
+            return self._fit_readable_names.copy()
+        forms = self.analyzer_.readable_forms(docs)
+        return np.array([forms.get(t, t) for t in self.get_feature_names_out()], dtype=object)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -141,3 +167,52 @@ def _as_text_list(raw_documents) -> list[str]:
     if isinstance(raw_documents, str):
         raise TypeError("expected an iterable of documents, got a single string")
     return [str(d) for d in raw_documents]
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool) and value >= 1
+
+
+def _check_df(name: str, value) -> None:
+    is_fraction = isinstance(value, Real) and not isinstance(value, Integral) and 0 <= value <= 1
+    if not (_is_count(value) or is_fraction):
+        raise ValueError(f"{name} must be an int >= 1 or a float in [0, 1], not {value!r}")
+
+
+def _digest(docs: list[str]) -> bytes:
+    """A fingerprint of a list of texts (length-prefixed, so the split between texts counts)."""
+    h = hashlib.blake2b(digest_size=20)
+    for doc in docs:
+        data = doc.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.digest()
+
+
+def _count_matrix(tokens: CorpusTokens, column_of_word: np.ndarray, n_columns: int) -> sp.csr_matrix:
+    """Documents x columns occurrence counts; words whose column is -1 are left out."""
+    columns = column_of_word[tokens.ids]
+    known = columns >= 0
+    indptr = np.concatenate(([0], np.cumsum(known)))[tokens.offsets]
+    X = sp.csr_matrix((np.ones(indptr[-1]), columns[known], indptr),
+                      shape=(len(tokens.offsets) - 1, n_columns))
+    X.sum_duplicates()
+    return X
+
+
+def _kept_columns(counts: sp.csr_matrix, low: float, high: float,
+                  max_features: int | None) -> np.ndarray:
+    """Columns in ``low`` to ``high`` documents, capped at the ``max_features`` most frequent.
+
+    The cap ranks as CountVectorizer does (an unstable argsort of the float
+    totals), so terms tied in frequency are kept or dropped alike.
+    """
+    df = np.bincount(counts.indices, minlength=counts.shape[1])
+    keep = (df <= high) & (df >= low)
+    if max_features is not None and keep.sum() > max_features:
+        totals = np.asarray(counts.sum(axis=0)).ravel()
+        top = (-totals[keep]).argsort()[:max_features]
+        capped = np.zeros_like(keep)
+        capped[np.flatnonzero(keep)[top]] = True
+        keep = capped
+    return np.flatnonzero(keep)
