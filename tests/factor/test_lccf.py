@@ -5,8 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 from docnmf.factor.graph import GraphLaplacian, graph_laplacian, knn_cosine_graph
-from docnmf.factor.lccf import (DenseKernel, LinearKernel, fit_lccf, fold_in, lccf_loss,
-                                make_kernel, normalize_wv, random_init_concepts)
+from docnmf.factor.lccf import (DenseKernel, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
+                                lccf_loss, make_kernel, normalize_wv, random_init_concepts)
 
 
 def documents(n=30, m=20, seed=0):
@@ -256,3 +256,82 @@ def test_lam_without_graph_is_an_error():
     X = documents(10, 5)
     with pytest.raises(ValueError, match="graph"):
         fit_lccf(make_kernel(X), *random_init_concepts(10, 2, np.random.default_rng(0)), lam=1.0)
+
+
+# --- several starts side by side ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_sparse_products_side_by_side_are_bit_for_bit(k):
+    """What fit_lccf_restarts rests on: CSR @ [B_1 ... B_r] gives each CSR @ B_i exactly."""
+    rng = np.random.default_rng(k)
+    X = sp.random(300, 500, density=0.03, random_state=k, format="csr")
+    blocks = [rng.random((300, k)) for _ in range(7)]
+    K = LinearKernel(X, g=rng.random(300) + 0.5)
+    for B, KB in zip(blocks, K.matmul_blocks(blocks)):
+        assert KB.flags.c_contiguous
+        np.testing.assert_array_equal(KB, K.matmul(B))
+
+
+def starts_for(n, k, r, seed=0):
+    rng = np.random.default_rng(seed)
+    return [random_init_concepts(n, k, rng) for _ in range(r)]
+
+
+@pytest.mark.parametrize("kernel", ["linear", "poly2", "negative"])
+@pytest.mark.parametrize("form", ["plain", "ncw"])
+@pytest.mark.parametrize("lam", [0.0, 0.02])
+@pytest.mark.parametrize("normalize", ["none", "v"])
+def test_restarts_side_by_side_equal_one_by_one(kernel, form, lam, normalize):
+    if kernel == "negative" and form == "ncw":
+        pytest.skip("NC weights need non-negative degrees")
+    X = documents(60, 40, seed=7)
+    if kernel == "negative":
+        K = make_kernel(centred_kernel(X)[0], "linear")
+    else:
+        K = make_kernel(sp.csr_matrix(X), kernel)
+    g = graph_of(X, 5)
+    if form == "ncw":
+        K, g = ncw(K, g, appendix_b=False)
+    lam = lam * K.trace()
+    starts = starts_for(60, 4, 5)
+    kw = dict(graph=g, lam=lam, max_iter=200, tol=1e-3, normalize=normalize)
+    batched = fit_lccf_restarts(K, starts, **kw)
+    one_by_one = [fit_lccf(K, W0, V0, **kw) for W0, V0 in starts]
+    for a, b in zip(batched, one_by_one):
+        np.testing.assert_array_equal(a.W, b.W)
+        np.testing.assert_array_equal(a.V, b.V)
+        np.testing.assert_array_equal(a.losses, b.losses)
+        assert (a.n_iter, a.converged) == (b.n_iter, b.converged)
+    # the starts stop at different rounds: finished ones leave the shared products
+    assert len({r.n_iter for r in batched}) > 1
+
+
+def test_restarts_side_by_side_objective_never_increases():
+    X = documents(60, 40, seed=1)
+    K, g = make_kernel(sp.csr_matrix(X), "linear"), graph_of(X, 5)
+    for res in fit_lccf_restarts(K, starts_for(60, 4, 3), graph=g, lam=3.0 * K.trace(),
+                                 max_iter=100, tol=0.0):
+        assert np.all(np.diff(res.losses) <= 1e-10 * res.losses[0])
+        assert res.n_iter == 100
+
+
+@pytest.mark.parametrize("kernel", ["linear", "poly2"])
+@pytest.mark.parametrize("lam", [0.0, 0.5])
+def test_float32_factors_reach_the_float64_objective(kernel, lam):
+    """Same start, 150 rounds: float32 factors and products end within 1e-4 of float64's eq. 10."""
+    X = documents(80, 50, seed=2)
+    K, g = make_kernel(sp.csr_matrix(X), kernel), graph_of(X, 5)
+    K, g = ncw(K, g, appendix_b=False)
+    lam = lam * K.trace()
+    (W0, V0), = starts_for(80, 4, 1, seed=3)
+    kw = dict(graph=g, lam=lam, max_iter=150, tol=0.0, normalize="v")
+    r64 = fit_lccf(K, W0, V0, **kw)
+    r32 = fit_lccf(K.astype(np.float32), W0, V0, **kw)
+    assert r32.W.dtype == r32.V.dtype == np.float32
+    assert r64.losses[-1] < 0.9 * r64.losses[0]          # the rounds did real work
+    assert not np.array_equal(r32.losses, r64.losses)    # float32 did run in float32
+    assert r32.losses[-1] == pytest.approx(r64.losses[-1], rel=1e-4)
+    # and its objective is eq. 10 of its factors, up to the float32 rounding of K W
+    W, V = r32.W.astype(np.float64), r32.V.astype(np.float64)
+    assert r32.losses[-1] == pytest.approx(lccf_loss(K, W, V, graph=g, lam=lam), rel=1e-6)

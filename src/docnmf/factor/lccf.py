@@ -28,7 +28,7 @@ hold ``K`` as a dense n x n array: that is unavoidable there.
 
 from __future__ import annotations
 
-from typing import Callable, Literal, NamedTuple, Union
+from typing import Callable, Literal, NamedTuple, Sequence, Union
 
 import numpy as np
 import scipy.sparse as sp
@@ -37,13 +37,43 @@ from .graph import GraphLaplacian
 from .nmf import EPS, flush_tiny
 
 __all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
-           "ConceptResult", "lccf_loss", "fit_lccf", "normalize_wv", "random_init_concepts",
-           "fold_in", "KernelSpec"]
+           "ConceptResult", "lccf_loss", "fit_lccf", "fit_lccf_restarts", "normalize_wv",
+           "random_init_concepts", "fold_in", "KernelSpec", "side_by_side"]
 
 KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.ndarray]]
 
 
 # --- kernels ------------------------------------------------------------------------------------
+
+
+def side_by_side(product: Callable[[np.ndarray], np.ndarray],
+                 blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``[product(B) for B in blocks]``, computed as one ``product`` of the blocks side by side.
+
+    For a product that is linear column by column (``M @ B``), one product
+    of ``[B_1 ... B_r]`` costs one pass over ``M`` instead of ``r``. Use it
+    only where each output entry is accumulated in the same order whatever
+    the width of the right operand, so that every block's columns come out
+    bit for bit as ``product(B_i)``: scipy's CSR times dense does (one pass
+    over a row's stored entries per output row, each entry added into all
+    columns in turn); a dense BLAS product does not (OpenBLAS blocks and
+    splits the work among threads by the width). The blocks are returned as
+    contiguous copies, so that later BLAS products on them see the same
+    memory layout as on ``product(B_i)`` itself.
+
+    Examples
+    --------
+    >>> M = sp.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> a, b = side_by_side(lambda B: M @ B, [np.eye(2), np.ones((2, 2))])
+    >>> a.tolist(), b.tolist()
+    ([[1.0, 2.0], [0.0, 3.0]], [[3.0, 3.0], [3.0, 3.0]])
+    """
+    if len(blocks) == 1:
+        return [product(blocks[0])]
+    wide = np.asarray(product(np.hstack(blocks)))
+    edges = np.cumsum([0] + [B.shape[1] for B in blocks])
+    return [np.ascontiguousarray(wide[:, a:b]) for a, b in zip(edges[:-1], edges[1:])]
+
 
 
 def poly2_kernel(A, B) -> np.ndarray:
@@ -68,9 +98,20 @@ class KernelOperator:
 
     n: int
     has_negative: bool = False
+    dtype: np.dtype = np.dtype(np.float64)
+    #: Tr(K) when known more precisely than the operator's own dtype gives it (see astype)
+    _trace: float | None = None
 
     def matmul(self, A: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    def matmul_blocks(self, blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """``[K @ A for A in blocks]``, bit for bit; subclasses may do it in one product."""
+        return [self.matmul(A) for A in blocks]
+
+    def matmul_positive_blocks(self, blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """``[K^+ @ A for A in blocks]``, bit for bit."""
+        return [self.matmul_positive(A) for A in blocks]
 
     def matmul_positive(self, A: np.ndarray) -> np.ndarray:
         """``K^+ @ A`` with ``K^+`` the positive entries of ``K`` (Section 3.5)."""
@@ -82,7 +123,13 @@ class KernelOperator:
         raise NotImplementedError
 
     def trace(self) -> float:
+        if self._trace is not None:
+            return self._trace
         return float(self.diagonal().sum())
+
+    def astype(self, dtype) -> "KernelOperator":
+        """The same kernel with its data and products in ``dtype`` (``Tr(K)`` kept as is)."""
+        raise NotImplementedError
 
     def row_sums(self) -> np.ndarray:
         """``K e``: each document's total kernel similarity, the NC degrees."""
@@ -100,14 +147,18 @@ class KernelOperator:
 class LinearKernel(KernelOperator):
     """``K = diag(g) X X^T diag(g)`` for non-negative ``X``, never formed.
 
-    ``K @ A = g * (X @ (X.T @ (g * A)))``: two sparse products.
+    ``K @ A = g * (X @ (X.T @ (g * A)))``: two sparse products. For sparse
+    ``X``, :meth:`matmul_blocks` makes them two products for all the blocks
+    together (:func:`side_by_side`).
     """
 
-    def __init__(self, X, g: np.ndarray | None = None):
-        self.X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else np.asarray(X, np.float64)
+    def __init__(self, X, g: np.ndarray | None = None, *, dtype=np.float64):
+        self.dtype = np.dtype(dtype)
+        self.X = sp.csr_matrix(X, dtype=self.dtype) if sp.issparse(X) \
+            else np.asarray(X, self.dtype)
         self.Xt = self.X.T.tocsr() if sp.issparse(self.X) else self.X.T
         self.n = self.X.shape[0]
-        self.g = None if g is None else np.asarray(g, dtype=np.float64)
+        self.g = None if g is None else np.asarray(g, dtype=self.dtype)
 
     def concepts(self, A: np.ndarray) -> np.ndarray:
         """``X^T diag(g) A``: the term vectors of the concepts (the paper's ``X W``)."""
@@ -119,6 +170,11 @@ class LinearKernel(KernelOperator):
         out = np.asarray(self.X @ self.concepts(A))
         return out if self.g is None else out * self.g[:, None]
 
+    def matmul_blocks(self, blocks):
+        if sp.issparse(self.X):
+            return side_by_side(self.matmul, blocks)
+        return super().matmul_blocks(blocks)
+
     def diagonal(self):
         X = self.X
         sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) \
@@ -126,18 +182,29 @@ class LinearKernel(KernelOperator):
         return sq if self.g is None else sq * self.g**2
 
     def weighted(self, g):
-        return LinearKernel(self.X, g if self.g is None else g * self.g)
+        return LinearKernel(self.X, g if self.g is None else g * self.g, dtype=self.dtype)
+
+    def astype(self, dtype):
+        out = LinearKernel(self.X, self.g, dtype=dtype)
+        out._trace = self.trace()
+        return out
 
 
 class DenseKernel(KernelOperator):
-    """``K = diag(g) G diag(g)`` with a dense Gram matrix ``G`` held in memory."""
+    """``K = diag(g) G diag(g)`` with a dense Gram matrix ``G`` held in memory.
 
-    def __init__(self, G: np.ndarray, g: np.ndarray | None = None):
-        self.G = np.asarray(G, dtype=np.float64)
+    Its products with several blocks stay one product per block: a dense
+    product of the blocks side by side would not give the same bits
+    (see :func:`side_by_side`).
+    """
+
+    def __init__(self, G: np.ndarray, g: np.ndarray | None = None, *, dtype=np.float64):
+        self.dtype = np.dtype(dtype)
+        self.G = np.asarray(G, dtype=self.dtype)
         if self.G.ndim != 2 or self.G.shape[0] != self.G.shape[1]:
             raise ValueError(f"a kernel matrix must be square, got shape {self.G.shape}")
         self.n = self.G.shape[0]
-        self.g = None if g is None else np.asarray(g, dtype=np.float64)
+        self.g = None if g is None else np.asarray(g, dtype=self.dtype)
         self.has_negative = bool((self.G < 0).any())
         self._positive = None
 
@@ -161,7 +228,12 @@ class DenseKernel(KernelOperator):
         return d if self.g is None else d * self.g**2
 
     def weighted(self, g):
-        return DenseKernel(self.G, g if self.g is None else g * self.g)
+        return DenseKernel(self.G, g if self.g is None else g * self.g, dtype=self.dtype)
+
+    def astype(self, dtype):
+        out = DenseKernel(self.G, self.g, dtype=dtype)
+        out._trace = self.trace()
+        return out
 
     def dense(self):
         return self.G.copy() if self.g is None else self.G * np.outer(self.g, self.g)
@@ -216,11 +288,27 @@ class ConceptResult(NamedTuple):
     converged: bool
 
 
-def _graph_term(graph: GraphLaplacian | None, V: np.ndarray) -> float:
-    """``Tr(V^T L V) = sum_j D_jj |v_j|^2 - sum_js S_js v_j^T v_s`` (eq. 9)."""
+def _graph_term(graph: GraphLaplacian | None, V: np.ndarray, SV: np.ndarray | None = None) -> float:
+    """``Tr(V^T L V) = sum_j D_jj |v_j|^2 - sum_js S_js v_j^T v_s`` (eq. 9); ``SV``: ``S V``."""
     if graph is None:
         return 0.0
-    return float(np.einsum("j,jk,jk->", graph.degrees, V, V) - np.einsum("jk,jk->", V, graph.S @ V))
+    if SV is None:
+        SV = graph.S @ V
+    return float(np.einsum("j,jk,jk->", graph.degrees, V, V) - np.einsum("jk,jk->", V, SV))
+
+
+def _loss(trace: float, W, V, KW, WKW, SV, graph, lam) -> float:
+    """Eq. 10 by eq. 11's traces from ``K W``, ``W^T K W`` and (for ``lam > 0``) ``S V``."""
+    if V.dtype != np.float64:
+        # factors held in lower precision: their products summed in float64, so that the
+        # objective (and the convergence test on it) is not the precision's rounding noise
+        W, V, KW = W.astype(np.float64), V.astype(np.float64), KW.astype(np.float64)
+        SV = None if SV is None else SV.astype(np.float64)
+        WKW = W.T @ KW
+    data = trace - 2.0 * float(np.einsum("jk,jk->", KW, V)) \
+        + float(np.einsum("kl,kl->", WKW, V.T @ V))
+    # clip: rounding can make a perfect fit slightly negative
+    return max(data, 0.0) + (lam * _graph_term(graph, V, SV) if lam else 0.0)
 
 
 def lccf_loss(K: KernelOperator, W: np.ndarray, V: np.ndarray, *,
@@ -243,10 +331,8 @@ def lccf_loss(K: KernelOperator, W: np.ndarray, V: np.ndarray, *,
         KW = K.matmul(W)
     if trace is None:
         trace = K.trace()
-    data = trace - 2.0 * float(np.einsum("jk,jk->", KW, V)) \
-        + float(np.einsum("kl,kl->", W.T @ KW, V.T @ V))
-    # clip: rounding can make a perfect fit slightly negative
-    return max(data, 0.0) + (lam * _graph_term(graph, V) if lam else 0.0)
+    SV = graph.S @ V if lam and graph is not None else None
+    return _loss(trace, W, V, KW, W.T @ KW, SV, graph, lam)
 
 
 def normalize_wv(K: KernelOperator, W: np.ndarray, V: np.ndarray,
@@ -269,13 +355,13 @@ def random_init_concepts(n_docs: int, k: int,
     return rng.random((n_docs, k)), rng.random((n_docs, k))
 
 
-def _update_v(K, W, V, KW, KpW, graph, lam):
-    WKW = W.T @ KW
+def _update_v(K, W, V, KW, KpW, WKW, SV, graph, lam):
+    """Eq. 18 (eq. 28 for kernels with negative entries) in place, given ``W^T K W`` and ``S V``."""
     if not K.has_negative:
         # eq. 18: v <- v (K W + lam S V) / (V W^T K W + lam D V)
         num, den = KW, V @ WKW
         if lam:
-            num = num + lam * (graph.S @ V)
+            num = num + lam * SV
             den = den + lam * graph.degrees[:, None] * V
         V *= num / (den + EPS)
         return V
@@ -285,13 +371,13 @@ def _update_v(K, W, V, KW, KpW, graph, lam):
     Qm = V @ (WKpW - WKW)
     if lam:
         Qp += lam * graph.degrees[:, None] * V
-        Qm += lam * (graph.S @ V)
+        Qm += lam * SV
     V *= (KW + np.sqrt(KW * KW + 4.0 * Qp * np.maximum(Qm, 0.0))) / (2.0 * Qp + EPS)
     return V
 
 
-def _update_w(K, W, V, KW, KpW):
-    KV = K.matmul(V)
+def _update_w(K, W, V, KW, KpW, KV):
+    """Eq. 17 (eq. 25 for kernels with negative entries) in place; ``KV = K V`` of the new ``V``."""
     VtV = V.T @ V
     if not K.has_negative:
         # eq. 17: w <- w (K V) / (K W V^T V)
@@ -304,9 +390,105 @@ def _update_w(K, W, V, KW, KpW):
     return W
 
 
-def _products(K, W):
-    KW = K.matmul(W)
-    return KW, (K.matmul_positive(W) if K.has_negative else None)
+def _graph_in(graph: GraphLaplacian | None, dtype) -> GraphLaplacian | None:
+    """The graph with ``S`` and ``D`` in the factors' precision (products stay in it)."""
+    if graph is None or graph.S.dtype == dtype:
+        return graph
+    return GraphLaplacian(graph.S.astype(dtype), graph.degrees.astype(dtype), graph.L.astype(dtype))
+
+
+class _Start:
+    """One start's factors, its current products and its history, while it runs."""
+
+    def __init__(self, W, V):
+        self.W, self.V = W, V
+        self.KW = self.KpW = self.WKW = self.SV = None
+        self.losses: list[float] = []
+        self.n_iter = 0
+        self.converged = False
+
+
+def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.ndarray]], *,
+                      graph: GraphLaplacian | None = None, lam: float = 0.0, max_iter: int = 500,
+                      tol: float = 1e-5, normalize: Literal["none", "v"] = "none",
+                      callback: Callable[[int, int, float], None] | None = None
+                      ) -> list[ConceptResult]:
+    """:func:`fit_lccf` from several starts at once, with one kernel product per step for all.
+
+    The starts run side by side: each round, ``K V``, ``K W`` and ``S V`` of
+    all running starts are one product of the factors placed side by side
+    (``[V_1 ... V_r]``) when the operator allows it bit for bit
+    (:meth:`KernelOperator.matmul_blocks`; the linear kernel on sparse
+    documents and the sparse graph do), the time-consuming part for
+    documents. Everything else (the k x k products, the updates,
+    :func:`~docnmf.factor.nmf.flush_tiny`, the rescaling, the objective, the
+    stopping test) is done start by start on contiguous arrays exactly as
+    :func:`fit_lccf` does, and a start that has stopped leaves the products.
+    Each result is therefore bit for bit ``fit_lccf`` from that start with
+    the same arguments.
+
+    Parameters
+    ----------
+    K : KernelOperator
+        The factors are held and updated in ``K.dtype`` (see :meth:`KernelOperator.astype`).
+    starts : sequence of (W0, V0)
+        Non-negative starting factors (not modified), all of shape (n_docs, k).
+    graph, lam, max_iter, tol, normalize
+        As for :func:`fit_lccf`, shared by all starts.
+    callback : callable(start, iteration, loss), optional
+
+    Returns
+    -------
+    list of ConceptResult
+        One per start, in order.
+    """
+    if lam and graph is None:
+        raise ValueError("lam > 0 needs the graph")
+    graph = _graph_in(graph, K.dtype)
+    runs = [_Start(np.array(W0, dtype=K.dtype, copy=True), np.array(V0, dtype=K.dtype, copy=True))
+            for W0, V0 in starts]
+    trace = K.trace()
+
+    def products(active):
+        # K W (and K+ W) of each start's new W, and S V for the objective and the next V update
+        Ws = [run.W for run in active]
+        KpWs = K.matmul_positive_blocks(Ws) if K.has_negative else [None] * len(active)
+        SVs = side_by_side(graph.S.__matmul__, [run.V for run in active]) if lam \
+            else [None] * len(active)
+        for run, KW, KpW, SV in zip(active, K.matmul_blocks(Ws), KpWs, SVs):
+            run.KW, run.KpW, run.SV = KW, KpW, SV
+            run.WKW = run.W.T @ KW
+            run.losses.append(_loss(trace, run.W, run.V, KW, run.WKW, SV, graph, lam))
+
+    products(runs)
+    active = runs
+    for n_iter in range(1, max_iter + 1):
+        if not active:
+            break
+        for run in active:
+            run.V = flush_tiny(_update_v(K, run.W, run.V, run.KW, run.KpW, run.WKW, run.SV,
+                                         graph, lam))
+        for run, KV in zip(active, K.matmul_blocks([run.V for run in active])):
+            run.W = flush_tiny(_update_w(K, run.W, run.V, run.KW, run.KpW, KV))
+            if normalize == "v":
+                norms = np.sqrt((run.V * run.V).sum(axis=0))
+                norms = np.where(norms > 0, norms, 1.0)
+                run.V /= norms
+                run.W *= norms
+        products(active)
+        still = []
+        for run in active:
+            run.n_iter = n_iter
+            if callback is not None:
+                callback(runs.index(run), n_iter, run.losses[-1])
+            previous, loss = run.losses[-2], run.losses[-1]
+            if previous <= 0 or abs(previous - loss) < tol * previous:
+                run.converged = True
+            else:
+                still.append(run)
+        active = still
+    return [ConceptResult(run.W, run.V, run.n_iter, np.asarray(run.losses), run.converged)
+            for run in runs]
 
 
 def fit_lccf(K: KernelOperator, W0: np.ndarray, V0: np.ndarray, *,
@@ -324,7 +506,8 @@ def fit_lccf(K: KernelOperator, W0: np.ndarray, V0: np.ndarray, *,
     Parameters
     ----------
     K : KernelOperator
-        The (possibly NC-weighted) kernel over the n documents.
+        The (possibly NC-weighted) kernel over the n documents. The factors
+        are held in ``K.dtype`` (float64 unless made by :meth:`KernelOperator.astype`).
     W0, V0 : ndarray of shape (n_docs, k)
         Non-negative starting factors (not modified).
     graph : GraphLaplacian, optional
@@ -346,6 +529,10 @@ def fit_lccf(K: KernelOperator, W0: np.ndarray, V0: np.ndarray, *,
     -------
     ConceptResult
 
+    See Also
+    --------
+    fit_lccf_restarts : the same from several starts, sharing the kernel products.
+
     References
     ----------
     Cai, He & Han, Locally consistent concept factorization for document
@@ -360,32 +547,9 @@ def fit_lccf(K: KernelOperator, W0: np.ndarray, V0: np.ndarray, *,
     >>> bool(np.all(np.diff(res.losses) <= 1e-12 * res.losses[0]))
     True
     """
-    if lam and graph is None:
-        raise ValueError("lam > 0 needs the graph")
-    W = np.array(W0, dtype=np.float64, copy=True)
-    V = np.array(V0, dtype=np.float64, copy=True)
-    trace = K.trace()
-    KW, KpW = _products(K, W)
-    losses = [lccf_loss(K, W, V, graph=graph, lam=lam, KW=KW, trace=trace)]
-    converged = False
-    n_iter = 0
-    for n_iter in range(1, max_iter + 1):
-        V = flush_tiny(_update_v(K, W, V, KW, KpW, graph, lam))
-        W = flush_tiny(_update_w(K, W, V, KW, KpW))
-        if normalize == "v":
-            norms = np.sqrt((V * V).sum(axis=0))
-            norms = np.where(norms > 0, norms, 1.0)
-            V /= norms
-            W *= norms
-        KW, KpW = _products(K, W)
-        losses.append(lccf_loss(K, W, V, graph=graph, lam=lam, KW=KW, trace=trace))
-        if callback is not None:
-            callback(n_iter, losses[-1])
-        previous = losses[-2]
-        if previous <= 0 or abs(previous - losses[-1]) < tol * previous:
-            converged = True
-            break
-    return ConceptResult(W, V, n_iter, np.asarray(losses), converged)
+    each = None if callback is None else (lambda _, n_iter, loss: callback(n_iter, loss))
+    return fit_lccf_restarts(K, [(W0, V0)], graph=graph, lam=lam, max_iter=max_iter, tol=tol,
+                             normalize=normalize, callback=each)[0]
 
 
 # --- new documents ------------------------------------------------------------------------------
