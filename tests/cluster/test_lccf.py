@@ -223,3 +223,39 @@ def test_errors(planted):
     with pytest.raises(ValueError, match="degrees"):
         K = np.array([[1.0, -0.9, -0.5], [-0.9, 1, 0], [-0.5, 0, 1]])   # first row sums to -0.4
         LCCFClustering(2, weighting="ncw", kernel="precomputed", lam=0.0).fit(K)
+
+
+@pytest.mark.parametrize("params", [
+    dict(lam=0.0), dict(lam=0.3), dict(lam=0.0, weighting="ncw"),
+    dict(lam=100.0, lam_scale="none", weighting="ncw"), dict(lam=0.3, kernel="poly2"),
+    dict(lam=0.0, kernel="poly2", weighting="ncw"), dict(lam=0.3, init_rounds=None, max_iter=150),
+])
+def test_restarts_side_by_side_change_nothing(planted, params):
+    """batch_restarts only changes how the products are computed: every fitted number is equal."""
+    X, _ = planted(90, 50, 3, seed=4)
+    X = sp.csr_matrix(X)
+    fits = [LCCFClustering(3, n_init=4, random_state=1, batch_restarts=batch, **params).fit(X)
+            for batch in (True, False)]
+    for name in ("labels_", "embedding_", "loss_history_", "restart_losses_", "components_"):
+        np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
+    assert fits[0].n_iter_ == fits[1].n_iter_
+
+
+@pytest.mark.parametrize("weighting", ["none", "ncw"])
+def test_float32_objective_close_to_float64(planted, weighting):
+    """One start, a fixed 120 rounds: float32 updates end within 1e-4 of float64's objective."""
+    X, _ = planted(90, 50, 3, seed=4)
+    fits = [LCCFClustering(3, weighting=weighting, n_init=1, max_iter=120, tol=0.0, dtype=dtype,
+                           random_state=0).fit(sp.csr_matrix(X))
+            for dtype in ("float64", "float32")]
+    assert fits[1].embedding_.dtype == np.float64
+    assert fits[0].loss_history_[-1] < 0.9 * fits[0].loss_history_[0]
+    assert not np.array_equal(fits[0].loss_history_, fits[1].loss_history_)
+    assert fits[1].objective_ == pytest.approx(fits[0].objective_, rel=1e-4)
+
+
+@pytest.mark.parametrize("bad", ["float16", "int64", "double precision"])
+def test_rejects_bad_dtype(planted, bad):
+    X, _ = planted(20, 10, 2, seed=0)
+    with pytest.raises(ValueError, match="dtype"):
+        LCCFClustering(2, dtype=bad).fit(X)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 import warnings
 from typing import Literal
 
@@ -13,11 +14,11 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._rng import as_generator
+from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
-from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fold_in, make_kernel, normalize_wv,
-                           poly2_kernel, random_init_concepts)
+from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
+                           make_kernel, normalize_wv, poly2_kernel, random_init_concepts)
 from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 
 __all__ = ["LCCFClustering"]
@@ -28,6 +29,7 @@ Weighting = Literal["none", "ncw"]
 LabelRule = Literal["auto", "kmeans", "argmax"]
 LamScale = Literal["data", "none"]
 NCWGraph = Literal["weighted", "appendix_b"]
+FactorDtype = Literal["float64", "float32"]
 
 
 class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
@@ -124,6 +126,21 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         On TDT2 subsets with the paper's lambda, LCCF-NCW's accuracy was still
         rising at a decrease of 1e-4 per round (about 40 rounds: 0.63 on a
         9-class subset) and settled by 1e-5 (100-200 rounds: 0.93-0.99).
+    batch_restarts : bool
+        Run the ``n_init`` starts side by side
+        (:func:`~docnmf.factor.lccf.fit_lccf_restarts`): each round's kernel
+        and graph products are one product for all starts instead of one per
+        start (for the linear kernel on sparse documents; kernels held as
+        dense matrices keep one product per start). The results are bit for
+        bit those of running the starts one after another (``False``, kept
+        for comparison).
+    dtype : {"float64", "float32"}
+        Precision of the factors and of the kernel products during the
+        updates. ``"float32"`` halves their memory and speeds up the
+        products; the kernel's trace, ``lam`` and the objective's sums stay
+        in float64, and the fitted attributes are float64. Its results
+        differ from float64's by rounding, which the updates can carry to
+        other local minima: the paper presets keep float64.
     random_state : None, int or numpy Generator
     verbose : int
         Log one line per restart at INFO level when > 0.
@@ -180,6 +197,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
                  labels: LabelRule = "auto", lam_scale: LamScale = "data",
                  ncw_graph: NCWGraph = "weighted", n_init: int = 10,
                  init_rounds: int | None = 30, max_iter: int = 1000, tol: float = 1e-5,
+                 batch_restarts: bool = True, dtype: FactorDtype = "float64",
                  random_state=None, verbose: int = 0):
         self.n_clusters = n_clusters
         self.lam = lam
@@ -193,6 +211,8 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.init_rounds = init_rounds
         self.max_iter = max_iter
         self.tol = tol
+        self.batch_restarts = batch_restarts
+        self.dtype = dtype
         self.random_state = random_state
         self.verbose = verbose
 
@@ -218,6 +238,15 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         if r is not None and (isinstance(r, bool) or not isinstance(r, (int, np.integer))
                               or r < 1):
             raise ValueError(f"init_rounds must be a positive integer or None, got {r!r}")
+        if self._dtype() is None:
+            raise ValueError(f"dtype must be 'float64' or 'float32', got {self.dtype!r}")
+
+    def _dtype(self) -> np.dtype | None:
+        try:
+            dtype = np.dtype(self.dtype)
+        except TypeError:
+            return None
+        return dtype if dtype in (np.float64, np.float32) else None
 
     def _precomputed(self) -> bool:
         return isinstance(self.kernel, str) and self.kernel == "precomputed"
@@ -294,32 +323,65 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         select = self.init_rounds is not None and int(self.n_init) > 1 \
             and int(self.init_rounds) < max_iter
         rounds = int(self.init_rounds) if select else max_iter
+        dtype = self._dtype()
+        K = Kw if dtype == np.float64 else Kw.astype(dtype)
+        run = dict(graph=graph, lam=lam, normalize="v")
 
-        def fit_once(child):
+        def start(child):
             W0, V0 = random_init_concepts(Kw.n, k, child)
             norms = np.linalg.norm(V0, axis=0)
-            return fit_lccf(Kw, W0 * norms, V0 / norms, graph=graph, lam=lam,
-                            max_iter=rounds, tol=0.0 if select else tol, normalize="v")
+            return W0 * norms, V0 / norms
 
-        if not select:
-            return best_of_restarts(fit_once, rng, int(self.n_init), name="LCCF", tol=tol,
-                                    max_iter=max_iter, verbose=self.verbose)
+        name = "LCCF start" if select else "LCCF"
         with warnings.catch_warnings():
-            # the starts stop after init_rounds on purpose
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            start, losses = best_of_restarts(fit_once, rng, int(self.n_init), name="LCCF start",
-                                             tol=tol, max_iter=rounds, verbose=self.verbose)
-        rest = fit_lccf(Kw, start.W, start.V, graph=graph, lam=lam, max_iter=max_iter - rounds,
-                        tol=tol, normalize="v")
-        if self.verbose:
-            logger.info("LCCF: the best start continued for %d rounds, objective %.6g",
-                        rest.n_iter, rest.losses[-1])
-        if not rest.converged:
-            warnings.warn(f"LCCF did not converge to tol={tol} in max_iter={max_iter} "
-                          "iterations; raise max_iter", ConvergenceWarning, stacklevel=3)
-        best = rest._replace(n_iter=rounds + rest.n_iter,
-                             losses=np.concatenate([start.losses, rest.losses[1:]]))
+            if select:
+                # the starts stop after init_rounds on purpose
+                warnings.simplefilter("ignore", ConvergenceWarning)
+            if self.batch_restarts:
+                best, losses = self._batched_starts(K, start, rng, run, rounds,
+                                                    0.0 if select else tol, name)
+            else:
+                best, losses = best_of_restarts(
+                    lambda child: fit_lccf(K, *start(child), max_iter=rounds,
+                                           tol=0.0 if select else tol, **run),
+                    rng, int(self.n_init), name=name, tol=tol, max_iter=rounds,
+                    verbose=self.verbose)
+        if select:
+            rest = fit_lccf(K, best.W, best.V, max_iter=max_iter - rounds, tol=tol, **run)
+            if self.verbose:
+                logger.info("LCCF: the best start continued for %d rounds, objective %.6g",
+                            rest.n_iter, rest.losses[-1])
+            if not rest.converged:
+                warnings.warn(f"LCCF did not converge to tol={tol} in max_iter={max_iter} "
+                              "iterations; raise max_iter", ConvergenceWarning, stacklevel=3)
+            best = rest._replace(n_iter=rounds + rest.n_iter,
+                                 losses=np.concatenate([best.losses, rest.losses[1:]]))
+        if dtype != np.float64:
+            best = best._replace(W=best.W.astype(np.float64), V=best.V.astype(np.float64))
         return best, losses
+
+    def _batched_starts(self, K, start, rng, run, rounds, tol, name):
+        """All starts side by side; the kept one chosen as ``best_of_restarts`` chooses."""
+        n_init = int(self.n_init)
+        t0 = time.perf_counter()
+        # the same child generators, in the same order, as one start after another would use
+        results = fit_lccf_restarts(K, [start(child) for child in child_generators(rng, n_init)],
+                                    max_iter=rounds, tol=tol, **run)
+        best = None
+        for r, result in enumerate(results):
+            if self.verbose:
+                logger.info("%s restart %d/%d: objective %.6g after %d iterations", name, r + 1,
+                            n_init, result.losses[-1], result.n_iter)
+            if best is None or result.losses[-1] < best.losses[-1]:
+                best = result
+        if self.verbose:
+            logger.info("%s: %d restarts side by side in %.2fs", name, n_init,
+                        time.perf_counter() - t0)
+        if not best.converged:
+            warnings.warn(f"{name} did not converge to tol={float(self.tol)} in "
+                          f"max_iter={rounds} iterations; raise max_iter", ConvergenceWarning,
+                          stacklevel=4)
+        return best, np.asarray([float(result.losses[-1]) for result in results])
 
     def _finish(self, X, Kw, best, rng, losses) -> None:
         k = int(self.n_clusters)
