@@ -110,6 +110,26 @@ def test_analyzer_tokenize_matches_words_per_text():
     assert len(set(tokens.words)) == len(tokens.words)
 
 
+@pytest.mark.parametrize("lowercase", [True, False])
+def test_word_runs_find_the_default_pattern_tokens(lowercase):
+    # random strings over letters, digits and marks of several scripts, ASCII and not
+    alphabet = list("abcXYZ019_ -.,'\t\n\x0c") + list("éÉßẞİıσΣς²①٣０ａＡ\u0301\u200b\u00a0\ufffd東🚀")
+    rng = np.random.default_rng(0)
+    texts = ["".join(rng.choice(alphabet, size=rng.integers(0, 40))) for _ in range(2000)]
+    texts += ["".join(rng.choice(alphabet[:21], size=30)) for _ in range(500)]  # ASCII only
+    analyzer = Analyzer(stop_words=["ab", "É"], lowercase=lowercase)
+    tokens = analyzer.tokenize(texts)
+    for d, text in enumerate(texts):
+        ids = tokens.ids[tokens.offsets[d]:tokens.offsets[d + 1]]
+        assert [tokens.words[i] for i in ids] == analyzer.words(text), repr(text)
+
+
+def test_custom_token_pattern_is_used_as_given():
+    analyzer = Analyzer(token_pattern=r"\b\w+\b", stem=False)
+    tokens = analyzer.tokenize(["R2 d2 x 2024", "x_y"])
+    assert [tokens.words[i] for i in tokens.ids] == ["r2", "d2", "x", "2024", "x_y"]
+
+
 @pytest.mark.parametrize("min_df, max_df", [(1, 1.0), (2, 1.0), (1, 3), (2, 0.5)])
 def test_vectorizer_matches_reference(min_df, max_df):
     v = DocumentVectorizer(min_df=min_df, max_df=max_df)
