@@ -215,3 +215,18 @@ def test_refuses_constraint_sets_too_large_to_store(planted, monkeypatch):
         SSNMFClustering(2).fit(X, y)   # 40 labelled documents: 780 pairs
     model = SSNMFClustering(2, n_init=1, closure=False).fit(X, must_link=[(0, 1)])
     assert model.n_constrained_pairs_ == (1, 0)
+
+
+@pytest.mark.parametrize("params", [dict(), dict(update="sqrt", closure=False),
+                                    dict(constraint_mode="cost"), dict(affinity="precomputed")])
+def test_restarts_side_by_side_change_nothing(planted, params):
+    """batch_restarts only changes how A~ G is computed: every fitted number is equal."""
+    X, y = planted(80, 40, 3, seed=2)
+    ml, cl = sample_constraints(y, 0.01, rng=1)
+    X = sp.csr_matrix(X @ X.T) if params.get("affinity") == "precomputed" else sp.csr_matrix(X)
+    fits = [SSNMFClustering(3, n_init=4, random_state=5, batch_restarts=batch, **params)
+            .fit(X, must_link=ml, cannot_link=cl) for batch in (True, False)]
+    for name in ("labels_", "embedding_", "S_", "loss_history_", "restart_losses_"):
+        np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
+    assert fits[0].n_iter_ == fits[1].n_iter_
+    assert len(set(fits[0].restart_losses_)) > 1

@@ -8,8 +8,8 @@ import scipy.sparse as sp
 
 from docnmf.factor import ssnmf as ssnmf_module
 from docnmf.factor.ssnmf import (ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
-                                 gram_sqnorm, normalize_gs, pair_similarities, random_init,
-                                 solve_g, tri_factor_loss)
+                                 fit_ssnmf_restarts, gram_sqnorm, normalize_gs, pair_similarities,
+                                 random_init, solve_g, tri_factor_loss)
 
 
 def text_like(n_docs=30, n_terms=40, k=3, seed=0):
@@ -236,3 +236,41 @@ def test_never_forms_the_document_similarity():
 def test_precomputed_must_be_square():
     with pytest.raises(ValueError, match="square"):
         ConstrainedSimilarity(np.ones((3, 4)), precomputed=True)
+
+
+# --- several starts side by side ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["sparse", "dense", "precomputed"])
+@pytest.mark.parametrize("constrained", [False, True])
+@pytest.mark.parametrize("update", ["paper", "sqrt"])
+def test_restarts_side_by_side_equal_one_by_one(form, constrained, update):
+    X, y = text_like(60, 45, 3, seed=2)
+    ml = [(i, i + 3) for i in range(0, 30, 2)] if constrained else []
+    cl = [(i, i + 1) for i in range(0, 30, 3)] if constrained else []
+    if form == "precomputed":
+        A = constrained_similarity(X @ X.T, ml, cl, precomputed=True)
+    else:
+        A = constrained_similarity(sp.csr_matrix(X) if form == "sparse" else X, ml, cl)
+    rng = np.random.default_rng(0)
+    starts = [random_init(A, 3, rng) for _ in range(5)]
+    kw = dict(update=update, max_iter=300, tol=1e-6)
+    batched = fit_ssnmf_restarts(A, starts, **kw)
+    for (G0, S0), a in zip(starts, batched):
+        b = fit_ssnmf(A, G0, S0, **kw)
+        np.testing.assert_array_equal(a.G, b.G)
+        np.testing.assert_array_equal(a.S, b.S)
+        np.testing.assert_array_equal(a.losses, b.losses)
+        assert (a.n_iter, a.converged) == (b.n_iter, b.converged)
+        assert np.all(np.diff(a.losses) <= 1e-10 * a.losses[0])
+    # the restarts stop at different rounds: finished ones leave the shared product
+    assert len({r.n_iter for r in batched}) > 1
+
+
+def test_sparse_similarity_products_side_by_side_are_bit_for_bit():
+    X, _ = text_like(80, 50, 3, seed=4)
+    A = constrained_similarity(sp.csr_matrix(X), [(0, 3), (5, 9)], [(1, 2)])
+    rng = np.random.default_rng(1)
+    blocks = [rng.random((80, k)) for k in (3, 3, 3, 1)]
+    for G, AG in zip(blocks, A.dot_blocks(blocks)):
+        np.testing.assert_array_equal(AG, A.dot(G))

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import logging
+import time
+import warnings
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._rng import as_generator
+from .._rng import as_generator, child_generators
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
-                            random_init, solve_g)
+                            fit_ssnmf_restarts, random_init, solve_g)
 from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 from .constraints import ConstraintError, Constraints
 
@@ -101,6 +104,13 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         Maximum update rounds per restart.
     tol : float
         Relative objective change below which a restart stops.
+    batch_restarts : bool
+        Run the ``n_init`` restarts side by side
+        (:func:`~docnmf.factor.ssnmf.fit_ssnmf_restarts`): each round's
+        ``A~ G`` is one product for all restarts instead of one per restart
+        (for sparse documents; a dense ``X`` keeps one per restart). The
+        results are bit for bit those of running the restarts one after
+        another (``False``, kept for comparison).
     random_state : None, int or numpy Generator
     verbose : int
         Log one line per restart at INFO level when > 0.
@@ -146,8 +156,8 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     def __init__(self, n_clusters: int = 8, *, constraint_mode: ConstraintMode = "extreme",
                  reward: float | None = None, penalty: float | None = None,
                  affinity: Affinity = "linear", closure: bool = True, update: str = "paper",
-                 n_init: int = 10, max_iter: int = 500, tol: float = 1e-5, random_state=None,
-                 verbose: int = 0):
+                 n_init: int = 10, max_iter: int = 500, tol: float = 1e-5,
+                 batch_restarts: bool = True, random_state=None, verbose: int = 0):
         self.n_clusters = n_clusters
         self.constraint_mode = constraint_mode
         self.reward = reward
@@ -158,6 +168,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.n_init = n_init
         self.max_iter = max_iter
         self.tol = tol
+        self.batch_restarts = batch_restarts
         self.random_state = random_state
         self.verbose = verbose
 
@@ -215,11 +226,14 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         A = self._similarity(X, ml, cl)
         rng = as_generator(self.random_state)
         k = int(self.n_clusters)
-        best, losses = best_of_restarts(
-            lambda child: fit_ssnmf(A, *random_init(A, k, child), update=self.update,
-                                    max_iter=int(self.max_iter), tol=float(self.tol)),
-            rng, int(self.n_init), name="SS-NMF", tol=self.tol, max_iter=self.max_iter,
-            verbose=self.verbose)
+        if self.batch_restarts:
+            best, losses = self._batched_restarts(A, k, rng)
+        else:
+            best, losses = best_of_restarts(
+                lambda child: fit_ssnmf(A, *random_init(A, k, child), update=self.update,
+                                        max_iter=int(self.max_iter), tol=float(self.tol)),
+                rng, int(self.n_init), name="SS-NMF", tol=self.tol, max_iter=self.max_iter,
+                verbose=self.verbose)
         G, S = best.G, best.S
         self.embedding_ = G
         self.S_ = S
@@ -233,6 +247,30 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.affinity == "linear":
             self.components_ = np.asarray(X.T @ G).T
         return self
+
+    def _batched_restarts(self, A, k, rng):
+        """All restarts side by side; the kept one chosen as ``best_of_restarts`` chooses."""
+        n_init = int(self.n_init)
+        t0 = time.perf_counter()
+        # the same child generators, in the same order, as one restart after another would use
+        starts = [random_init(A, k, child) for child in child_generators(rng, n_init)]
+        results = fit_ssnmf_restarts(A, starts, update=self.update, max_iter=int(self.max_iter),
+                                     tol=float(self.tol))
+        best = None
+        for r, result in enumerate(results):
+            if self.verbose:
+                logger.info("SS-NMF restart %d/%d: objective %.6g after %d iterations", r + 1,
+                            n_init, result.losses[-1], result.n_iter)
+            if best is None or result.losses[-1] < best.losses[-1]:
+                best = result
+        if self.verbose:
+            logger.info("SS-NMF: %d restarts side by side in %.2fs", n_init,
+                        time.perf_counter() - t0)
+        if not best.converged:
+            warnings.warn(f"SS-NMF did not converge to tol={self.tol} in "
+                          f"max_iter={self.max_iter} iterations; raise max_iter",
+                          ConvergenceWarning, stacklevel=3)
+        return best, np.asarray([float(result.losses[-1]) for result in results])
 
     def fit_predict(self, X, y=None, **kwargs):
         """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""

@@ -63,16 +63,17 @@ Table 1.
 
 from __future__ import annotations
 
-from typing import Callable, Literal, NamedTuple
+from typing import Callable, Literal, NamedTuple, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
+from .lccf import side_by_side
 from .nmf import EPS, flush_tiny
 
 __all__ = ["TriFactorResult", "ConstrainedSimilarity", "constrained_similarity", "gram_sqnorm",
            "pair_similarities", "tri_factor_loss", "random_init", "normalize_gs", "fit_ssnmf",
-           "solve_g", "UPDATES"]
+           "fit_ssnmf_restarts", "solve_g", "UPDATES"]
 
 ConstraintMode = Literal["extreme", "cost"]
 Update = Literal["paper", "sqrt"]
@@ -224,6 +225,18 @@ class ConstrainedSimilarity:
             AG = self.X @ (self._Xt @ G)
         return np.asarray(AG) + self.C @ G
 
+    def dot_blocks(self, blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """``[A~ @ G for G in blocks]``, bit for bit as :meth:`dot` on each.
+
+        With sparse ``X`` every product involved is sparse times dense, so
+        the blocks go side by side through one product
+        (:func:`~docnmf.factor.lccf.side_by_side`); dense ``X`` keeps one
+        product per block (a dense BLAS product depends on the width).
+        """
+        if sp.issparse(self.X):
+            return side_by_side(self.dot, blocks)
+        return [self.dot(G) for G in blocks]
+
     def base_sqnorm(self) -> float:
         """``||A||_F^2`` of the unconstrained similarity."""
         if self.precomputed:
@@ -365,8 +378,12 @@ def tri_factor_loss(A_sqnorm: float, G: np.ndarray, S: np.ndarray, AG: np.ndarra
 
     ``||A~||^2 - 2 <G^T A~ G, S> + <S^T (G^T G) S, G^T G>`` for symmetric ``A~``.
     """
-    GtG = G.T @ G
-    cross = float(np.einsum("ij,ij->", G.T @ AG, S))
+    return _loss(A_sqnorm, S, G.T @ G, G.T @ AG)
+
+
+def _loss(A_sqnorm: float, S: np.ndarray, GtG: np.ndarray, GtAG: np.ndarray) -> float:
+    """Eq. 3 from ``G^T G`` and ``G^T A~ G``."""
+    cross = float(np.einsum("ij,ij->", GtAG, S))
     model = float(np.einsum("ij,ij->", S.T @ GtG @ S, GtG))
     # clip: rounding can make a perfect fit slightly negative
     return max(A_sqnorm - 2.0 * cross + model, 0.0)
@@ -436,6 +453,10 @@ def fit_ssnmf(A: ConstrainedSimilarity, G0: np.ndarray, S0: np.ndarray, *, updat
     Chen, Rege, Dong & Hua, Incorporating user provided constraints into
     document clustering (SS-NMF), eqs. (3)-(6) and Algorithm 1.
 
+    See Also
+    --------
+    fit_ssnmf_restarts : the same from several starts, sharing the products with ``A~``.
+
     Examples
     --------
     >>> X = np.array([[3, 1, 0, 0], [2, 2, 0, 0], [0, 0, 1, 3], [0, 0, 2, 2.]])
@@ -444,37 +465,94 @@ def fit_ssnmf(A: ConstrainedSimilarity, G0: np.ndarray, S0: np.ndarray, *, updat
     >>> bool(np.all(np.diff(res.losses) <= 1e-9 * res.losses[0])), np.argmax(res.G, axis=1).tolist()
     (True, [0, 0, 1, 1])
     """
+    each = None if callback is None else (lambda _, n_iter, loss: callback(n_iter, loss))
+    return fit_ssnmf_restarts(A, [(G0, S0)], update=update, max_iter=max_iter, tol=tol,
+                              callback=each)[0]
+
+
+class _Start:
+    """One start's factors, its current products and its history, while it runs."""
+
+    def __init__(self, G, S):
+        self.G, self.S = G, S
+        self.AG = self.GtG = self.GtAG = None
+        self.losses: list[float] = []
+        self.n_iter = 0
+        self.converged = False
+
+
+def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarray, np.ndarray]],
+                       *, update: Update = "paper", max_iter: int = 500, tol: float = 1e-5,
+                       callback: Callable[[int, int, float], None] | None = None
+                       ) -> list[TriFactorResult]:
+    """:func:`fit_ssnmf` from several starts at once, with one product ``A~ G`` per round for all.
+
+    Each round, ``A~ G`` of all running starts is one product of their
+    ``G`` side by side (:meth:`ConstrainedSimilarity.dot_blocks`), the
+    time-consuming part for documents. The k x k products, the updates,
+    :func:`~docnmf.factor.nmf.flush_tiny`, the rescaling, the objective and
+    the stopping test are done start by start exactly as :func:`fit_ssnmf`
+    does, and a start that has stopped leaves the product, so each result is
+    bit for bit ``fit_ssnmf`` from that start. ``G^T G`` and ``G^T A~ G``
+    serve both the objective after a round and the next round's eq. 5.
+
+    Parameters
+    ----------
+    A : ConstrainedSimilarity
+    starts : sequence of (G0, S0)
+        Starting factors (not modified), all with the same number of clusters.
+    update, max_iter, tol
+        As for :func:`fit_ssnmf`, shared by all starts.
+    callback : callable(start, iteration, loss), optional
+
+    Returns
+    -------
+    list of TriFactorResult
+        One per start, in order.
+    """
     if update not in UPDATES:
         raise ValueError(f"update must be one of {sorted(UPDATES)}, got {update!r}")
     power = UPDATES[update]
-    G = np.array(G0, dtype=np.float64, copy=True)
-    S = np.array(S0, dtype=np.float64, copy=True)
+    runs = [_Start(np.array(G0, dtype=np.float64, copy=True),
+                   np.array(S0, dtype=np.float64, copy=True)) for G0, S0 in starts]
     if A.has_negative:
         raise ValueError("A~ has negative entries; the multiplicative updates need A~ >= 0")
     A_sqnorm = A.sqnorm()
-    AG = A.dot(G)
-    losses = [tri_factor_loss(A_sqnorm, G, S, AG)]
-    converged = False
-    n_iter = 0
+
+    def products(active):
+        for run, AG in zip(active, A.dot_blocks([run.G for run in active])):
+            run.AG, run.GtG, run.GtAG = AG, run.G.T @ run.G, run.G.T @ AG
+            run.losses.append(_loss(A_sqnorm, run.S, run.GtG, run.GtAG))
+
+    products(runs)
+    active = runs
     for n_iter in range(1, max_iter + 1):
-        GtG = G.T @ G
-        # eq. 5: S <- S (G^T A~ G) / (G^T G S G^T G); eps keeps 0/0 at 0
-        S *= (G.T @ AG) / (GtG @ S @ GtG + EPS)
-        flush_tiny(S)
-        # eq. 6: G <- G (A~ G) / (G S G^T G), with the new S (Algorithm 1, step 3b)
-        ratio = AG / (G @ (S @ GtG) + EPS)
-        G *= ratio if power == 1.0 else np.sqrt(ratio)
-        flush_tiny(G)
-        G, S = normalize_gs(G, S)
-        AG = A.dot(G)
-        losses.append(tri_factor_loss(A_sqnorm, G, S, AG))
-        if callback is not None:
-            callback(n_iter, losses[-1])
-        previous = losses[-2]
-        if previous <= 0 or abs(previous - losses[-1]) < tol * previous:
-            converged = True
+        if not active:
             break
-    return TriFactorResult(G, S, n_iter, np.asarray(losses), converged)
+        for run in active:
+            G, S, GtG = run.G, run.S, run.GtG
+            # eq. 5: S <- S (G^T A~ G) / (G^T G S G^T G); eps keeps 0/0 at 0
+            S *= run.GtAG / (GtG @ S @ GtG + EPS)
+            flush_tiny(S)
+            # eq. 6: G <- G (A~ G) / (G S G^T G), with the new S (Algorithm 1, step 3b)
+            ratio = run.AG / (G @ (S @ GtG) + EPS)
+            G *= ratio if power == 1.0 else np.sqrt(ratio)
+            flush_tiny(G)
+            run.G, run.S = normalize_gs(G, S)
+        products(active)
+        still = []
+        for run in active:
+            run.n_iter = n_iter
+            if callback is not None:
+                callback(runs.index(run), n_iter, run.losses[-1])
+            previous = run.losses[-2]
+            if previous <= 0 or abs(previous - run.losses[-1]) < tol * previous:
+                run.converged = True
+            else:
+                still.append(run)
+        active = still
+    return [TriFactorResult(run.G, run.S, run.n_iter, np.asarray(run.losses), run.converged)
+            for run in runs]
 
 
 def solve_g(AG: np.ndarray, S: np.ndarray, GtG: np.ndarray, *, n_iter: int = 300) -> np.ndarray:
