@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -30,9 +31,10 @@ class Decoder:
             self.n_replaced += 1
             return data.decode(self.encoding, errors="replace")
 
-    def read(self, path: Path) -> str:
+    def read(self, path: str | os.PathLike) -> str:
         """Decode one whole file."""
-        return self(Path(path).read_bytes())
+        with open(path, "rb") as file:
+            return self(file.read())
 
     def warn(self, what: str, source: Path | str, *, stacklevel: int = 3) -> None:
         """Emit one ``UnicodeWarning`` if anything was decoded with replacement.
