@@ -119,7 +119,8 @@ class Analyzer:
             self._stop = frozenset(w.lower() for w in self.stop_words)
         self._regex = re.compile(self.token_pattern)
         self._by_runs = self.token_pattern == DEFAULT_TOKEN_PATTERN
-        self._stemmer = Stemmer.Stemmer("porter") if self.stem else None
+        # no stem cache: a C Porter step is cheaper than the cache lookup, even on repeated words
+        self._stemmer = Stemmer.Stemmer("porter", 0) if self.stem else None
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
