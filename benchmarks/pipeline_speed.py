@@ -17,7 +17,7 @@ writes the numbers.
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/pipeline_speed.py [20newsgroups] [--repeats 3] [--json out.json]
+    PYTHONPATH=src python benchmarks/pipeline_speed.py [20newsgroups] [--repeats 3] [--json F]
 """
 
 from __future__ import annotations

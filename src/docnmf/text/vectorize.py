@@ -51,6 +51,9 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
     ----------
     vocabulary_ : dict of str -> int
     idf_ : ndarray of shape (n_terms,)
+    analyzer_ : Analyzer
+        The tokenizer, stop words and stemmer used by ``fit`` and ``transform``.
+    weighting_ : TfidfWeighting
 
     Examples
     --------
@@ -189,7 +192,8 @@ def _digest(docs: list[str]) -> bytes:
     return h.digest()
 
 
-def _count_matrix(tokens: CorpusTokens, column_of_word: np.ndarray, n_columns: int) -> sp.csr_matrix:
+def _count_matrix(tokens: CorpusTokens, column_of_word: np.ndarray,
+                  n_columns: int) -> sp.csr_matrix:
     """Documents x columns occurrence counts; words whose column is -1 are left out."""
     columns = column_of_word[tokens.ids]
     known = columns >= 0
