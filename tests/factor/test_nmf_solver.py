@@ -107,3 +107,64 @@ def test_no_subnormal_entries_after_long_runs():
     for A in (res.U, res.V):
         assert not np.any((A > 0) & (A < tiny))
     assert np.all(np.diff(res.losses) <= 1e-12 * res.losses[0])
+
+
+# -- restarts side by side ------------------------------------------------------------------------
+
+from docnmf.factor.solvers import BATCHED_SOLVERS  # noqa: E402
+
+
+def _starts(X, k, n, seed=0):
+    return [random_init(X, k, g) for g in np.random.default_rng(seed).spawn(n)]
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_batched_mu_is_bit_for_bit_the_one_at_a_time_solver(planted, sparse):
+    """The presets' results must not move: batched MU == fit_nmf_mu from the same starts."""
+    X, _ = planted(50, 40, 3, seed=7)
+    data = sp.csr_matrix(X) if sparse else X
+    starts = _starts(X, 3, 4)
+    batch = BATCHED_SOLVERS["mu"](data, starts, max_iter=300, tol=1e-4)
+    alone = [fit_nmf_mu(data, U0, V0, max_iter=300, tol=1e-4) for U0, V0 in starts]
+    assert len({r.n_iter for r in alone}) > 1, "the restarts should stop at different rounds"
+    for b, a in zip(batch, alone):
+        assert b.n_iter == a.n_iter and b.converged == a.converged
+        np.testing.assert_array_equal(b.U, a.U)
+        np.testing.assert_array_equal(b.V, a.V)
+        np.testing.assert_array_equal(b.losses, a.losses)
+
+
+@pytest.mark.parametrize("solver", sorted(BATCHED_SOLVERS))
+def test_batched_equals_one_by_one(planted, solver):
+    """Each restart stops on its own criterion; the batch gives what each gives alone."""
+    X, _ = planted(80, 60, 4, seed=3)
+    data = sp.csr_matrix(X)
+    starts = _starts(X, 4, 5, seed=1)
+    batch = BATCHED_SOLVERS[solver](data, starts, max_iter=400, tol=1e-5)
+    alone = [BATCHED_SOLVERS[solver](data, [s], max_iter=400, tol=1e-5)[0] for s in starts]
+    assert len({r.n_iter for r in alone}) > 1, "the restarts should stop at different rounds"
+    for b, a in zip(batch, alone):
+        assert b.n_iter == a.n_iter
+        np.testing.assert_allclose(b.U, a.U, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(b.V, a.V, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(b.losses, a.losses, rtol=1e-10)
+
+
+@pytest.mark.parametrize("tol", [1e-4, 1e-5, 1e-6])
+def test_float32_objective_within_1e4_of_float64(tol):
+    """Same start, each run to convergence: single precision ends within 1e-4 of double."""
+    from docnmf import DocumentVectorizer, load_demo
+
+    X = DocumentVectorizer().fit_transform(load_demo().texts)
+    for seed in range(4):
+        starts = _starts(X, 5, 1, seed=seed)
+        r64, = BATCHED_SOLVERS["hals"](X, starts, max_iter=2000, tol=tol)
+        r32, = BATCHED_SOLVERS["hals"](X, starts, max_iter=2000, tol=tol, dtype=np.float32)
+        assert r32.U.dtype == np.float32 and r64.converged and r32.converged
+        assert abs(r32.losses[-1] - r64.losses[-1]) <= 1e-4 * r64.losses[-1]
+
+
+def test_mu_refuses_float32():
+    X = sp.random(10, 8, density=0.5, random_state=0, format="csr")
+    with pytest.raises(ValueError, match="float64 only"):
+        BATCHED_SOLVERS["mu"](X, _starts(X, 2, 1), dtype=np.float32)

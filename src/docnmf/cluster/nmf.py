@@ -124,6 +124,8 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"unknown init {self.init!r}; choose from {sorted(INITS)}")
         if self.dtype not in DTYPES:
             raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {self.dtype!r}")
+        if self.dtype != "float64" and self.solver == "mu":
+            raise ValueError("solver='mu' runs in float64 only; use solver='hals' for float32")
         if int(self.n_init) < 1 or int(self.max_iter) < 1:
             raise ValueError("n_init and max_iter must be at least 1")
 

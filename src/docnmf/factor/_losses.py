@@ -30,7 +30,10 @@ def nmf_loss(X, U: np.ndarray, V: np.ndarray, *, X_sqnorm: float | None = None,
         X_sqnorm = squared_norm(X)
     if XU is None:
         XU = X @ U
-    cross = float(np.einsum("ij,ij->", np.asarray(XU), V))
-    gram = float(np.einsum("ij,ij->", U.T @ U, V.T @ V))
+    # single-precision factors are summed in double: the stopping test compares sums
+    # whose relative change is near float32's resolution
+    in_double = {} if V.dtype == np.float64 else {"dtype": np.float64}
+    cross = float(np.einsum("ij,ij->", np.asarray(XU), V, **in_double))
+    gram = float(np.einsum("ij,ij->", U.T @ U, V.T @ V, **in_double))
     # clip: rounding can make a perfect fit slightly negative
     return max(0.5 * (X_sqnorm - 2.0 * cross + gram), 0.0)

@@ -73,7 +73,7 @@ def hals_sweeps(Ft: np.ndarray, At: np.ndarray, G: np.ndarray, max_sweeps: int,
         if first is None:
             first = change
         else:
-            active[idx[change <= delta * delta * first]] = False
+            active[idx[change <= delta * delta * first[idx]]] = False
         if not active.any():
             break
     return sweep
@@ -100,7 +100,7 @@ def _loss(X_sqnorm: float, XUt: np.ndarray, Vt: np.ndarray, UtU: np.ndarray,
 
 def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
                          tol: float = 1e-4, dtype=np.float64, alpha: float = ALPHA,
-                         delta: float = DELTA,
+                         delta: float = DELTA, sweeps: tuple[int, int] | None = None,
                          callback: Callable[[int, np.ndarray], None] | None = None
                          ) -> list[FactorResult]:
     """Accelerated HALS from each ``(U0, V0)`` in ``starts``, all restarts in one batch.
@@ -118,6 +118,9 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
         Precision of the factors and products; objectives are summed in float64.
     alpha, delta : float
         Inner-sweep budget and early stop (Gillis & Glineur 2012).
+    sweeps : (int, int), optional
+        At most this many sweeps over the columns of ``V`` and of ``U`` per
+        product, instead of the budget that ``alpha`` gives.
     callback : callable(iteration, losses of the active restarts), optional
 
     Returns
@@ -151,8 +154,9 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     Vt = np.stack([np.asarray(V0, dtype=dtype).T for _, V0 in starts])   # (r, k, n_docs)
     nnz = X.nnz if sp.issparse(X) else n_docs * n_terms
     # sweeps per product: the products cost ~nnz k (+ the Gram), a sweep ~n k^2
-    sweeps_u = 1 + int(alpha * (nnz * k + n_docs * k * k) / max(n_terms * k * k, 1))
-    sweeps_v = 1 + int(alpha * (nnz * k + n_terms * k * k) / max(n_docs * k * k, 1))
+    sweeps_v, sweeps_u = sweeps or (
+        1 + int(alpha * (nnz * k + n_terms * k * k) / max(n_docs * k * k, 1)),
+        1 + int(alpha * (nnz * k + n_docs * k * k) / max(n_terms * k * k, 1)))
 
     UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
     VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
@@ -164,13 +168,15 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     active = np.arange(r)
     for it in range(1, max_iter + 1):
         a = len(active)
+        if it > 1:
+            XUt = _transposed(X @ _wide(Ut), a, k)
+        # documents first, then terms: the loss then comes from X^T V, which the U step needs
+        hals_sweeps(Vt, XUt, UtU, sweeps_v, delta)
+        VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
         XtVt = _transposed(Xt @ _wide(Vt), a, k)
         hals_sweeps(Ut, XtVt, VtV, sweeps_u, delta)
         UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
-        XUt = _transposed(X @ _wide(Ut), a, k)
-        hals_sweeps(Vt, XUt, UtU, sweeps_v, delta)
-        VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
-        current = _loss(X_sqnorm, XUt, Vt, UtU, VtV)
+        current = _loss(X_sqnorm, XtVt, Ut, VtV, UtU)
         if callback is not None:
             callback(it, current)
         stop = np.zeros(a, dtype=bool)

@@ -105,7 +105,7 @@ def truncated_svd(X, k: int, rng: np.random.Generator):
     """The ``k`` leading singular triplets ``(P, s, Qt)`` of sparse or dense ``X`` (randomized)."""
     A = X.astype(np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
     seed = int(rng.integers(np.iinfo(np.int32).max))
-    return randomized_svd(A, k, n_iter=4, random_state=np.random.RandomState(seed))
+    return randomized_svd(A, k, n_iter=7, random_state=np.random.RandomState(seed))
 
 
 def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator]

@@ -1,0 +1,74 @@
+"""NNDSVD starts against Boutsidis & Gallopoulos (2008), Table 1, written from a full dense SVD."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.factor.init import make_starts, nndsvd_init
+from docnmf.factor.nmf import random_init
+
+
+def reference_nndsvd(A, k):
+    """Table 1 of the paper on the documents x terms matrix, terms x k and docs x k factors."""
+    P, s, Qt = np.linalg.svd(A, full_matrices=False)
+    W, H = np.zeros((A.shape[0], k)), np.zeros((k, A.shape[1]))
+    W[:, 0] = np.sqrt(s[0]) * np.abs(P[:, 0])
+    H[0] = np.sqrt(s[0]) * np.abs(Qt[0])
+    for j in range(1, k):
+        x, y = P[:, j], Qt[j]
+        xp, xn, yp, yn = np.maximum(x, 0), np.maximum(-x, 0), np.maximum(y, 0), np.maximum(-y, 0)
+        mp = np.linalg.norm(xp) * np.linalg.norm(yp)
+        mn = np.linalg.norm(xn) * np.linalg.norm(yn)
+        if mp >= mn:
+            u, v, sigma = xp / np.linalg.norm(xp), yp / np.linalg.norm(yp), mp
+        else:
+            u, v, sigma = xn / np.linalg.norm(xn), yn / np.linalg.norm(yn), mn
+        W[:, j] = np.sqrt(s[j] * sigma) * u
+        H[j] = np.sqrt(s[j] * sigma) * v
+    return H.T, W
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_nndsvd_matches_table_1(planted, sparse):
+    X, _ = planted(40, 30, 3, seed=5)
+    U_ref, V_ref = reference_nndsvd(X, 3)
+    data = sp.csr_matrix(X) if sparse else X
+    U, V = nndsvd_init(data, 3, np.random.default_rng(0), variant="nndsvd")
+    # the randomized SVD is exact here up to rounding (rank 3 of a 40 x 30 matrix with 3 planted blocks matrix, power steps)
+    np.testing.assert_allclose(U, U_ref, atol=1e-6)
+    np.testing.assert_allclose(V, V_ref, atol=1e-6)
+
+
+def test_leading_term_is_the_best_rank_one_fit(planted):
+    X, _ = planted(30, 20, 2, seed=1)
+    U, V = nndsvd_init(X, 1, np.random.default_rng(0))
+    P, s, Qt = np.linalg.svd(X)
+    np.testing.assert_allclose(V @ U.T, s[0] * np.outer(P[:, 0], Qt[0]), atol=1e-8)
+
+
+def test_variants_fill_the_zeros(planted):
+    X, _ = planted(40, 30, 3, seed=2)
+    U, V = nndsvd_init(X, 3, np.random.default_rng(0), variant="nndsvd")
+    Ua, Va = nndsvd_init(X, 3, np.random.default_rng(0), variant="nndsvda")
+    Ur, Vr = nndsvd_init(X, 3, np.random.default_rng(0), variant="nndsvdar")
+    assert (U == 0).any() and (V == 0).any()
+    mean = X.mean()
+    np.testing.assert_allclose(Ua[U == 0], mean)
+    np.testing.assert_array_equal(Ua[U > 0], U[U > 0])
+    assert np.all((Ur[U == 0] >= 0) & (Ur[U == 0] < mean / 100))
+    np.testing.assert_array_equal(Vr[V > 0], V[V > 0])
+
+
+def test_random_starts_are_drawn_as_one_restart_at_a_time_would():
+    X = sp.random(20, 15, density=0.3, random_state=0, format="csr")
+    rngs = np.random.default_rng(4).spawn(3)
+    starts = make_starts(X, 2, "random", rngs)
+    again = [random_init(X, 2, g) for g in np.random.default_rng(4).spawn(3)]
+    for (U, V), (U2, V2) in zip(starts, again):
+        np.testing.assert_array_equal(U, U2)
+        np.testing.assert_array_equal(V, V2)
+
+
+def test_unknown_init_is_refused():
+    with pytest.raises(ValueError, match="unknown init"):
+        make_starts(np.ones((3, 3)), 2, "svd", [np.random.default_rng(0)])
