@@ -209,6 +209,7 @@ def select_features(X, k: int, method: str, n: int = 20, *, random_state: int = 
     """
     from ..cluster.fsnmf import FSNMFClustering
     from ..cluster.nmf import NMFClustering
+    from ..cluster.registry import PAPER_SOLVER
 
     X = sp.csr_matrix(X, dtype=np.float64)
     if method in ("fsnmf", "fsnmf-paper"):
@@ -221,7 +222,8 @@ def select_features(X, k: int, method: str, n: int = 20, *, random_state: int = 
     if method == "nmf":
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = NMFClustering(k, n_init=n_init, random_state=random_state).fit(X)
+            model = NMFClustering(k, n_init=n_init, random_state=random_state,
+                                  **PAPER_SOLVER).fit(X)
         return _round_robin(model.components_, n)
     if method == "lsi":
         from scipy.sparse.linalg import svds
@@ -353,7 +355,8 @@ def _estimator(method: str, k: int, random_state: int, restarts: int):
                                random_state=random_state)
     from ..cluster.registry import make_estimator
 
-    return make_estimator(method, k, random_state=random_state, n_init=restarts)
+    return make_estimator(method, k, random_state=random_state, n_init=restarts,
+                          as_published=True)
 
 
 def run_one(data: Dataset, method: str, run: int, *, seed: int, restarts: int) -> dict[str, Any]:

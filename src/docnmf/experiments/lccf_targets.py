@@ -109,7 +109,8 @@ def _fit_group(name: str, data: PreparedData, k: int, run: int, settings: CurveS
     for method, value in points:
         key = f"{method}:{param}={value}"
         model = make_estimator(method, k, random_state=method_seed(settings.seed, k, run, key),
-                               n_init=settings.restarts, max_iter=settings.max_iter)
+                               n_init=settings.restarts, max_iter=settings.max_iter,
+                               as_published=True)
         model.set_params(**{param: value})
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -363,7 +364,7 @@ def objective_curves(X, k: int, *, seed: int = 0, max_iter: int = 200) -> dict[s
     curves = {}
     for method in FIG3_METHODS:
         model = make_estimator(method, k, random_state=method_seed(seed, k, 0, method),
-                               n_init=1, max_iter=max_iter, tol=0.0)
+                               n_init=1, max_iter=max_iter, tol=0.0, as_published=True)
         with warnings.catch_warnings():
             # tol = 0 never "converges": the warning says nothing here
             warnings.simplefilter("ignore", ConvergenceWarning)

@@ -42,6 +42,7 @@ from ..baselines.kmeans import KMeansClustering
 from ..baselines.topic_models import LDAClustering, PLSIClustering
 from ..cluster.nma import NMAClustering
 from ..cluster.nmf import NMFClustering
+from ..cluster.registry import PAPER_SOLVER
 from ..corpus import load_dataset
 from ..corpus._paths import data_dir
 from ..metrics import purity
@@ -174,7 +175,7 @@ def _make(method: str, k: int, rs: int, n_topics: int, n_segments: int):
     if method == "kmeans":
         return KMeansClustering(k, n_init=1, random_state=rs)
     if method == "nmf":
-        return NMFClustering(k, n_init=1, random_state=rs)
+        return NMFClustering(k, n_init=1, random_state=rs, **PAPER_SOLVER)
     if method == "plsi":
         return PLSIClustering(k, n_init=1, random_state=rs)
     if method == "lda":

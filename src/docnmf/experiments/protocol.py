@@ -162,7 +162,8 @@ def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
     idx = subset_indices(data.y, classes)
     X = weigh_subset(data, idx, task.weighting)
     random_state = method_seed(seed, task.k, task.run, task.method)
-    model = make_estimator(task.method, task.k, random_state=random_state, n_init=restarts)
+    model = make_estimator(task.method, task.k, random_state=random_state, n_init=restarts,
+                           as_published=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()

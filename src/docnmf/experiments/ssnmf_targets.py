@@ -207,7 +207,7 @@ def run_task(data: ConstraintDataset, task: RunTask, *, seed: int, restarts: int
         ml, cl = sample_constraints(data.y, task.percent / 100.0, rng=constraint_seed)
         pairs = {"must_link": ml, "cannot_link": cl}
     model = make_estimator(task.method, k, random_state=random_state, n_init=restarts,
-                           closure=False)
+                           closure=False, as_published=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
