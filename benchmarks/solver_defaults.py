@@ -43,10 +43,8 @@ HOLD_OUT = ["tdt2", "reuters_cai", "20newsgroups", "classic4", "classic3", "cstr
 CONFIGS = {
     "mu-random": dict(solver="mu", init="random", n_init=10),
     "hals-random": dict(solver="hals", init="random", n_init=10),
-    "hals-nndsvd": dict(solver="hals", init="nndsvd", n_init=1),
     "hals-nndsvda": dict(solver="hals", init="nndsvda", n_init=1),
     "hals-nndsvdar": dict(solver="hals", init="nndsvdar", n_init=10),
-    "hals-nndsvdar-f32": dict(solver="hals", init="nndsvdar", n_init=10, dtype="float32"),
 }
 
 

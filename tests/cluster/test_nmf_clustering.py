@@ -102,3 +102,37 @@ def test_top_keywords_and_errors(planted):
         NMFClustering(2, weighting="bogus").fit(X)
     with pytest.raises(ValueError, match="Negative"):
         NMFClustering(2).fit(-X)
+
+
+@pytest.mark.parametrize("solver, init", [("mu", "random"), ("hals", "random"),
+                                          ("hals", "nndsvdar")])
+def test_result_does_not_depend_on_batch_width(planted, solver, init):
+    """Restarts run in batches as wide as the threads; the answer must not depend on it."""
+    from threadpoolctl import threadpool_limits
+
+    X, _ = planted(90, 50, 3, seed=4)
+    fits = []
+    for threads in (1, 3):
+        with threadpool_limits(limits=threads):
+            fits.append(NMFClustering(3, solver=solver, init=init, n_init=5,
+                                      random_state=2).fit(sp.csr_matrix(X)))
+    a, b = fits
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    np.testing.assert_allclose(a.restart_losses_, b.restart_losses_, rtol=1e-10)
+    assert len(a.restart_losses_) == 5
+
+
+def test_paper_solver_matches_restarts_one_by_one(planted):
+    """solver='mu', init='random' is the paper's fit: the best of n_init fit_nmf_mu runs."""
+    X, _ = planted(60, 40, 3, seed=6)
+    model = NMFClustering(3, solver="mu", init="random", n_init=4, random_state=5).fit(X)
+    children = np.random.default_rng(5).spawn(4)
+    alone = [fit_nmf_mu(X, *random_init(X, 3, child), max_iter=500, tol=1e-5) for child in children]
+    np.testing.assert_array_equal(model.restart_losses_, [r.losses[-1] for r in alone])
+    best = min(alone, key=lambda r: r.losses[-1])
+    np.testing.assert_array_equal(model.embedding_, best.V)
+
+
+def test_float32_needs_hals():
+    with pytest.raises(ValueError, match="float64 only"):
+        NMFClustering(2, solver="mu", dtype="float32").fit(np.ones((4, 3)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -60,24 +60,26 @@ def best_of_restarts(fit_once: Callable[[np.random.Generator], Any], rng: np.ran
     return best, np.asarray(losses)
 
 
-def best_result(results: Sequence[Any], *, name: str, tol: float, max_iter: int,
+def best_result(results: Iterable[Any], *, name: str, tol: float, max_iter: int,
                 verbose: int = 0) -> tuple[Any, np.ndarray]:
-    """The result with the lowest final objective among restarts already fitted.
+    """The result with the lowest final objective among restarts fitted side by side.
 
-    The counterpart of :func:`best_of_restarts` for restarts run side by side:
-    the same choice (the first of equal objectives), log lines and warning.
+    The counterpart of :func:`best_of_restarts`: the same choice (the first of
+    equal objectives), log lines and warning. ``results`` may be a generator;
+    only the best result so far is kept.
     """
-    best = None
+    best, losses = None, []
     for r, result in enumerate(results):
+        losses.append(float(result.losses[-1]))
         if verbose:
-            logger.info("%s restart %d/%d: objective %.6g after %d iterations", name, r + 1,
-                        len(results), result.losses[-1], result.n_iter)
+            logger.info("%s restart %d: objective %.6g after %d iterations", name, r + 1,
+                        result.losses[-1], result.n_iter)
         if best is None or result.losses[-1] < best.losses[-1]:
             best = result
     if not best.converged:
         warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
                       "raise max_iter", ConvergenceWarning, stacklevel=3)
-    return best, np.asarray([float(result.losses[-1]) for result in results])
+    return best, np.asarray(losses)
 
 
 def memberships_from(V: np.ndarray) -> np.ndarray:

@@ -11,7 +11,8 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._rng import as_generator, child_generators
-from ..factor.init import INITS, make_starts
+from ..factor.hals import blas_threads
+from ..factor.init import INITS, make_starts, truncated_svd
 from ..factor.nmf import solve_v
 from ..factor.solvers import BATCHED_SOLVERS
 from ..text.weighting import ncw_weights
@@ -143,12 +144,8 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self._validate_params(X.shape[0])
         Xw = self._weigh(X)
         rng = as_generator(self.random_state)
-        n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
-        starts = make_starts(Xw, self.n_clusters, self.init, child_generators(rng, n_init))
-        results = BATCHED_SOLVERS[self.solver](Xw, starts, max_iter=int(self.max_iter),
-                                               tol=float(self.tol), dtype=DTYPES[self.dtype])
-        best, losses = best_result(results, name="NMF", tol=self.tol, max_iter=self.max_iter,
-                                   verbose=self.verbose)
+        best, losses = best_result(self._restarts(Xw, rng), name="NMF", tol=self.tol,
+                                   max_iter=self.max_iter, verbose=self.verbose)
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
         self.memberships_ = memberships_from(best.V)
@@ -158,6 +155,26 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.restart_losses_ = losses
         self.n_iter_ = best.n_iter
         return self
+
+    def _restarts(self, Xw, rng):
+        """Fit every restart, a batch at a time; yield each result as its batch finishes.
+
+        Restart ``r`` starts from the ``r``-th child of ``rng`` whatever the
+        batches, so the results do not depend on the batch size. A batch is
+        as wide as there are threads to run it (at least two): wider batches
+        were not faster here (a sparse product costs the same per column at
+        any width) and hold more restarts in memory at once.
+        """
+        n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
+        children = child_generators(rng, n_init)
+        per_batch = max(2, blas_threads())
+        svd = truncated_svd(Xw, self.n_clusters, children[0]) if self.init != "random" else None
+        for first in range(0, n_init, per_batch):
+            starts = make_starts(Xw, self.n_clusters, self.init,
+                                 children[first:first + per_batch], svd=svd)
+            yield from BATCHED_SOLVERS[self.solver](Xw, starts, max_iter=int(self.max_iter),
+                                                    tol=float(self.tol),
+                                                    dtype=DTYPES[self.dtype])
 
     def fit_transform(self, X, y=None):
         return self.fit(X).memberships_

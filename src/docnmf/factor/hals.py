@@ -22,10 +22,12 @@ its own relative decrease of ``J`` falls below ``tol``.
 
 from __future__ import annotations
 
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from ._losses import squared_norm
 from .nmf import FactorResult, normalize_uv
@@ -39,44 +41,72 @@ DELTA = 0.1
 
 
 def hals_sweeps(Ft: np.ndarray, At: np.ndarray, G: np.ndarray, max_sweeps: int,
-                delta: float = DELTA) -> int:
+                delta: float = DELTA, pool: Executor | None = None) -> None:
     """Update the stacked factor ``Ft`` (r, k, n) in place by HALS column steps.
 
     Minimises ``1/2 ||M - F H^T||^2`` over ``F >= 0`` for each restart, given
     ``At = (M H)^T`` of shape (r, k, n) and ``G = H^T H`` of shape (r, k, k).
-    Runs up to ``max_sweeps`` sweeps over the k columns; a restart whose
-    sweep changed its factor by at most ``delta`` times its first sweep's
-    change stops sweeping (its factor is left as it is). A column whose
-    ``g_jj`` is zero (an all-zero partner column) is left unchanged.
-    Returns the number of sweeps made.
+    Each restart is swept on its own contiguous (k, n) block, which stays in
+    cache (one column step across all restarts would stream the whole stack
+    from memory k times a sweep); ``pool`` runs the restarts concurrently
+    (NumPy releases the GIL in the array operations).
     """
-    r, k, _ = Ft.shape
-    diag = np.einsum("rjj->rj", G)
+    work = [(Ft[i], At[i], G[i]) for i in range(Ft.shape[0])]
+    if pool is None or len(work) == 1:
+        for F, A, Gi in work:
+            _sweeps(F, A, Gi, max_sweeps, delta)
+    else:
+        list(pool.map(lambda args: _sweeps(*args, max_sweeps, delta), work))
+
+
+def _sweeps(F: np.ndarray, A: np.ndarray, G: np.ndarray, max_sweeps: int, delta: float) -> None:
+    """At most ``max_sweeps`` sweeps over the rows of ``F`` (k, n); stop once a sweep moves ``F``
+    by at most ``delta`` times the first. A row whose ``g_jj`` is zero (an all-zero partner
+    column) is left unchanged."""
+    diag = np.diagonal(G)
     scale = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0)
-    active = np.ones(r, dtype=bool)
     first = None
-    sweep = 0
-    for sweep in range(1, max_sweeps + 1):
-        idx = np.flatnonzero(active)
-        F = Ft if len(idx) == r else Ft[idx]
-        A, Gi, s = (At, G, scale) if len(idx) == r else (At[idx], G[idx], scale[idx])
-        change = np.zeros(len(idx))
-        for j in range(k):
-            # the exact minimiser over column j: f_j + (a_j - F g_j) / g_jj, clipped at zero
-            step = (A[:, j] - np.matmul(Gi[:, j:j + 1], F)[:, 0]) * s[:, j:j + 1]
-            new = np.maximum(F[:, j] + step, 0.0)
-            delta_j = new - F[:, j]
-            change += np.einsum("rn,rn->r", delta_j, delta_j)
-            F[:, j] = new
-        if len(idx) < r:
-            Ft[idx] = F
+    for _ in range(max_sweeps):
+        change = 0.0
+        for j in range(F.shape[0]):
+            # the exact minimiser over row j: f_j + (a_j - g_j F) / g_jj, clipped at zero
+            new = np.maximum(F[j] + (A[j] - G[j] @ F) * scale[j], 0.0)
+            step = new - F[j]
+            change += float(step @ step)
+            F[j] = new
         if first is None:
             first = change
-        else:
-            active[idx[change <= delta * delta * first[idx]]] = False
-        if not active.any():
-            break
-    return sweep
+        elif change <= delta * delta * first:
+            return
+
+
+def blas_threads() -> int:
+    """The number of threads BLAS may use here (as threadpoolctl limits it), at least 1."""
+    counts = [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+    return max(1, min(counts)) if counts else 1
+
+
+class RowBlocks:
+    """A CSR matrix cut into row blocks, multiplied block by block on a thread pool.
+
+    Rows of a sparse-times-dense product are independent, so the stacked
+    blocks equal the whole product bit for bit; scipy releases the GIL while
+    it multiplies, so the blocks run on as many cores as the pool has.
+    """
+
+    def __init__(self, A, n_blocks: int):
+        self.A = A
+        self.shape, self.nnz = A.shape, A.nnz
+        edges = np.linspace(0, A.shape[0], max(1, n_blocks) + 1).astype(int)
+        self.blocks = [A[a:b] for a, b in zip(edges[:-1], edges[1:])] if n_blocks > 1 else [A]
+
+    def __matmul__(self, B):
+        return self.dot(B)
+
+    def dot(self, B: np.ndarray, pool: Executor | None = None) -> np.ndarray:
+        if pool is None or len(self.blocks) == 1:
+            return self.A @ B
+        return np.vstack(list(pool.map(lambda block: block @ B, self.blocks)))
 
 
 def _transposed(P: np.ndarray, r: int, k: int) -> np.ndarray:
@@ -101,7 +131,7 @@ def _loss(X_sqnorm: float, XUt: np.ndarray, Vt: np.ndarray, UtU: np.ndarray,
 def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
                          tol: float = 1e-4, dtype=np.float64, alpha: float = ALPHA,
                          delta: float = DELTA, sweeps: tuple[int, int] | None = None,
-                         callback: Callable[[int, np.ndarray], None] | None = None
+                         threads: int | None = None, callback: Callable[[int, np.ndarray], None] | None = None
                          ) -> list[FactorResult]:
     """Accelerated HALS from each ``(U0, V0)`` in ``starts``, all restarts in one batch.
 
@@ -121,6 +151,9 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     sweeps : (int, int), optional
         At most this many sweeps over the columns of ``V`` and of ``U`` per
         product, instead of the budget that ``alpha`` gives.
+    threads : int, optional
+        Threads for the sparse products (row blocks) and the restarts' sweeps;
+        default: as many as BLAS may use (threadpoolctl sets both).
     callback : callable(iteration, losses of the active restarts), optional
 
     Returns
@@ -148,11 +181,31 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     X_sqnorm = squared_norm(X)
     X = X.astype(dtype) if sp.issparse(X) else np.asarray(X, dtype=dtype)
     Xt = X.T.tocsr() if sp.issparse(X) else np.ascontiguousarray(X.T)
+    threads = blas_threads() if threads is None else int(threads)
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    if sp.issparse(X):
+        X, Xt = RowBlocks(X, threads), RowBlocks(Xt, threads)
+        product = lambda A, B: A.dot(B, pool)  # noqa: E731
+    else:
+        product = lambda A, B: A @ B  # noqa: E731
+    # the threads are ours: BLAS threads on top of them only contend (measured on 20 Newsgroups:
+    # 1.7x slower with both than with ours alone)
+    with threadpool_limits(limits=1 if pool is not None else None, user_api="blas"):
+        try:
+            return _fit(X, Xt, starts, product, pool, X_sqnorm, max_iter=max_iter, tol=tol,
+                        dtype=dtype, alpha=alpha, delta=delta, sweeps=sweeps, callback=callback)
+        finally:
+            if pool is not None:
+                pool.shutdown()
+
+
+def _fit(X, Xt, starts, product, pool, X_sqnorm, *, max_iter, tol, dtype, alpha, delta, sweeps,
+         callback):
     n_docs, n_terms = X.shape
     r, k = len(starts), starts[0][0].shape[1]
     Ut = np.stack([np.asarray(U0, dtype=dtype).T for U0, _ in starts])   # (r, k, n_terms)
     Vt = np.stack([np.asarray(V0, dtype=dtype).T for _, V0 in starts])   # (r, k, n_docs)
-    nnz = X.nnz if sp.issparse(X) else n_docs * n_terms
+    nnz = X.nnz if isinstance(X, RowBlocks) else n_docs * n_terms
     # sweeps per product: the products cost ~nnz k (+ the Gram), a sweep ~n k^2
     sweeps_v, sweeps_u = sweeps or (
         1 + int(alpha * (nnz * k + n_terms * k * k) / max(n_docs * k * k, 1)),
@@ -160,21 +213,21 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
 
     UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
     VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
-    XUt = _transposed(X @ _wide(Ut), r, k)
+    XUt = _transposed(product(X, _wide(Ut)), r, k)
     losses = [[float(x)] for x in _loss(X_sqnorm, XUt, Vt, UtU, VtV)]
-    done_U, done_V = np.empty_like(Ut), np.empty_like(Vt)
+    done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     n_iter = np.zeros(r, dtype=int)
     converged = np.zeros(r, dtype=bool)
     active = np.arange(r)
     for it in range(1, max_iter + 1):
         a = len(active)
         if it > 1:
-            XUt = _transposed(X @ _wide(Ut), a, k)
+            XUt = _transposed(product(X, _wide(Ut)), a, k)
         # documents first, then terms: the loss then comes from X^T V, which the U step needs
-        hals_sweeps(Vt, XUt, UtU, sweeps_v, delta)
+        hals_sweeps(Vt, XUt, UtU, sweeps_v, delta, pool)
         VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
-        XtVt = _transposed(Xt @ _wide(Vt), a, k)
-        hals_sweeps(Ut, XtVt, VtV, sweeps_u, delta)
+        XtVt = _transposed(product(Xt, _wide(Vt)), a, k)
+        hals_sweeps(Ut, XtVt, VtV, sweeps_u, delta, pool)
         UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
         current = _loss(X_sqnorm, XtVt, Ut, VtV, UtU)
         if callback is not None:
@@ -187,16 +240,18 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
             stop[i] = previous <= 0 or (previous - current[i]) < tol * previous
         if stop.any():
             converged[active[stop]] = True
-            done_U[active[stop]], done_V[active[stop]] = Ut[stop], Vt[stop]
+            # copies: views would keep the whole stack alive after the batch shrinks
+            done.update((int(rr), (Ut[i].copy(), Vt[i].copy()))
+                        for i, rr in enumerate(active) if stop[i])
             keep = ~stop
             active, Ut, Vt = active[keep], Ut[keep], Vt[keep]
             UtU, VtV = UtU[keep], VtV[keep]
         if not len(active):
             break
-    done_U[active], done_V[active] = Ut, Vt
+    done.update((int(rr), (Ut[i], Vt[i])) for i, rr in enumerate(active))
     results = []
     for rr in range(r):
-        U, V = normalize_uv(done_U[rr].T, done_V[rr].T)
+        U, V = normalize_uv(done[rr][0].T, done[rr][1].T)
         results.append(FactorResult(np.ascontiguousarray(U), np.ascontiguousarray(V),
                                     int(n_iter[rr]), np.asarray(losses[rr]), bool(converged[rr])))
     return results

@@ -108,20 +108,21 @@ def truncated_svd(X, k: int, rng: np.random.Generator):
     return randomized_svd(A, k, n_iter=7, random_state=np.random.RandomState(seed))
 
 
-def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator]
+def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator], *,
+                svd: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """One ``(U0, V0)`` per generator in ``rngs``: each restart's own start.
 
     Random starts draw from their own generator exactly as one restart at a
     time would, so restarts run side by side start where they would alone.
-    The deterministic NNDSVD starts share one SVD (computed with the first
+    The NNDSVD starts share one SVD (``svd``, or computed with the first
     generator); ``"nndsvdar"`` fills each start's zeros with its own generator.
     """
     if init == "random":
         return [random_init(X, k, rng) for rng in rngs]
     if init not in INITS:
         raise ValueError(f"unknown init {init!r}; choose from {sorted(INITS)}")
-    svd = truncated_svd(X, k, rngs[0])
+    svd = truncated_svd(X, k, rngs[0]) if svd is None else svd
     return [nndsvd_init(X, k, rng, variant=init, svd=svd) for rng in rngs]
 
 
