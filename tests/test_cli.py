@@ -264,3 +264,19 @@ def test_iteration_limits_default_to_each_method_and_can_be_set(folder, tmp_path
         assert (params["max_iter"], params["tol"]) == (own["max_iter"], own["tol"])
     params = estimator_params(["--max-iter", "77", "--tol", "0.001"], "lccf")
     assert (params["max_iter"], params["tol"]) == (77, 0.001)
+
+
+def test_solver_options_reach_nmf_and_are_refused_elsewhere(folder, tmp_path, capsys):
+    out_dir = tmp_path / "hals32"
+    code, _, _ = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--method", "nmf",
+                      "--solver", "hals", "--init", "nndsvdar", "--dtype", "float32",
+                      "--threads", "1", "-o", str(out_dir)], capsys)
+    assert code == 0
+    params = json.loads((out_dir / "run.json").read_text())["parameters"]["estimator"]
+    assert (params["solver"], params["init"], params["dtype"]) == ("hals", "nndsvdar", "float32")
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "km", "--solver", "mu",
+                        "-o", str(tmp_path / "km")], capsys)
+    assert code == 2 and "--solver apply to nmf and nmf-ncw, not km" in err
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--solver", "mu", "--dtype",
+                        "float32", "-o", str(tmp_path / "mu32")], capsys)
+    assert code == 2 and "float32 needs --solver hals" in err

@@ -72,6 +72,17 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None
                    help="stop a restart when the relative objective decrease falls below this "
                         "(default: the method's own, 1e-5 for NMF and CF/LCCF)")
     g.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
+    g.add_argument("--solver", choices=["mu", "hals"], default=None,
+                   help="NMF solver (nmf, nmf-ncw): hals, accelerated coordinate descent "
+                        "(default), or mu, the paper's multiplicative updates")
+    g.add_argument("--init", choices=["random", "nndsvd", "nndsvda", "nndsvdar"], default=None,
+                   help="NMF starts (nmf, nmf-ncw): random, or NNDSVD with zeros kept, set to "
+                        "the mean or to small random values (default: the method's own)")
+    g.add_argument("--dtype", choices=["float64", "float32"], default=None,
+                   help="precision of the NMF factorization (nmf, nmf-ncw; float32 needs "
+                        "--solver hals; default float64)")
+    g.add_argument("--threads", type=_positive_int, default=None,
+                   help="BLAS threads (default: every core)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -260,10 +271,26 @@ def _estimator_params(args) -> dict:
     if args.method in ("cf", "cf-ncw") and "lam" in given and given["lam"] != 0:
         raise UsageError(f"{args.method} has no graph term; use lccf for --lam")
     params.update(given)
+    nmf_options = {"solver": getattr(args, "solver", None), "init": getattr(args, "init", None),
+                   "dtype": getattr(args, "dtype", None)}
+    given = {k: v for k, v in nmf_options.items() if v is not None}
+    if given and "init" not in _method_params(args.method):
+        raise UsageError(f"{', '.join('--' + k for k in given)} apply to nmf and nmf-ncw, "
+                         f"not {args.method}")
+    if given.get("dtype") == "float32" and given.get("solver") == "mu":
+        raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
+    params.update(given)
     if args.method == "nma":
         params.update(n_segments=getattr(args, "segments", 3), n_topics=getattr(args, "topics", 6),
                       overlapping=getattr(args, "overlapping", False))
     return params
+
+
+def _method_params(method: str) -> set[str]:
+    """The parameters of the estimator registered as ``method``."""
+    from .cluster.registry import METHODS
+
+    return set(METHODS[method].factory(2).get_params())
 
 
 def _constraint_pairs(corpus, args) -> dict:
@@ -521,6 +548,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING if args.quiet else logging.INFO)
     root.propagate = False
+    if getattr(args, "threads", None):
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=args.threads)
     try:
         return COMMANDS[args.command](args)
     except (UsageError, CorpusError, ConstraintError) as exc:

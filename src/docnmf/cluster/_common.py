@@ -61,7 +61,7 @@ def best_of_restarts(fit_once: Callable[[np.random.Generator], Any], rng: np.ran
 
 
 def best_result(results: Iterable[Any], *, name: str, tol: float, max_iter: int,
-                verbose: int = 0) -> tuple[Any, np.ndarray]:
+                total: int, verbose: int = 0) -> tuple[Any, np.ndarray]:
     """The result with the lowest final objective among restarts fitted side by side.
 
     The counterpart of :func:`best_of_restarts`: the same choice (the first of
@@ -72,8 +72,8 @@ def best_result(results: Iterable[Any], *, name: str, tol: float, max_iter: int,
     for r, result in enumerate(results):
         losses.append(float(result.losses[-1]))
         if verbose:
-            logger.info("%s restart %d: objective %.6g after %d iterations", name, r + 1,
-                        result.losses[-1], result.n_iter)
+            logger.info("%s restart %d/%d: objective %.6g after %d iterations", name, r + 1,
+                        total, result.losses[-1], result.n_iter)
         if best is None or result.losses[-1] < best.losses[-1]:
             best = result
     if not best.converged:

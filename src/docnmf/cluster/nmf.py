@@ -144,8 +144,9 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self._validate_params(X.shape[0])
         Xw = self._weigh(X)
         rng = as_generator(self.random_state)
-        best, losses = best_result(self._restarts(Xw, rng), name="NMF", tol=self.tol,
-                                   max_iter=self.max_iter, verbose=self.verbose)
+        n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
+        best, losses = best_result(self._restarts(Xw, rng, n_init), name="NMF", tol=self.tol,
+                                   max_iter=self.max_iter, total=n_init, verbose=self.verbose)
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
         self.memberships_ = memberships_from(best.V)
@@ -156,7 +157,7 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.n_iter_ = best.n_iter
         return self
 
-    def _restarts(self, Xw, rng):
+    def _restarts(self, Xw, rng, n_init: int):
         """Fit every restart, a batch at a time; yield each result as its batch finishes.
 
         Restart ``r`` starts from the ``r``-th child of ``rng`` whatever the
@@ -165,7 +166,6 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         were not faster here (a sparse product costs the same per column at
         any width) and hold more restarts in memory at once.
         """
-        n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
         children = child_generators(rng, n_init)
         per_batch = max(2, blas_threads())
         svd = truncated_svd(Xw, self.n_clusters, children[0]) if self.init != "random" else None
