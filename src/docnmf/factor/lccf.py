@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .graph import GraphLaplacian
-from .nmf import EPS, flush_tiny
+from .nmf import EPS, flush_tiny, side_by_side
 
 __all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
            "ConceptResult", "lccf_loss", "fit_lccf", "fit_lccf_restarts", "normalize_wv",
@@ -44,35 +44,6 @@ KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.n
 
 
 # --- kernels ------------------------------------------------------------------------------------
-
-
-def side_by_side(product: Callable[[np.ndarray], np.ndarray],
-                 blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """``[product(B) for B in blocks]``, computed as one ``product`` of the blocks side by side.
-
-    For a product that is linear column by column (``M @ B``), one product
-    of ``[B_1 ... B_r]`` costs one pass over ``M`` instead of ``r``. Use it
-    only where each output entry is accumulated in the same order whatever
-    the width of the right operand, so that every block's columns come out
-    bit for bit as ``product(B_i)``: scipy's CSR times dense does (one pass
-    over a row's stored entries per output row, each entry added into all
-    columns in turn); a dense BLAS product does not (OpenBLAS blocks and
-    splits the work among threads by the width). The blocks are returned as
-    contiguous copies, so that later BLAS products on them see the same
-    memory layout as on ``product(B_i)`` itself.
-
-    Examples
-    --------
-    >>> M = sp.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
-    >>> a, b = side_by_side(lambda B: M @ B, [np.eye(2), np.ones((2, 2))])
-    >>> a.tolist(), b.tolist()
-    ([[1.0, 2.0], [0.0, 3.0]], [[3.0, 3.0], [3.0, 3.0]])
-    """
-    if len(blocks) == 1:
-        return [product(blocks[0])]
-    wide = np.asarray(product(np.hstack(blocks)))
-    edges = np.cumsum([0] + [B.shape[1] for B in blocks])
-    return [np.ascontiguousarray(wide[:, a:b]) for a, b in zip(edges[:-1], edges[1:])]
 
 
 

@@ -8,7 +8,7 @@ document factor. Equation numbers refer to the paper.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from ._losses import nmf_loss, squared_norm
 
 __all__ = ["FactorResult", "fit_nmf_mu", "fit_nmf_mu_batched", "random_init", "normalize_uv",
-           "solve_v", "wide_product"]
+           "solve_v", "side_by_side", "wide_product"]
 
 #: Keeps 0/0 at 0 in the updates: a factor entry that reaches zero stays zero (Lee & Seung).
 EPS = 1e-12
@@ -142,21 +142,44 @@ def fit_nmf_mu(X, U0: np.ndarray, V0: np.ndarray, *, max_iter: int = 300, tol: f
     return FactorResult(U, V, n_iter, np.asarray(losses), converged)
 
 
-def wide_product(A, blocks: list[np.ndarray]) -> list[np.ndarray]:
-    """``[A @ B for B in blocks]``, as one product ``A @ [B_1 ... B_r]`` when ``A`` is sparse.
+def side_by_side(product: Callable[[np.ndarray], np.ndarray],
+                 blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``[product(B) for B in blocks]``, computed as one ``product`` of the blocks side by side.
 
-    A sparse-times-dense product accumulates each output entry over the
-    stored entries of its row in storage order, whatever the width of the
-    dense operand, so each block comes out bit for bit as ``A @ B`` alone while
-    ``A``'s structure is read once. Dense ``A`` goes block by block (BLAS may
-    sum in another order for another width). Blocks are returned contiguous.
+    For a product that is linear column by column (``M @ B``), one product
+    of ``[B_1 ... B_r]`` costs one pass over ``M`` instead of ``r``. Use it
+    only where each output entry is accumulated in the same order whatever
+    the width of the right operand, so that every block's columns come out
+    bit for bit as ``product(B_i)``: scipy's CSR times dense does (one pass
+    over a row's stored entries per output row, each entry added into all
+    columns in turn); a dense BLAS product does not (OpenBLAS blocks and
+    splits the work among threads by the width). The blocks are returned as
+    contiguous copies, so that later BLAS products on them see the same
+    memory layout as on ``product(B_i)`` itself.
+
+    Examples
+    --------
+    >>> M = sp.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> a, b = side_by_side(lambda B: M @ B, [np.eye(2), np.ones((2, 2))])
+    >>> a.tolist(), b.tolist()
+    ([[1.0, 2.0], [0.0, 3.0]], [[3.0, 3.0], [3.0, 3.0]])
     """
-    if not sp.issparse(A) or len(blocks) == 1:
-        return [np.ascontiguousarray(A @ B) for B in blocks]
-    k = [B.shape[1] for B in blocks]
-    AB = A @ np.hstack(blocks)
-    edges = np.cumsum([0] + k)
-    return [np.ascontiguousarray(AB[:, a:b]) for a, b in zip(edges[:-1], edges[1:])]
+    if len(blocks) == 1:
+        return [product(blocks[0])]
+    wide = np.asarray(product(np.hstack(blocks)))
+    edges = np.cumsum([0] + [B.shape[1] for B in blocks])
+    return [np.ascontiguousarray(wide[:, a:b]) for a, b in zip(edges[:-1], edges[1:])]
+
+
+def wide_product(A, blocks: list[np.ndarray]) -> list[np.ndarray]:
+    """``[A @ B for B in blocks]``: one product of the blocks side by side when ``A`` is sparse.
+
+    Dense ``A`` goes block by block, since BLAS may sum in another order for
+    another width (see :func:`side_by_side`).
+    """
+    if sp.issparse(A):
+        return side_by_side(A.__matmul__, blocks)
+    return [np.ascontiguousarray(A @ B) for B in blocks]
 
 
 def fit_nmf_mu_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,

@@ -68,8 +68,7 @@ from typing import Callable, Literal, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from .lccf import side_by_side
-from .nmf import EPS, flush_tiny
+from .nmf import EPS, flush_tiny, side_by_side
 
 __all__ = ["TriFactorResult", "ConstrainedSimilarity", "constrained_similarity", "gram_sqnorm",
            "pair_similarities", "tri_factor_loss", "random_init", "normalize_gs", "fit_ssnmf",
@@ -230,7 +229,7 @@ class ConstrainedSimilarity:
 
         With sparse ``X`` every product involved is sparse times dense, so
         the blocks go side by side through one product
-        (:func:`~docnmf.factor.lccf.side_by_side`); dense ``X`` keeps one
+        (:func:`~docnmf.factor.nmf.side_by_side`); dense ``X`` keeps one
         product per block (a dense BLAS product depends on the width).
         """
         if sp.issparse(self.X):

@@ -1,0 +1,251 @@
+"""docnmf's NMF solvers beside scikit-learn's, on the same matrix, k and machine, in one run.
+
+Sections (``--sections``, all by default):
+
+- ``objective``: TDT2 (Cai's TDT2.mat: 9394 docs of the 30 largest classes, empty
+  terms dropped, unit rows, k = 30) and all of 20 Newsgroups (docnmf's vectorizer,
+  k = 20). scikit-learn ``NMF(solver="cd", init="nndsvda")`` runs to its own
+  stopping rule; its final objective ``1/2 ||X - W H||^2`` is the target. Then
+  the seconds (start included) that docnmf's default solver and start take to
+  reach that target, beside scikit-learn cd's own seconds; also scikit-learn
+  ``mu``, docnmf MU from a random start (the paper) and docnmf in float32.
+- ``restarts``: ten restarts of NMF-NCW on 20 Newsgroups, side by side in one batch vs
+  one at a time, for HALS and MU, same starts (the results are checked equal).
+- ``end-to-end``: ``docnmf cluster 20newsgroups -k 20`` as a subprocess (read,
+  vectorize, fit the default restarts, write) beside scikit-learn
+  ``TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2)`` +
+  ``KMeans(n_clusters=20, n_init=10)`` on the same texts (reading included for both),
+  with each side's peak memory (max RSS of its process).
+- ``reproduce``: ``docnmf reproduce cai2011-tdt2 --methods nmf,nmf-ncw,cf-ncw,lccf-ncw
+  --runs 5`` with this checkout and with ``--before DIR`` (a checkout of an earlier
+  commit), wall time each.
+
+Ratios are docnmf / peer (below 1: docnmf faster). Threads: whatever BLAS uses by
+default, the same for every side (``--threads`` to pin). Prints markdown.
+
+Usage::
+
+    python benchmarks/solvers.py [--sections objective restarts end-to-end reproduce]
+        [--before /path/to/older/checkout] [--threads N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from docnmf import DocumentVectorizer, load_dataset
+from docnmf.cluster.nmf import NMFClustering
+from docnmf.factor._losses import nmf_loss
+from docnmf.factor.init import make_starts
+from docnmf.factor.solvers import BATCHED_SOLVERS
+
+DEFAULTS = NMFClustering().get_params()
+
+
+def tdt2_matrix() -> sp.csr_matrix:
+    from sklearn.preprocessing import normalize
+
+    X = sp.csr_matrix(load_dataset("tdt2_top30").counts, dtype=np.float64)
+    X = X[:, np.flatnonzero(X.getnnz(axis=0))]
+    return normalize(X).tocsr()
+
+
+def newsgroups_matrix() -> sp.csr_matrix:
+    return DocumentVectorizer().fit_transform(load_dataset("20newsgroups").texts)
+
+
+def time_to_target(X, k: int, *, solver: str, init: str, dtype, target: float, seed: int = 0,
+                   max_iter: int = 1000, tol: float = 1e-7) -> dict:
+    """Seconds from nothing (start included) until the objective is at most ``target``."""
+    trace = []
+    t0 = time.perf_counter()
+    start = make_starts(X, k, init, [np.random.default_rng(seed)])[0]
+    init_s = time.perf_counter() - t0
+    if solver == "hals":
+        result = BATCHED_SOLVERS["hals"](X, [start], max_iter=max_iter, tol=tol, dtype=dtype,
+                                         callback=lambda it, losses: trace.append(
+                                             (time.perf_counter() - t0, float(losses[0]))))[0]
+    else:
+        from docnmf.factor.nmf import fit_nmf_mu
+
+        result = fit_nmf_mu(X, *start, max_iter=max_iter, tol=tol,
+                            callback=lambda it, loss: trace.append((time.perf_counter() - t0,
+                                                                    loss)))
+    total = time.perf_counter() - t0
+    reach = next((s for s, loss in trace if loss <= target), None)
+    return dict(final=float(result.losses[-1]), n_iter=result.n_iter, total_s=total,
+                init_s=init_s, reach_s=reach)
+
+
+def objective_section(name: str, X, k: int) -> list[str]:
+    from sklearn.decomposition import NMF
+
+    lines = [f"#### {name}: {X.shape[0]} x {X.shape[1]}, {X.nnz} non-zeros, k = {k}", "",
+             "| solver | seconds | final objective | rounds | seconds to reach sklearn cd's "
+             "final | ratio to sklearn cd |", "|---|---:|---:|---:|---:|---:|"]
+    peers = {}
+    for solver in ("cd", "mu"):
+        model = NMF(k, solver=solver, init="nndsvda", tol=1e-4, max_iter=1000, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t0 = time.perf_counter()
+            W = model.fit_transform(X)
+            seconds = time.perf_counter() - t0
+        peers[solver] = (seconds, nmf_loss(X, model.components_.T, W), model.n_iter_)
+    target = peers["cd"][1]
+    for solver, (seconds, final, n_iter) in peers.items():
+        lines.append(f"| scikit-learn {solver} (nndsvda) | {seconds:.2f} | {final:.2f} | {n_iter} "
+                     f"| {'' if solver != 'cd' else f'{seconds:.2f}'} | "
+                     f"{seconds / peers['cd'][0]:.2f} |")
+    runs = [("docnmf default: hals, " + DEFAULTS["init"], "hals", DEFAULTS["init"], np.float64),
+            ("docnmf hals, " + DEFAULTS["init"] + ", float32", "hals", DEFAULTS["init"],
+             np.float32),
+            ("docnmf hals, nndsvda", "hals", "nndsvda", np.float64),
+            ("docnmf MU, random (the paper)", "mu", "random", np.float64)]
+    for label, solver, init, dtype in runs:
+        r = time_to_target(X, k, solver=solver, init=init, dtype=dtype, target=target,
+                           tol=1e-7 if solver == "hals" else 1e-5)
+        reach = f"{r['reach_s']:.2f}" if r["reach_s"] is not None else "never"
+        ratio = f"{r['reach_s'] / peers['cd'][0]:.2f}" if r["reach_s"] is not None else "-"
+        lines.append(f"| {label} | {r['total_s']:.2f} | {r['final']:.2f} | {r['n_iter']} | "
+                     f"{reach} | {ratio} |")
+    return lines
+
+
+def restarts_section(X) -> list[str]:
+    """Ten restarts one at a time vs side by side, same starts, results checked equal."""
+    from docnmf.text.weighting import ncw_weights
+
+    Xw = sp.csr_matrix(sp.diags(np.sqrt(ncw_weights(X))) @ X)
+    k, n = 20, 10
+    options = dict(max_iter=DEFAULTS["max_iter"], tol=DEFAULTS["tol"])
+    lines = [f"#### Ten restarts of NMF-NCW on 20 Newsgroups ({Xw.shape[0]} x {Xw.shape[1]}, "
+             f"k = {k}, random starts, tol {options['tol']})", "",
+             "| run | seconds | ratio to one at a time, one thread | best objective | "
+             "max abs difference of U to one at a time |", "|---|---:|---:|---:|---:|"]
+    starts = make_starts(Xw, k, "random", list(np.random.default_rng(0).spawn(n)))
+    runs = [("HALS one at a time, products on one thread (plain)", "hals", 1, 1, np.float64),
+            ("HALS one at a time, products on every core", "hals", 1, None, np.float64),
+            ("HALS side by side (default)", "hals", n, None, np.float64),
+            ("HALS side by side, float32", "hals", n, None, np.float32),
+            ("MU one at a time", "mu", 1, None, np.float64),
+            ("MU side by side", "mu", n, None, np.float64)]
+    reference, base = {}, None
+    for label, solver, width, threads, dtype in runs:
+        extra = {"dtype": dtype} | ({"threads": threads} if solver == "hals" else {})
+        t0 = time.perf_counter()
+        results = []
+        for first in range(0, n, width):
+            results += BATCHED_SOLVERS[solver](Xw, starts[first:first + width], **options,
+                                               **extra)
+        seconds = time.perf_counter() - t0
+        base = base or seconds
+        ref = reference.setdefault(solver, results)
+        diff = max(float(np.max(np.abs(a.U - b.U))) for a, b in zip(ref, results))
+        lines.append(f"| {label} | {seconds:.2f} | {base / seconds:.2f}x | "
+                     f"{min(r.losses[-1] for r in results):.4f} | {diff:.1e} |")
+    return lines
+
+
+def end_to_end_section(threads: int | None) -> list[str]:
+    script = (
+        "import time, resource, json\n"
+        "t0 = time.perf_counter()\n"
+        "from sklearn.feature_extraction.text import TfidfVectorizer\n"
+        "from sklearn.cluster import KMeans\n"
+        "from docnmf import load_dataset\n"
+        "texts = load_dataset('20newsgroups').texts\n"
+        "X = TfidfVectorizer(sublinear_tf=True, stop_words='english', min_df=2)"
+        ".fit_transform(texts)\n"
+        "labels = KMeans(n_clusters=20, n_init=10, random_state=0).fit_predict(X)\n"
+        "print(json.dumps({'seconds': time.perf_counter() - t0, 'peak_mb': "
+        "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n")
+    env = dict(os.environ)
+    if threads:
+        env.update(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env=env)
+    peer = json.loads(out.stdout.strip().splitlines()[-1])
+    measure = ("import json, resource, sys, time\nt0 = time.perf_counter()\n"
+               "from docnmf.cli import main\nstatus = main(sys.argv[1:])\n"
+               "print(json.dumps({'seconds': time.perf_counter() - t0, 'peak_mb': "
+               "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 'status': status}))\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        args = ["-q", "cluster", "20newsgroups", "-k", "20", "-o", str(Path(tmp) / "out")]
+        if threads:
+            args += ["--threads", str(threads)]
+        out = subprocess.run([sys.executable, "-c", measure, *args], capture_output=True,
+                             text=True, check=True, env=env)
+        ours = json.loads(out.stdout.strip().splitlines()[-1])
+        fit_s = json.loads((Path(tmp) / "out" / "run.json").read_text())["timings"]
+    return ["#### docnmf cluster 20newsgroups -k 20, end to end", "",
+            "| run | wall s | peak MB |", "|---|---:|---:|",
+            f"| scikit-learn TfidfVectorizer + KMeans(n_init=10) | {peer['seconds']:.1f} | "
+            f"{peer['peak_mb']:.0f} |",
+            f"| docnmf cluster (default nmf-ncw; its run.json timings: {fit_s}) | "
+            f"{ours['seconds']:.1f} | {ours['peak_mb']:.0f} |",
+            f"| ratio docnmf / scikit-learn | {ours['seconds'] / peer['seconds']:.2f} | |"]
+
+
+def reproduce_section(before: Path | None) -> list[str]:
+    lines = ["#### docnmf reproduce cai2011-tdt2 --methods nmf,nmf-ncw,cf-ncw,lccf-ncw --runs 5",
+             "", "| checkout | wall s |", "|---|---:|"]
+    checkouts = [("this", Path(__file__).resolve().parents[1])]
+    if before is not None:
+        checkouts.insert(0, ("before", before.resolve()))
+    for label, root in checkouts:
+        env = dict(os.environ, PYTHONPATH=str(root / "src"))
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "docnmf", "-q", "reproduce", "cai2011-tdt2",
+                            "--methods", "nmf,nmf-ncw,cf-ncw,lccf-ncw", "--runs", "5",
+                            "-o", str(Path(tmp) / "rep")], check=True, env=env,
+                           capture_output=True)
+            lines.append(f"| {label} ({root}) | {time.perf_counter() - t0:.1f} |")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sections", nargs="+",
+                        default=["objective", "restarts", "end-to-end", "reproduce"])
+    parser.add_argument("--before", type=Path, default=None,
+                        help="an older checkout for the reproduce wall time")
+    parser.add_argument("--threads", type=int, default=None, help="BLAS threads for every side")
+    args = parser.parse_args(argv)
+    if args.threads:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=args.threads)
+    print(f"docnmf defaults: solver={DEFAULTS['solver']} init={DEFAULTS['init']} "
+          f"n_init={DEFAULTS['n_init']} tol={DEFAULTS['tol']}\n")
+    news = None
+    if "objective" in args.sections:
+        print("\n".join(objective_section("TDT2 (TDT2.mat, unit rows)", tdt2_matrix(), 30)),
+              end="\n\n", flush=True)
+        news = newsgroups_matrix()
+        print("\n".join(objective_section("20 Newsgroups (docnmf's tf-idf)", news, 20)),
+              end="\n\n", flush=True)
+    if "restarts" in args.sections:
+        news = news if news is not None else newsgroups_matrix()
+        print("\n".join(restarts_section(news)), end="\n\n", flush=True)
+    if "end-to-end" in args.sections:
+        print("\n".join(end_to_end_section(args.threads)), end="\n\n", flush=True)
+    if "reproduce" in args.sections:
+        print("\n".join(reproduce_section(args.before)), end="\n\n", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
