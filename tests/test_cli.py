@@ -43,7 +43,7 @@ def test_demo(capsys):
     code, out, err = run(["demo"], capsys)
     assert code == 0
     assert "accuracy" in out and "cluster  4" in out
-    assert "restart 10/10" in err  # progress goes to standard error
+    assert "NMF restart 1/1" in err  # progress goes to standard error (one NNDSVD start)
 
 
 def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):

@@ -64,7 +64,8 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None
                    help=f"clustering method (default {default_method})")
     g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_positive_int, default=10,
-                   help="random restarts; the lowest objective is kept (default 10)")
+                   help="restarts from random starts; the lowest objective is kept (default 10; "
+                        "NMF's default NNDSVD start is deterministic and runs once)")
     g.add_argument("--max-iter", type=_positive_int, default=None,
                    help="iterations per restart (default: the method's own, e.g. 500 for NMF, "
                         "1000 for CF/LCCF)")
@@ -76,8 +77,9 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None
                    help="NMF solver (nmf, nmf-ncw): hals, accelerated coordinate descent "
                         "(default), or mu, the paper's multiplicative updates")
     g.add_argument("--init", choices=["random", "nndsvd", "nndsvda", "nndsvdar"], default=None,
-                   help="NMF starts (nmf, nmf-ncw): random, or NNDSVD with zeros kept, set to "
-                        "the mean or to small random values (default: the method's own)")
+                   help="NMF starts (nmf, nmf-ncw): NNDSVD with zeros set to the mean "
+                        "(nndsvda, default; deterministic, so one restart), kept or set to "
+                        "small random values; or random (the paper)")
     g.add_argument("--dtype", choices=["float64", "float32"], default=None,
                    help="precision of the NMF factorization (nmf, nmf-ncw; float32 needs "
                         "--solver hals; default float64)")

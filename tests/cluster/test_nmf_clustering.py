@@ -58,7 +58,7 @@ def test_same_seed_same_result_and_clone(planted):
 
 def test_keeps_lowest_objective_restart(planted):
     X, _ = planted(80, 40, 4, seed=3)
-    model = NMFClustering(4, n_init=6, random_state=0).fit(X)
+    model = NMFClustering(4, init="random", n_init=6, random_state=0).fit(X)
     assert model.objective_ == pytest.approx(model.restart_losses_.min())
     assert len(model.restart_losses_) == 6
     assert np.all(np.diff(model.loss_history_) <= 1e-12 * model.loss_history_[0])
@@ -71,7 +71,8 @@ def test_ncw_is_nmf_on_weighted_data(planted):
     d = X @ X.T @ np.ones(40)  # the n x n form, fine at this size
     np.testing.assert_allclose(gamma, 1.0 / d)
     Xw = X / np.sqrt(d)[:, None]
-    ncw = NMFClustering(2, weighting="ncw", n_init=1, max_iter=300, tol=1e-4, random_state=3).fit(X)
+    ncw = NMFClustering(2, weighting="ncw", solver="mu", init="random", n_init=1, max_iter=300,
+                        tol=1e-4, random_state=3).fit(X)
     rng = np.random.default_rng(3)
     child = rng.spawn(1)[0]
     res = fit_nmf_mu(Xw, *random_init(Xw, 2, child), max_iter=300, tol=1e-4)
