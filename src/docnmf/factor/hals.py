@@ -131,7 +131,8 @@ def _loss(X_sqnorm: float, XUt: np.ndarray, Vt: np.ndarray, UtU: np.ndarray,
 def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
                          tol: float = 1e-4, dtype=np.float64, alpha: float = ALPHA,
                          delta: float = DELTA, sweeps: tuple[int, int] | None = None,
-                         threads: int | None = None, callback: Callable[[int, np.ndarray], None] | None = None
+                         threads: int | None = None,
+                         callback: Callable[[int, np.ndarray], None] | None = None
                          ) -> list[FactorResult]:
     """Accelerated HALS from each ``(U0, V0)`` in ``starts``, all restarts in one batch.
 

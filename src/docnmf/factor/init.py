@@ -1,4 +1,4 @@
-"""Starting factors for NMF: uniform random, and NNDSVD with its variants (Boutsidis & Gallopoulos 2008).
+"""Starting factors for NMF: uniform random, and NNDSVD and its variants (Boutsidis & Gallopoulos).
 
 Orientation: rows of ``X`` are documents, ``X ~ V U^T`` with ``U`` of shape
 (n_terms, k) and ``V`` of shape (n_docs, k), as in :mod:`docnmf.factor.nmf`.
