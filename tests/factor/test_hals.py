@@ -96,3 +96,27 @@ def test_beats_multiplicative_updates_per_round(planted):
     hals = fit_nmf_hals(sp.csr_matrix(X), *start, max_iter=20, tol=-1.0)
     mu = fit_nmf_mu(sp.csr_matrix(X), *start, max_iter=20, tol=-1.0)
     assert hals.losses[-1] < mu.losses[-1]
+
+
+@pytest.mark.parametrize("n_blocks", [1, 2, 3])
+def test_row_blocks_give_the_whole_product_bit_for_bit(n_blocks):
+    """Rows of a sparse product are independent: blocks on threads change no bit."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from docnmf.factor.hals import RowBlocks
+
+    X = sp.random(500, 200, density=0.05, format="csr", random_state=1)
+    B = np.random.default_rng(0).random((200, 7))
+    with ThreadPoolExecutor(2) as pool:
+        np.testing.assert_array_equal(RowBlocks(X, n_blocks).dot(B, pool), X @ B)
+    np.testing.assert_array_equal(RowBlocks(X, n_blocks).dot(B), X @ B)
+
+
+def test_threads_do_not_change_the_result(planted):
+    X, _ = planted(120, 70, 3, seed=8)
+    starts = [random_init(X, 3, g) for g in np.random.default_rng(3).spawn(3)]
+    one = fit_nmf_hals_batched(sp.csr_matrix(X), starts, max_iter=100, threads=1)
+    two = fit_nmf_hals_batched(sp.csr_matrix(X), starts, max_iter=100, threads=2)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a.U, b.U)
+        np.testing.assert_array_equal(a.losses, b.losses)

@@ -95,18 +95,24 @@ class RowBlocks:
     """
 
     def __init__(self, A, n_blocks: int):
-        self.A = A
         self.shape, self.nnz = A.shape, A.nnz
         edges = np.linspace(0, A.shape[0], max(1, n_blocks) + 1).astype(int)
-        self.blocks = [A[a:b] for a, b in zip(edges[:-1], edges[1:])] if n_blocks > 1 else [A]
-
-    def __matmul__(self, B):
-        return self.dot(B)
+        self.blocks = [_rows(A, a, b) for a, b in zip(edges[:-1], edges[1:])] \
+            if n_blocks > 1 else [A]
 
     def dot(self, B: np.ndarray, pool: Executor | None = None) -> np.ndarray:
-        if pool is None or len(self.blocks) == 1:
-            return self.A @ B
-        return np.vstack(list(pool.map(lambda block: block @ B, self.blocks)))
+        if len(self.blocks) == 1:
+            return self.blocks[0] @ B
+        parts = pool.map(lambda block: block @ B, self.blocks) if pool is not None else \
+            (block @ B for block in self.blocks)
+        return np.vstack(list(parts))
+
+
+def _rows(A: sp.csr_matrix, a: int, b: int) -> sp.csr_matrix:
+    """Rows ``a:b`` of ``A`` as a CSR matrix over ``A``'s own arrays (no copy)."""
+    start, stop = A.indptr[a], A.indptr[b]
+    return sp.csr_matrix((A.data[start:stop], A.indices[start:stop], A.indptr[a:b + 1] - start),
+                         shape=(b - a, A.shape[1]), copy=False)
 
 
 def _transposed(P: np.ndarray, r: int, k: int) -> np.ndarray:
@@ -180,12 +186,14 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     """
     dtype = np.dtype(dtype)
     X_sqnorm = squared_norm(X)
-    X = X.astype(dtype) if sp.issparse(X) else np.asarray(X, dtype=dtype)
-    Xt = X.T.tocsr() if sp.issparse(X) else np.ascontiguousarray(X.T)
+    X = X.astype(dtype, copy=False) if sp.issparse(X) else np.asarray(X, dtype=dtype)
     threads = blas_threads() if threads is None else int(threads)
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
     if sp.issparse(X):
-        X, Xt = RowBlocks(X, threads), RowBlocks(Xt, threads)
+        X, Xt = RowBlocks(X, threads), RowBlocks(X.T.tocsr(), threads)
+    else:
+        Xt = np.ascontiguousarray(X.T)
+    if isinstance(X, RowBlocks):
         product = lambda A, B: A.dot(B, pool)  # noqa: E731
     else:
         product = lambda A, B: A @ B  # noqa: E731

@@ -103,7 +103,7 @@ def nndsvd_init(X, k: int, rng: np.random.Generator, *, variant: Init = "nndsvd"
 
 def truncated_svd(X, k: int, rng: np.random.Generator):
     """The ``k`` leading singular triplets ``(P, s, Qt)`` of sparse or dense ``X`` (randomized)."""
-    A = X.astype(np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    A = X.astype(np.float64, copy=False) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
     seed = int(rng.integers(np.iinfo(np.int32).max))
     return randomized_svd(A, k, n_iter=7, random_state=np.random.RandomState(seed))
 

@@ -173,21 +173,23 @@ class Analyzer:
         # a new token gets the next id as it is first looked up, at C speed through map
         index: defaultdict[str, int] = defaultdict()
         index.default_factory = index.__len__
+        # 32-bit ids: a corpus's token stream is its largest array (20 Newsgroups: millions)
         chunks = []
         for text in texts:
             tokens = split(text)
-            chunks.append(np.fromiter(map(index.__getitem__, tokens), np.intp, len(tokens)))
-        token_ids = np.concatenate([np.zeros(0, dtype=np.intp), *chunks])
+            chunks.append(np.fromiter(map(index.__getitem__, tokens), np.int32, len(tokens)))
         ends = np.cumsum([0, *map(len, chunks)])
+        token_ids = np.concatenate([np.zeros(0, dtype=np.int32), *chunks])
+        del chunks
         # stop words (and runs that are no tokens) go per distinct token; the rest keep their order
         is_word = np.array([self._is_word(token) for token in index], dtype=bool)
-        word_id = np.cumsum(is_word) - 1
+        word_id = (np.cumsum(is_word) - 1).astype(np.int32)
         keep = is_word[token_ids]
-        kept_before = np.concatenate(([0], np.cumsum(keep)))
+        offsets = np.concatenate(([0], np.cumsum(keep)))[ends]
         return CorpusTokens(
             words=[token for token, word in zip(index, is_word) if word],
             ids=word_id[token_ids[keep]],
-            offsets=kept_before[ends],
+            offsets=offsets,
         )
 
     def stem_words(self, words: list[str]) -> list[str]:

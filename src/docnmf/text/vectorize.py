@@ -110,8 +110,10 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         stems = analyzer.stem_words(tokens.words)  # once per distinct word
         terms = sorted(set(stems))  # alphabetical, so the column order is deterministic
         column = {term: j for j, term in enumerate(terms)}
-        counts = _count_matrix(tokens, np.array([column[s] for s in stems], dtype=np.intp),
+        counts = _count_matrix(tokens, np.array([column[s] for s in stems], dtype=np.int32),
                                len(terms))
+        forms = most_frequent_forms(tokens.words, stems, tokens.word_counts())
+        del tokens  # the token stream is the largest array here; the counts hold what it had
         kept = _kept_columns(counts, low, high, self.max_features)
         if not kept.size:
             raise EmptyVocabularyError(
@@ -119,7 +121,6 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
                 f"pruning ({len(terms)} terms before pruning)")
         counts = counts[:, kept]
         vocabulary = [terms[j] for j in kept]
-        forms = most_frequent_forms(tokens.words, stems, tokens.word_counts())
         self.analyzer_ = analyzer
         self.vocabulary_ = {term: j for j, term in enumerate(vocabulary)}
         self.weighting_ = TfidfWeighting(tf=self.tf, idf=self.idf, norm=self.norm).fit(counts)
@@ -134,7 +135,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "vocabulary_")
         tokens = self.analyzer_.tokenize(_as_text_list(raw_documents))
         stems = self.analyzer_.stem_words(tokens.words)
-        columns = np.array([self.vocabulary_.get(s, -1) for s in stems], dtype=np.intp)
+        columns = np.array([self.vocabulary_.get(s, -1) for s in stems], dtype=np.int32)
         return _count_matrix(tokens, columns, len(self.vocabulary_))
 
     def transform(self, raw_documents):
