@@ -53,6 +53,11 @@ class CorpusTokens(NamedTuple):
         return np.bincount(self.ids, minlength=len(self.words))
 
 
+def _index_dtype(n: int):
+    """The narrower integer type that can count to ``n``."""
+    return np.int32 if n < np.iinfo(np.int32).max else np.int64
+
+
 def most_frequent_forms(words: Sequence[str], stems: Sequence[str],
                         counts: Sequence[int]) -> dict[str, str]:
     """Map each stem to the most frequent of the words that stem to it.
@@ -185,7 +190,7 @@ class Analyzer:
         is_word = np.array([self._is_word(token) for token in index], dtype=bool)
         word_id = (np.cumsum(is_word) - 1).astype(np.int32)
         keep = is_word[token_ids]
-        offsets = np.concatenate(([0], np.cumsum(keep)))[ends]
+        offsets = np.concatenate(([0], np.cumsum(keep, dtype=_index_dtype(len(keep)))))[ends]
         return CorpusTokens(
             words=[token for token, word in zip(index, is_word) if word],
             ids=word_id[token_ids[keep]],

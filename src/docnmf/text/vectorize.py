@@ -198,11 +198,13 @@ def _count_matrix(tokens: CorpusTokens, column_of_word: np.ndarray,
     """Documents x columns occurrence counts; words whose column is -1 are left out."""
     columns = column_of_word[tokens.ids]
     known = columns >= 0
-    indptr = np.concatenate(([0], np.cumsum(known)))[tokens.offsets]
-    X = sp.csr_matrix((np.ones(indptr[-1]), columns[known], indptr),
+    indptr = np.concatenate(([0], np.cumsum(known, dtype=np.int64)))[tokens.offsets]
+    # one entry per occurrence until summed: single precision counts exactly to 2^24 and
+    # halves the largest temporary; the summed counts are then widened
+    X = sp.csr_matrix((np.ones(indptr[-1], dtype=np.float32), columns[known], indptr),
                       shape=(len(tokens.offsets) - 1, n_columns))
     X.sum_duplicates()
-    return X
+    return X.astype(np.float64)
 
 
 def _kept_columns(counts: sp.csr_matrix, low: float, high: float,
