@@ -168,3 +168,13 @@ def test_mu_refuses_float32():
     X = sp.random(10, 8, density=0.5, random_state=0, format="csr")
     with pytest.raises(ValueError, match="float64 only"):
         BATCHED_SOLVERS["mu"](X, _starts(X, 2, 1), dtype=np.float32)
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+def test_callback_sees_every_round(planted, solver):
+    X, _ = planted(40, 30, 3, seed=2)
+    seen = []
+    res = SOLVERS[solver](sp.csr_matrix(X), *random_init(X, 3, np.random.default_rng(0)),
+                          max_iter=25, tol=-1.0, callback=lambda it, loss: seen.append((it, loss)))
+    assert [it for it, _ in seen] == list(range(1, 26))
+    np.testing.assert_array_equal([loss for _, loss in seen], res.losses[1:])

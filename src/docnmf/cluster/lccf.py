@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import time
 import warnings
 from typing import Literal
 
@@ -19,7 +18,8 @@ from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, 
                             knn_cosine_graph, knn_kernel_graph)
 from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
                            make_kernel, normalize_wv, poly2_kernel, random_init_concepts)
-from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
+from ._common import (best_of_restarts, best_result, check_n_clusters, memberships_from,
+                      top_terms)
 
 __all__ = ["LCCFClustering"]
 
@@ -338,8 +338,13 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
                 # the starts stop after init_rounds on purpose
                 warnings.simplefilter("ignore", ConvergenceWarning)
             if self.batch_restarts:
-                best, losses = self._batched_starts(K, start, rng, run, rounds,
-                                                    0.0 if select else tol, name)
+                # the same child generators, in the same order, as one start after another
+                starts = [start(child) for child in child_generators(rng, int(self.n_init))]
+                best, losses = best_result(
+                    fit_lccf_restarts(K, starts, max_iter=rounds, tol=0.0 if select else tol,
+                                      **run),
+                    name=name, tol=tol, max_iter=rounds, total=int(self.n_init),
+                    verbose=self.verbose)
             else:
                 best, losses = best_of_restarts(
                     lambda child: fit_lccf(K, *start(child), max_iter=rounds,
@@ -359,29 +364,6 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         if dtype != np.float64:
             best = best._replace(W=best.W.astype(np.float64), V=best.V.astype(np.float64))
         return best, losses
-
-    def _batched_starts(self, K, start, rng, run, rounds, tol, name):
-        """All starts side by side; the kept one chosen as ``best_of_restarts`` chooses."""
-        n_init = int(self.n_init)
-        t0 = time.perf_counter()
-        # the same child generators, in the same order, as one start after another would use
-        results = fit_lccf_restarts(K, [start(child) for child in child_generators(rng, n_init)],
-                                    max_iter=rounds, tol=tol, **run)
-        best = None
-        for r, result in enumerate(results):
-            if self.verbose:
-                logger.info("%s restart %d/%d: objective %.6g after %d iterations", name, r + 1,
-                            n_init, result.losses[-1], result.n_iter)
-            if best is None or result.losses[-1] < best.losses[-1]:
-                best = result
-        if self.verbose:
-            logger.info("%s: %d restarts side by side in %.2fs", name, n_init,
-                        time.perf_counter() - t0)
-        if not best.converged:
-            warnings.warn(f"{name} did not converge to tol={float(self.tol)} in "
-                          f"max_iter={rounds} iterations; raise max_iter", ConvergenceWarning,
-                          stacklevel=4)
-        return best, np.asarray([float(result.losses[-1]) for result in results])
 
     def _finish(self, X, Kw, best, rng, losses) -> None:
         k = int(self.n_clusters)

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import logging
-import time
-import warnings
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._rng import as_generator, child_generators
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
                             fit_ssnmf_restarts, random_init, solve_g)
-from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
+from ._common import (best_of_restarts, best_result, check_n_clusters, memberships_from,
+                      top_terms)
 from .constraints import ConstraintError, Constraints
 
 __all__ = ["SSNMFClustering", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
@@ -227,7 +225,13 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         rng = as_generator(self.random_state)
         k = int(self.n_clusters)
         if self.batch_restarts:
-            best, losses = self._batched_restarts(A, k, rng)
+            # the same child generators, in the same order, as one restart after another
+            starts = [random_init(A, k, child) for child in child_generators(rng, int(self.n_init))]
+            best, losses = best_result(
+                fit_ssnmf_restarts(A, starts, update=self.update, max_iter=int(self.max_iter),
+                                   tol=float(self.tol)),
+                name="SS-NMF", tol=self.tol, max_iter=self.max_iter, total=int(self.n_init),
+                verbose=self.verbose)
         else:
             best, losses = best_of_restarts(
                 lambda child: fit_ssnmf(A, *random_init(A, k, child), update=self.update,
@@ -247,30 +251,6 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.affinity == "linear":
             self.components_ = np.asarray(X.T @ G).T
         return self
-
-    def _batched_restarts(self, A, k, rng):
-        """All restarts side by side; the kept one chosen as ``best_of_restarts`` chooses."""
-        n_init = int(self.n_init)
-        t0 = time.perf_counter()
-        # the same child generators, in the same order, as one restart after another would use
-        starts = [random_init(A, k, child) for child in child_generators(rng, n_init)]
-        results = fit_ssnmf_restarts(A, starts, update=self.update, max_iter=int(self.max_iter),
-                                     tol=float(self.tol))
-        best = None
-        for r, result in enumerate(results):
-            if self.verbose:
-                logger.info("SS-NMF restart %d/%d: objective %.6g after %d iterations", r + 1,
-                            n_init, result.losses[-1], result.n_iter)
-            if best is None or result.losses[-1] < best.losses[-1]:
-                best = result
-        if self.verbose:
-            logger.info("SS-NMF: %d restarts side by side in %.2fs", n_init,
-                        time.perf_counter() - t0)
-        if not best.converged:
-            warnings.warn(f"SS-NMF did not converge to tol={self.tol} in "
-                          f"max_iter={self.max_iter} iterations; raise max_iter",
-                          ConvergenceWarning, stacklevel=3)
-        return best, np.asarray([float(result.losses[-1]) for result in results])
 
     def fit_predict(self, X, y=None, **kwargs):
         """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""

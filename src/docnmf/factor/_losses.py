@@ -30,10 +30,20 @@ def nmf_loss(X, U: np.ndarray, V: np.ndarray, *, X_sqnorm: float | None = None,
         X_sqnorm = squared_norm(X)
     if XU is None:
         XU = X @ U
-    # single-precision factors are summed in double: the stopping test compares sums
-    # whose relative change is near float32's resolution
-    in_double = {} if V.dtype == np.float64 else {"dtype": np.float64}
-    cross = float(np.einsum("ij,ij->", np.asarray(XU), V, **in_double))
-    gram = float(np.einsum("ij,ij->", U.T @ U, V.T @ V, **in_double))
+    cross = float(np.einsum("ij,ij->", np.asarray(XU), V))
+    gram = float(np.einsum("ij,ij->", U.T @ U, V.T @ V))
     # clip: rounding can make a perfect fit slightly negative
     return max(0.5 * (X_sqnorm - 2.0 * cross + gram), 0.0)
+
+
+def nmf_losses_stacked(X_sqnorm: float, XUt: np.ndarray, Vt: np.ndarray, UtU: np.ndarray,
+                       VtV: np.ndarray) -> np.ndarray:
+    """:func:`nmf_loss` of each restart in a stack, from products already at hand.
+
+    ``XUt`` (r, k, n_docs) holds ``(X U_i)^T``, ``Vt`` (r, k, n_docs) ``V_i^T``,
+    ``UtU`` and ``VtV`` (r, k, k) the Gram matrices; sums are taken in float64
+    whatever the factors' precision, so a stopping test on them is not rounding noise.
+    """
+    cross = np.einsum("rkn,rkn->r", XUt, Vt, dtype=np.float64)
+    gram = np.einsum("rkl,rkl->r", UtU, VtV, dtype=np.float64)
+    return np.maximum(0.5 * (X_sqnorm - 2.0 * cross + gram), 0.0)

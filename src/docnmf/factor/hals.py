@@ -15,9 +15,10 @@ columns while those still change much (Gillis & Glineur 2012): at most
 early once a sweep changes the factor by less than ``delta`` times the first.
 
 Several restarts run as one batch: factors are stored as stacks of shape
-(restarts, k, n), so the sparse products cover every restart at once and the
-column steps are batched matrix products. A restart leaves the batch when
-its own relative decrease of ``J`` falls below ``tol``.
+(restarts, k, n), so each sparse product covers every restart at once (split
+by rows over the threads); each restart's column steps run on its own block,
+the restarts on a thread pool. A restart leaves the batch when its own
+relative decrease of ``J`` falls below ``tol``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from ._losses import squared_norm
+from ._losses import nmf_losses_stacked, squared_norm
 from .nmf import FactorResult, normalize_uv
 
 __all__ = ["fit_nmf_hals", "fit_nmf_hals_batched", "hals_sweeps"]
@@ -126,14 +127,6 @@ def _wide(Ft: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(Ft.reshape(r * k, n).T)
 
 
-def _loss(X_sqnorm: float, XUt: np.ndarray, Vt: np.ndarray, UtU: np.ndarray,
-          VtV: np.ndarray) -> np.ndarray:
-    """``1/2 ||X - V U^T||^2`` per restart from products already at hand (float64 sums)."""
-    cross = np.einsum("rkn,rkn->r", XUt, Vt, dtype=np.float64)
-    gram = np.einsum("rkl,rkl->r", UtU, VtV, dtype=np.float64)
-    return np.maximum(0.5 * (X_sqnorm - 2.0 * cross + gram), 0.0)
-
-
 def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
                          tol: float = 1e-4, dtype=np.float64, alpha: float = ALPHA,
                          delta: float = DELTA, sweeps: tuple[int, int] | None = None,
@@ -191,11 +184,9 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
     if sp.issparse(X):
         X, Xt = RowBlocks(X, threads), RowBlocks(X.T.tocsr(), threads)
-    else:
-        Xt = np.ascontiguousarray(X.T)
-    if isinstance(X, RowBlocks):
         product = lambda A, B: A.dot(B, pool)  # noqa: E731
     else:
+        Xt = np.ascontiguousarray(X.T)
         product = lambda A, B: A @ B  # noqa: E731
     # the threads are ours: BLAS threads on top of them only contend (measured on 20 Newsgroups:
     # 1.7x slower with both than with ours alone)
@@ -223,7 +214,7 @@ def _fit(X, Xt, starts, product, pool, X_sqnorm, *, max_iter, tol, dtype, alpha,
     UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
     VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
     XUt = _transposed(product(X, _wide(Ut)), r, k)
-    losses = [[float(x)] for x in _loss(X_sqnorm, XUt, Vt, UtU, VtV)]
+    losses = [[float(x)] for x in nmf_losses_stacked(X_sqnorm, XUt, Vt, UtU, VtV)]
     done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     n_iter = np.zeros(r, dtype=int)
     converged = np.zeros(r, dtype=bool)
@@ -238,7 +229,7 @@ def _fit(X, Xt, starts, product, pool, X_sqnorm, *, max_iter, tol, dtype, alpha,
         XtVt = _transposed(product(Xt, _wide(Vt)), a, k)
         hals_sweeps(Ut, XtVt, VtV, sweeps_u, delta, pool)
         UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
-        current = _loss(X_sqnorm, XtVt, Ut, VtV, UtU)
+        current = nmf_losses_stacked(X_sqnorm, XtVt, Ut, VtV, UtU)
         if callback is not None:
             callback(it, current)
         stop = np.zeros(a, dtype=bool)

@@ -6,7 +6,7 @@ Orientation: rows of ``X`` are documents, ``X ~ V U^T`` with ``U`` of shape
 
 from __future__ import annotations
 
-from typing import Callable, Literal
+from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
@@ -121,15 +121,10 @@ def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator], *,
     if init == "random":
         return [random_init(X, k, rng) for rng in rngs]
     if init not in INITS:
-        raise ValueError(f"unknown init {init!r}; choose from {sorted(INITS)}")
+        raise ValueError(f"unknown init {init!r}; choose from {INITS}")
     svd = truncated_svd(X, k, rngs[0]) if svd is None else svd
     return [nndsvd_init(X, k, rng, variant=init, svd=svd) for rng in rngs]
 
 
 #: Starting points by name.
-INITS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
-    "random": random_init,
-    "nndsvd": lambda X, k, rng: nndsvd_init(X, k, rng, variant="nndsvd"),
-    "nndsvda": lambda X, k, rng: nndsvd_init(X, k, rng, variant="nndsvda"),
-    "nndsvdar": lambda X, k, rng: nndsvd_init(X, k, rng, variant="nndsvdar"),
-}
+INITS: tuple[str, ...] = ("random", "nndsvd", "nndsvda", "nndsvdar")

@@ -38,13 +38,12 @@ from .nmf import EPS, flush_tiny, side_by_side
 
 __all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
            "ConceptResult", "lccf_loss", "fit_lccf", "fit_lccf_restarts", "normalize_wv",
-           "random_init_concepts", "fold_in", "KernelSpec", "side_by_side"]
+           "random_init_concepts", "fold_in", "KernelSpec"]
 
 KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.ndarray]]
 
 
 # --- kernels ------------------------------------------------------------------------------------
-
 
 
 def poly2_kernel(A, B) -> np.ndarray:

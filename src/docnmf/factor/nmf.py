@@ -116,30 +116,8 @@ def fit_nmf_mu(X, U0: np.ndarray, V0: np.ndarray, *, max_iter: int = 300, tol: f
     >>> bool(np.all(np.diff(res.losses) <= 1e-12)), res.U.shape, res.V.shape
     (True, (4, 2), (6, 2))
     """
-    U = np.array(U0, dtype=np.float64, copy=True)
-    V = np.array(V0, dtype=np.float64, copy=True)
-    Xt = X.T.tocsr() if sp.issparse(X) else np.asarray(X).T
-    X_sqnorm = squared_norm(X)
-    losses = [nmf_loss(X, U, V, X_sqnorm=X_sqnorm)]
-    converged = False
-    n_iter = 0
-    for n_iter in range(1, max_iter + 1):
-        # eq. 8: u_ij <- u_ij (X V)_ij / (U V^T V)_ij   (paper's X is our X.T)
-        U *= (Xt @ V) / (U @ (V.T @ V) + EPS)
-        flush_tiny(U)
-        # eq. 9: v_ij <- v_ij (X^T U)_ij / (V U^T U)_ij
-        XU = X @ U
-        V *= XU / (V @ (U.T @ U) + EPS)
-        flush_tiny(V)
-        losses.append(nmf_loss(X, U, V, X_sqnorm=X_sqnorm, XU=XU))
-        if callback is not None:
-            callback(n_iter, losses[-1])
-        previous = losses[-2]
-        if previous <= 0 or (previous - losses[-1]) < tol * previous:
-            converged = True
-            break
-    U, V = normalize_uv(U, V)
-    return FactorResult(U, V, n_iter, np.asarray(losses), converged)
+    each = None if callback is None else (lambda _, n_iter, loss: callback(n_iter, loss))
+    return fit_nmf_mu_batched(X, [(U0, V0)], max_iter=max_iter, tol=tol, callback=each)[0]
 
 
 def side_by_side(product: Callable[[np.ndarray], np.ndarray],
@@ -183,14 +161,18 @@ def wide_product(A, blocks: list[np.ndarray]) -> list[np.ndarray]:
 
 
 def fit_nmf_mu_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
-                       tol: float = 1e-4, dtype=np.float64) -> list[FactorResult]:
+                       tol: float = 1e-4, dtype=np.float64,
+                       callback: Callable[[int, int, float], None] | None = None
+                       ) -> list[FactorResult]:
     """:func:`fit_nmf_mu` from each ``(U0, V0)`` in ``starts``, side by side, with the same results.
 
     The restarts share the two sparse products of each round (``X^T V`` and
     ``X U`` for all of them at once, see :func:`wide_product`); everything
     else is computed per restart on arrays of the same shapes as when it runs
-    alone, so each result equals :func:`fit_nmf_mu` from the same start bit for
+    alone, so each result equals this function from that start alone, bit for
     bit. Each restart stops on its own criterion and then leaves the batch.
+    ``callback(start, iteration, loss)`` is called after every round of every
+    running start.
     Only double precision (``dtype``): in single precision a slow MU run's relative
     decrease sinks into the products' rounding and the run may stop on a plateau
     far from where double precision goes (seen on the demo corpus: 5e-4 apart).
@@ -201,7 +183,7 @@ def fit_nmf_mu_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_it
     >>> X = sp.random(30, 20, density=0.3, random_state=0, format="csr")
     >>> starts = [random_init(X, 3, g) for g in rng.spawn(3)]
     >>> batch = fit_nmf_mu_batched(X, starts, max_iter=40)
-    >>> alone = [fit_nmf_mu(X, U0, V0, max_iter=40) for U0, V0 in starts]
+    >>> alone = [fit_nmf_mu_batched(X, [start], max_iter=40)[0] for start in starts]
     >>> all(np.array_equal(a.U, b.U) and np.array_equal(a.losses, b.losses)
     ...     for a, b in zip(batch, alone))
     True
@@ -232,6 +214,8 @@ def fit_nmf_mu_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_it
             flush_tiny(V[r])
             losses[r].append(nmf_loss(X, U[r], V[r], X_sqnorm=X_sqnorm, XU=XUr))
             n_iter[r] = it
+            if callback is not None:
+                callback(r, it, losses[r][-1])
             previous = losses[r][-2]
             if previous <= 0 or (previous - losses[r][-1]) < tol * previous:
                 converged[r] = True
