@@ -45,7 +45,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from docnmf.cluster.constraints import sample_constraints
+from docnmf.constraints import sample_constraints
 from docnmf.cluster.lccf import LCCFClustering
 from docnmf.cluster.ssnmf import SSNMFClustering
 from docnmf.corpus import load_dataset

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from docnmf.cluster.registry import make_estimator
+from docnmf.methods import make_estimator
 from docnmf.experiments.conditions import prepare_data, subset_indices, weigh_subset
 from docnmf.experiments.protocol import choose_classes, method_seed
 from docnmf.experiments.tables import REUTERS_CAI, TDT2_CAI

@@ -33,7 +33,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from docnmf.cluster.constraints import Constraints
+from docnmf.constraints import Constraints
 from docnmf.corpus import load_dataset
 from docnmf.factor.ssnmf import constrained_similarity, fit_ssnmf, random_init
 from docnmf.text.vectorize import DocumentVectorizer

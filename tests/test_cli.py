@@ -249,7 +249,7 @@ def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
 
 def test_iteration_limits_default_to_each_method_and_can_be_set(folder, tmp_path, capsys):
     """Without --max-iter / --tol each estimator keeps its own; given, they reach it."""
-    from docnmf.cluster.registry import make_estimator
+    from docnmf.methods import make_estimator
 
     def estimator_params(extra, method):
         out_dir = tmp_path / f"{method}-{len(extra)}"

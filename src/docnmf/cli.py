@@ -57,7 +57,7 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None:
-    from .cluster.registry import METHODS
+    from .methods import METHODS
 
     g = p.add_argument_group("clustering")
     g.add_argument("--method", choices=list(METHODS), default=default_method,
@@ -290,15 +290,15 @@ def _estimator_params(args) -> dict:
 
 def _method_params(method: str) -> set[str]:
     """The parameters of the estimator registered as ``method``."""
-    from .cluster.registry import METHODS
+    from .methods import METHODS
 
     return set(METHODS[method].factory(2).get_params())
 
 
 def _constraint_pairs(corpus, args) -> dict:
     """``must_link`` / ``cannot_link`` index pairs read from the files given on the command line."""
-    from .cluster.constraints import Constraints, read_constraint_pairs
-    from .cluster.registry import METHODS
+    from .constraints import Constraints, read_constraint_pairs
+    from .methods import METHODS
 
     files = {"must_link": getattr(args, "must_link", None),
              "cannot_link": getattr(args, "cannot_link", None)}
@@ -451,7 +451,7 @@ def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> in
 
 
 def _cmd_reproduce(args) -> int:
-    from .cluster.registry import METHODS
+    from .methods import METHODS
     from .experiments import TABLES, WEIGHTINGS
     from .experiments.targets import TargetOptions, all_targets
 
@@ -502,7 +502,7 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_evaluate(args) -> int:
-    from .cluster.registry import METHODS
+    from .methods import METHODS
     from .experiments import WEIGHTINGS, DataCondition, Protocol, ProtocolError, prepare_data
 
     methods = _comma_list(args.methods, "method", list(METHODS))
@@ -539,7 +539,7 @@ COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_dataset
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``docnmf`` command; returns the exit status."""
-    from .cluster.constraints import ConstraintError
+    from .constraints import ConstraintError
     from .corpus import CorpusError
     from .text.vectorize import EmptyVocabularyError
 

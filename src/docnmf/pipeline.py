@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .cluster._common import representative_documents
-from .cluster.registry import METHODS, make_estimator
+from .methods import METHODS, make_estimator
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import write_csv, write_json
@@ -83,7 +83,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     corpus : Corpus
     n_clusters : int
     method : str
-        A name in :data:`docnmf.cluster.registry.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...).
+        A name in :data:`docnmf.methods.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...).
     random_state : int or None
         Seed for the restarts.
     estimator_params, vectorizer_params : dict

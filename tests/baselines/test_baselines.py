@@ -11,7 +11,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines import (GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering,
                               graph_cut_criterion)
-from docnmf.cluster.registry import METHODS, make_estimator
+from docnmf.methods import METHODS, make_estimator
 from docnmf.metrics import clustering_accuracy
 
 BASELINES = ["km", "km-ncw", "aa", "nc", "lsi-km", "pca-km"]

@@ -13,7 +13,7 @@ from docnmf.baselines.coclustering import (
     residue_distances,
     sum_squared_residue,
 )
-from docnmf.cluster.registry import METHODS, make_estimator
+from docnmf.methods import METHODS, make_estimator
 from docnmf.metrics import clustering_accuracy
 
 RESIDUES = ["I", "II"]

@@ -8,7 +8,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines import LDAKMeansClustering, PCAClustering
 from docnmf.baselines.lda_km import lda_subspace, within_scatter
-from docnmf.cluster.registry import METHODS, make_estimator
+from docnmf.methods import METHODS, make_estimator
 from docnmf.metrics import clustering_accuracy
 
 

@@ -9,7 +9,7 @@ from docnmf.baselines.kernel_kmeans import kernel_kmeans_objective, kernel_matri
 from docnmf.baselines.semi_supervised import (SSKernelKMeansClustering, SSNormalizedCutClustering,
                                               constraint_matrix, farthest_first_labels,
                                               normalized_cut_criterion)
-from docnmf.cluster.constraints import Constraints, sample_constraints
+from docnmf.constraints import Constraints, sample_constraints
 from docnmf.metrics import clustering_accuracy
 
 ESTIMATORS = [SSKernelKMeansClustering, SSNormalizedCutClustering]

@@ -8,8 +8,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines.kernel_kmeans import KernelKMeansClustering, kernel_matrix
 from docnmf.baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
-from docnmf.cluster import ssnmf as ssnmf_module
-from docnmf.cluster.constraints import ConstraintError, sample_constraints
+from docnmf import constraints as constraints_module
+from docnmf.constraints import ConstraintError, sample_constraints
 from docnmf.cluster.ssnmf import SSNMFClustering
 from docnmf.metrics import clustering_accuracy
 
@@ -210,7 +210,7 @@ def test_argument_errors(planted):
 
 def test_refuses_constraint_sets_too_large_to_store(planted, monkeypatch):
     X, y = planted(40, 20, 2, seed=0)
-    monkeypatch.setattr(ssnmf_module, "MAX_CONSTRAINED_PAIRS", 100)
+    monkeypatch.setattr(constraints_module, "MAX_CONSTRAINED_PAIRS", 100)
     with pytest.raises(ConstraintError, match="closure=False"):
         SSNMFClustering(2).fit(X, y)   # 40 labelled documents: 780 pairs
     model = SSNMFClustering(2, n_init=1, closure=False).fit(X, must_link=[(0, 1)])

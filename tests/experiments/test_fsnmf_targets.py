@@ -83,7 +83,7 @@ def test_table2_end_to_end_on_cstr(datasets_dir, tmp_path):
 
 
 def test_every_row_of_table2_has_a_method():
-    from docnmf.cluster.registry import METHODS as REGISTRY
+    from docnmf.methods import METHODS as REGISTRY
 
     assert ft.NOT_IMPLEMENTED == ()
     assert set(ft.METHODS) == set(ft.ROWS)

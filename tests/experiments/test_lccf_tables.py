@@ -11,7 +11,7 @@ from docnmf.baselines.kernel import KernelGraphCutClustering
 from docnmf.baselines.kernel_kmeans import KernelKMeansClustering
 from docnmf.cli import main
 from docnmf.cluster import LCCFClustering
-from docnmf.cluster.registry import METHODS, make_estimator
+from docnmf.methods import METHODS, make_estimator
 from docnmf.corpus._paths import data_dir
 from docnmf.experiments import get_table
 from docnmf.experiments.tables import display_name

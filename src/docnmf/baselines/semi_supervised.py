@@ -20,8 +20,8 @@ from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_non_negative, validate_data
 
 from .._rng import as_generator
-from ..cluster.constraints import Constraints
-from ..cluster.ssnmf import build_constraints, constrained_pairs
+from ..constraints import Constraints
+from ..constraints import build_constraints, constrained_pairs
 from ._common import check_n_clusters, int_seed, one_hot
 from .kernel_kmeans import Kernel, kernel_kmeans, kernel_kmeans_objective, kernel_matrix
 

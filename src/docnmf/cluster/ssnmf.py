@@ -15,49 +15,14 @@ from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similari
                             fit_ssnmf_restarts, random_init, solve_g)
 from ._common import (best_of_restarts, best_result, check_n_clusters, memberships_from,
                       top_terms)
-from .constraints import ConstraintError, Constraints
+from ..constraints import ConstraintError, Constraints, build_constraints, constrained_pairs
 
-__all__ = ["SSNMFClustering", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
+__all__ = ["SSNMFClustering"]
 
 logger = logging.getLogger(__name__)
 
 ConstraintMode = Literal["extreme", "cost"]
 Affinity = Literal["linear", "precomputed"]
-
-#: Refuse constraint sets implying more pairs than this: each pair stores two sparse entries.
-MAX_CONSTRAINED_PAIRS = 20_000_000
-
-
-def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> Constraints:
-    """The :class:`Constraints` of a ``fit`` call: partial labels ``y`` and/or index pairs.
-
-    Shared by the semi-supervised estimators so that they read their
-    arguments the same way.
-
-    Examples
-    --------
-    >>> build_constraints(4, y=[0, -1, 0, 1]).n_pairs()
-    (1, 2)
-    """
-    if y is None:
-        return Constraints(n_docs, must_link=must_link, cannot_link=cannot_link)
-    y = np.asarray(y)
-    if y.shape != (n_docs,):
-        raise ValueError(f"y must hold one partial label per document ({n_docs}), "
-                         f"got shape {y.shape}")
-    return Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
-
-
-def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs to apply, refusing sets too large to store."""
-    n_ml, n_cl = constraints.n_pairs(closure)
-    if n_ml + n_cl > MAX_CONSTRAINED_PAIRS:
-        raise ConstraintError(
-            f"the constraints imply {n_ml} must-link and {n_cl} cannot-link pairs, more than the "
-            f"{MAX_CONSTRAINED_PAIRS} this implementation stores; give fewer labelled documents "
-            "or pass closure=False to apply only the given pairs")
-    return constraints.pairs(closure)
-
 
 class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents by semi-supervised NMF: ``A~ ~ G S G^T`` with must/cannot-link pairs.
@@ -211,7 +176,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             Partial labels, ``-1`` for an unlabelled document; expanded to
             the must-link and cannot-link pairs they imply.
         must_link, cannot_link : sequence of (i, j) or array of shape (m, 2), optional
-            Document index pairs (see :func:`docnmf.cluster.constraints.read_constraint_pairs`
+            Document index pairs (see :func:`docnmf.constraints.read_constraint_pairs`
             for files of document ids).
         """
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)

@@ -65,7 +65,7 @@ PAPER_TABLE2: dict[str, dict[str, float]] = {
     ))
 }
 
-#: Methods of Table 2 we run, by row: registry name (see :mod:`docnmf.cluster.registry`).
+#: Methods of Table 2 we run, by row: registry name (see :mod:`docnmf.methods`).
 METHODS = {"K-means": "km", "PCA-Km": "pca-km", "LDA-Km": "lda-km", "ECC": "ecc",
            "MSRC": "msrc", "NMF": "nmf", "Ncut": "nc", "FS-NMF": "fsnmf-paper"}
 #: Rows we add below the paper's: FS-NMF as docnmf runs it by default (fit, then weigh).
@@ -209,7 +209,7 @@ def select_features(X, k: int, method: str, n: int = 20, *, random_state: int = 
     """
     from ..cluster.fsnmf import FSNMFClustering
     from ..cluster.nmf import NMFClustering
-    from ..cluster.registry import PAPER_SOLVER
+    from ..methods import PAPER_SOLVER
 
     X = sp.csr_matrix(X, dtype=np.float64)
     if method in ("fsnmf", "fsnmf-paper"):
@@ -353,7 +353,7 @@ def _estimator(method: str, k: int, random_state: int, restarts: int):
         solver = "alternating" if method == "fsnmf-paper" else "fit-then-weigh"
         return FSNMFClustering(k, solver=solver, n_init=restarts, max_iter=300,
                                random_state=random_state)
-    from ..cluster.registry import make_estimator
+    from ..methods import make_estimator
 
     return make_estimator(method, k, random_state=random_state, n_init=restarts,
                           as_published=True)

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..cluster.registry import make_estimator
+from ..methods import make_estimator
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..metrics import score_all
 from .conditions import DataCondition, PreparedData, prepare_data, subset_indices, weigh_subset

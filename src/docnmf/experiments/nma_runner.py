@@ -42,7 +42,7 @@ from ..baselines.kmeans import KMeansClustering
 from ..baselines.topic_models import LDAClustering, PLSIClustering
 from ..cluster.nma import NMAClustering
 from ..cluster.nmf import NMFClustering
-from ..cluster.registry import PAPER_SOLVER
+from ..methods import PAPER_SOLVER
 from ..corpus import load_dataset
 from ..corpus._paths import data_dir
 from ..metrics import purity

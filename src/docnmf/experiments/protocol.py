@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..cluster.registry import METHODS, make_estimator
+from ..methods import METHODS, make_estimator
 from ..metrics import score_all
 from .conditions import (
     WEIGHTINGS,
@@ -55,7 +55,7 @@ class Protocol:
     ----------
     condition : DataCondition
     methods : tuple of str
-        Names registered in :data:`docnmf.cluster.registry.METHODS`.
+        Names registered in :data:`docnmf.methods.METHODS`.
     k_values : tuple of int
         Cluster numbers, each at least 2 and at most the number of classes.
     runs : int

@@ -6,7 +6,7 @@ Table 2 that can be built (:mod:`.ssnmf_data`). Every run of the protocol:
 
 1. draws ``p``% of all ``n (n - 1) / 2`` document pairs at random and labels
    them from the classes (must-link for the same class, cannot-link
-   otherwise; :func:`~docnmf.cluster.constraints.sample_constraints`);
+   otherwise; :func:`~docnmf.constraints.sample_constraints`);
 2. gives the same pairs to SS-KK, SS-SNC and SS-NMF, applied as drawn
    (``closure=False``: the paper draws pairs and sets their entries; it
    never mentions implied pairs). SS-NMF sets a must-link entry of
@@ -41,8 +41,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..cluster.constraints import sample_constraints
-from ..cluster.registry import make_estimator
+from ..constraints import sample_constraints
+from ..methods import make_estimator
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..metrics import clustering_accuracy, nmi
 from .conditions import ProtocolError

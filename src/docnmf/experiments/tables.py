@@ -4,7 +4,7 @@ Each :class:`TableSpec` covers one data condition of one paper and holds
 both of its metrics (accuracy and NMI). Published numbers are transcribed
 as printed: nine values for k = 2..10, then the paper's "Avg."/"average"
 column. Method names are the ones registered in
-:data:`docnmf.cluster.registry.METHODS` (the paper's names in lower case).
+:data:`docnmf.methods.METHODS` (the paper's names in lower case).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..cluster.registry import METHODS
+from ..methods import METHODS
 from .conditions import DataCondition
 from .protocol import Protocol
 

@@ -283,7 +283,7 @@ def constrained_similarity(X, must_link=None, cannot_link=None, *, mode: Constra
     must_link, cannot_link : array-like of shape (m, 2), optional
         Document index pairs, ``i != j``; a pair may not be in both lists.
         Pass the transitive closure if it should apply (see
-        :class:`docnmf.cluster.constraints.Constraints`).
+        :class:`docnmf.constraints.Constraints`).
     mode : {"extreme", "cost"}
         Extreme similarities (the paper's experiments) or ``A +/- weight``.
     reward, penalty : float, optional

@@ -24,10 +24,10 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from .._rng import as_generator
+from ._rng import as_generator
 
 __all__ = ["ConstraintError", "Constraints", "read_constraint_pairs", "sample_constraints",
-           "as_pair_array"]
+           "as_pair_array", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
 
 #: How many offending pairs an error message lists before "and N more".
 _SHOWN = 10
@@ -132,7 +132,7 @@ class Constraints:
     >>> Constraints(3, must_link=[(0, 1)], cannot_link=[(1, 0)])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    docnmf.cluster.constraints.ConstraintError: ... (0, 1) [must-linked through 0-1]
+    docnmf.constraints.ConstraintError: ... (0, 1) [must-linked through 0-1]
     """
 
     def __init__(self, n_docs: int, must_link=None, cannot_link=None, *,
@@ -499,3 +499,37 @@ def sample_constraints(y, fraction: float, rng=None) -> tuple[np.ndarray, np.nda
     same = y[pairs[:, 0]] == y[pairs[:, 1]]
     return pairs[same], pairs[~same]
 
+
+#: Refuse constraint sets implying more pairs than this: each pair stores two sparse entries.
+MAX_CONSTRAINED_PAIRS = 20_000_000
+
+
+def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> Constraints:
+    """The :class:`Constraints` of a ``fit`` call: partial labels ``y`` and/or index pairs.
+
+    Shared by the semi-supervised estimators so that they read their
+    arguments the same way.
+
+    Examples
+    --------
+    >>> build_constraints(4, y=[0, -1, 0, 1]).n_pairs()
+    (1, 2)
+    """
+    if y is None:
+        return Constraints(n_docs, must_link=must_link, cannot_link=cannot_link)
+    y = np.asarray(y)
+    if y.shape != (n_docs,):
+        raise ValueError(f"y must hold one partial label per document ({n_docs}), "
+                         f"got shape {y.shape}")
+    return Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
+
+
+def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs to apply, refusing sets too large to store."""
+    n_ml, n_cl = constraints.n_pairs(closure)
+    if n_ml + n_cl > MAX_CONSTRAINED_PAIRS:
+        raise ConstraintError(
+            f"the constraints imply {n_ml} must-link and {n_cl} cannot-link pairs, more than the "
+            f"{MAX_CONSTRAINED_PAIRS} this implementation stores; give fewer labelled documents "
+            "or pass closure=False to apply only the given pairs")
+    return constraints.pairs(closure)

@@ -5,18 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
-from ..baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
-from ..baselines.coclustering import CoClustering
-from ..baselines.kernel import KernelGraphCutClustering
-from ..baselines.kernel_kmeans import KernelKMeansClustering
-from ..baselines.lda_km import LDAKMeansClustering
-from ..baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
-from ..baselines.topic_models import LDAClustering, PLSIClustering
-from ..factor.lccf import poly2_kernel
-from .lccf import LCCFClustering
-from .nma import NMAClustering
-from .nmf import NMFClustering
-from .ssnmf import SSNMFClustering
+from .baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
+from .baselines.coclustering import CoClustering
+from .baselines.kernel import KernelGraphCutClustering
+from .baselines.kernel_kmeans import KernelKMeansClustering
+from .baselines.lda_km import LDAKMeansClustering
+from .baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
+from .baselines.topic_models import LDAClustering, PLSIClustering
+from .factor.lccf import poly2_kernel
+from .cluster.lccf import LCCFClustering
+from .cluster.nma import NMAClustering
+from .cluster.nmf import NMFClustering
+from .cluster.ssnmf import SSNMFClustering
 
 __all__ = ["Method", "METHODS", "PAPER_SOLVER", "make_estimator"]
 

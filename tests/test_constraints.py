@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from docnmf.cluster.constraints import (ConstraintError, Constraints, read_constraint_pairs,
+from docnmf.constraints import (ConstraintError, Constraints, read_constraint_pairs,
                                         sample_constraints)
 
 
