@@ -196,7 +196,7 @@ def test_nma_overlapping_writes_pairs(tmp_path, capsys):
 def test_overlapping_needs_nma(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping", "-o", str(tmp_path)],
                        capsys)
-    assert code == 2 and "--overlapping needs --method nma" in err
+    assert code == 2 and "--overlapping does not apply to nmf-ncw; methods that take it: nma" in err
 
 
 @pytest.mark.parametrize("method", ["plsi", "lda", "km", "nc"])
@@ -241,10 +241,35 @@ def test_concept_factorization_methods(method, extra, folder, tmp_path, capsys):
 
 def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--lam", "5", "-o", str(tmp_path)], capsys)
-    assert code == 2 and "--lam apply to cf" in err
+    assert code == 2 and "--lam does not apply to nmf-ncw; methods that take it: lccf," in err
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
                         "-o", str(tmp_path)], capsys)
-    assert code == 2 and "no graph term" in err
+    assert code == 2 and "--lam does not apply to cf (cf is defined by lam=0.0)" in err
+
+
+def test_an_option_the_method_does_not_take_is_refused_before_any_work(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "kernel-km", "--tol",
+                        "1e-3", "-o", str(tmp_path / "o")], capsys)
+    assert code == 2 and "--tol does not apply to kernel-km" in err
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_every_flag_maps_to_an_option_some_method_takes():
+    from docnmf.cli import _OPTION_FLAGS, build_parser
+    from docnmf.methods import METHODS
+
+    taken = set().union(*(m.parameters() for m in METHODS.values()))
+    assert set(_OPTION_FLAGS) <= taken
+    cluster = build_parser()._subparsers._group_actions[0].choices["cluster"]
+    dests = {a.dest for a in cluster._actions}
+    assert {dest for dest, _ in _OPTION_FLAGS.values()} <= dests
+
+
+def test_fsnmf_from_the_shell(folder, tmp_path, capsys):
+    code, out, err = run(["cluster", str(folder), "-k", "2", "--method", "fsnmf", "--min-df", "1",
+                          "-o", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    assert "accuracy" in out and (tmp_path / "o" / "assignments.csv").is_file()
 
 
 def test_iteration_limits_default_to_each_method_and_can_be_set(folder, tmp_path, capsys):
@@ -276,7 +301,7 @@ def test_solver_options_reach_nmf_and_are_refused_elsewhere(folder, tmp_path, ca
     assert (params["solver"], params["init"], params["dtype"]) == ("hals", "nndsvdar", "float32")
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "km", "--solver", "mu",
                         "-o", str(tmp_path / "km")], capsys)
-    assert code == 2 and "--solver apply to nmf and nmf-ncw, not km" in err
+    assert code == 2 and "--solver does not apply to km; methods that take it: nmf, nmf-ncw, fsnmf" in err
     code, _, err = run(["cluster", str(folder), "-k", "2", "--solver", "mu", "--dtype",
                         "float32", "-o", str(tmp_path / "mu32")], capsys)
     assert code == 2 and "float32 needs --solver hals" in err

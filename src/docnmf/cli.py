@@ -122,11 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="labels by k-means on V or argmax of V (default auto: k-means when "
                         "lambda > 0)")
     g = p.add_argument_group("documents as matrices (--method nma)")
-    g.add_argument("--segments", type=_positive_int, default=3,
+    g.add_argument("--segments", type=_positive_int, default=None,
                    help="segments per document (default 3)")
-    g.add_argument("--topics", type=_positive_int, default=6,
+    g.add_argument("--topics", type=_positive_int, default=None,
                    help="latent topics l1 = l2 of the factorization (default 6)")
-    g.add_argument("--overlapping", action="store_true",
+    g.add_argument("--overlapping", action="store_true", default=None,
                    help="let a document join the clusters of its segments; "
                         "writes overlapping.csv")
     g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ss-kk, ss-snc)")
@@ -256,43 +256,47 @@ def _vectorizer_params(args) -> dict:
             "stop_words": None if args.keep_stop_words else "english"}
 
 
+#: The estimator options the command line sets: parameter name -> (argparse dest, flag).
+_OPTION_FLAGS = {
+    "n_init": ("restarts", "--restarts"), "max_iter": ("max_iter", "--max-iter"),
+    "tol": ("tol", "--tol"), "solver": ("solver", "--solver"), "init": ("init", "--init"),
+    "dtype": ("dtype", "--dtype"), "n_neighbors": ("neighbors", "--neighbors"),
+    "lam": ("lam", "--lam"), "lam_scale": ("lam_scale", "--lam-scale"),
+    "kernel": ("kernel", "--kernel"), "labels": ("labels", "--labels"),
+    "n_segments": ("segments", "--segments"), "n_topics": ("topics", "--topics"),
+    "overlapping": ("overlapping", "--overlapping"),
+}
+
+
 def _estimator_params(args) -> dict:
-    params = {"n_init": args.restarts, "verbose": 1}
-    params.update({name: value for name, value in (("max_iter", args.max_iter), ("tol", args.tol))
-                   if value is not None})
-    if getattr(args, "overlapping", False) and args.method != "nma":
-        raise UsageError(f"--overlapping needs --method nma, not {args.method}")
-    concept = {"n_neighbors": getattr(args, "neighbors", None), "lam": getattr(args, "lam", None),
-               "lam_scale": getattr(args, "lam_scale", None),
-               "kernel": getattr(args, "kernel", None), "labels": getattr(args, "labels", None)}
-    given = {k: v for k, v in concept.items() if v is not None}
-    if given and args.method not in ("cf", "cf-ncw", "lccf", "lccf-ncw"):
-        flags = ", ".join("--" + {"n_neighbors": "neighbors", "lam_scale": "lam-scale"}.get(k, k)
-                          for k in given)
-        raise UsageError(f"{flags} apply to cf, cf-ncw, lccf and lccf-ncw, not {args.method}")
-    if args.method in ("cf", "cf-ncw") and "lam" in given and given["lam"] != 0:
-        raise UsageError(f"{args.method} has no graph term; use lccf for --lam")
-    params.update(given)
-    nmf_options = {"solver": getattr(args, "solver", None), "init": getattr(args, "init", None),
-                   "dtype": getattr(args, "dtype", None)}
-    given = {k: v for k, v in nmf_options.items() if v is not None}
-    if given and "init" not in _method_params(args.method):
-        raise UsageError(f"{', '.join('--' + k for k in given)} apply to nmf and nmf-ncw, "
-                         f"not {args.method}")
-    if given.get("dtype") == "float32" and given.get("solver") == "mu":
+    """The options given on the command line, checked against what ``--method`` takes.
+
+    An option left at its default (None) is not passed, so each method keeps
+    its own default; ``--restarts`` always is (every method has restarts).
+    """
+    from .methods import MethodOptionError, method_spec
+
+    given = {name: getattr(args, dest, None) for name, (dest, _) in _OPTION_FLAGS.items()}
+    params = {name: value for name, value in given.items() if value is not None}
+    spec = method_spec(args.method)
+    try:
+        spec.check_options(params)
+    except MethodOptionError as exc:
+        flags = ", ".join(_OPTION_FLAGS[name][1] for name in exc.options)
+        why = f" ({exc})" if set(exc.options) <= set(spec.fixed) else ""
+        users = ", ".join(m.name for m in _methods_taking(exc.options))
+        raise UsageError(f"{flags} does not apply to {args.method}{why}"
+                         + (f"; methods that take it: {users}" if users else "")) from None
+    if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
-    params.update(given)
-    if args.method == "nma":
-        params.update(n_segments=getattr(args, "segments", 3), n_topics=getattr(args, "topics", 6),
-                      overlapping=getattr(args, "overlapping", False))
-    return params
+    return {**params, "verbose": 1}
 
 
-def _method_params(method: str) -> set[str]:
-    """The parameters of the estimator registered as ``method``."""
+def _methods_taking(options) -> list:
+    """The registered methods that take every one of ``options``."""
     from .methods import METHODS
 
-    return set(METHODS[method].factory(2).get_params())
+    return [m for m in METHODS.values() if set(options) <= set(m.parameters())]
 
 
 def _constraint_pairs(corpus, args) -> dict:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
 
 from .baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
 from .baselines.coclustering import CoClustering
@@ -12,145 +12,216 @@ from .baselines.kernel_kmeans import KernelKMeansClustering
 from .baselines.lda_km import LDAKMeansClustering
 from .baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from .baselines.topic_models import LDAClustering, PLSIClustering
-from .factor.lccf import poly2_kernel
+from .cluster.fsnmf import FSNMFClustering
 from .cluster.lccf import LCCFClustering
 from .cluster.nma import NMAClustering
 from .cluster.nmf import NMFClustering
 from .cluster.ssnmf import SSNMFClustering
+from .factor.lccf import poly2_kernel
 
-__all__ = ["Method", "METHODS", "PAPER_SOLVER", "make_estimator"]
+__all__ = ["Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
+           "method_spec", "options_for"]
 
 
 @dataclass(frozen=True)
 class Method:
-    """A named way to build an estimator for ``n_clusters`` clusters.
+    """A named way to build a clustering estimator, with the options it takes.
 
-    ``constraints`` says whether the estimator's ``fit`` takes ``must_link``
-    and ``cannot_link`` pairs; ``input`` what it is fitted on: the weighted
-    documents x terms matrix (``"tfidf"``), raw term counts (``"counts"``,
-    topic models) or the texts themselves (``"texts"``, methods that segment
-    documents).
+    ``fixed`` are the parameters the name stands for (``nmf-ncw`` is
+    ``NMFClustering`` with ``weighting="ncw"``); they cannot be changed
+    through :func:`make_estimator`. ``preset`` are defaults of this name
+    that may be changed (``lccf-paper``'s lambda). ``published`` is how the
+    papers fitted it, applied by ``make_estimator(..., as_published=True)``.
+    ``constraints`` says whether ``fit`` takes ``must_link`` and
+    ``cannot_link`` pairs; ``input`` what the estimator is fitted on: the
+    weighted documents x terms matrix (``"tfidf"``), raw term counts
+    (``"counts"``, topic models) or the texts themselves (``"texts"``,
+    methods that segment documents).
     """
 
     name: str
+    estimator: type
     description: str
-    factory: Callable[..., Any]
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    preset: Mapping[str, Any] = field(default_factory=dict)
+    published: Mapping[str, Any] = field(default_factory=dict)
     constraints: bool = False
     input: Literal["tfidf", "counts", "texts"] = "tfidf"
 
+    def parameters(self) -> dict[str, Any]:
+        """The options this method takes, with their defaults (``n_clusters`` aside).
 
-#: LCCF as Cai et al. (2011) ran it: lambda = 100 as is (not scaled to the data), p = 5,
-#: k-means on the rows of V.
-_LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans")
+        Examples
+        --------
+        >>> "lam" in METHODS["lccf"].parameters(), "lam" in METHODS["cf"].parameters()
+        (True, False)
+        """
+        defaults = self.estimator(**self.fixed, **self.preset).get_params(deep=False)
+        return {k: v for k, v in defaults.items() if k != "n_clusters" and k not in self.fixed}
 
-METHODS: dict[str, Method] = {
-    "nmf": Method("nmf", "NMF with argmax labels (Xu et al. 2003)",
-                  lambda k, **kw: NMFClustering(k, weighting="none", **kw)),
-    "nmf-ncw": Method("nmf-ncw", "NMF on normalized-cut weighted data (Xu et al. 2003, App. B)",
-                      lambda k, **kw: NMFClustering(k, weighting="ncw", **kw)),
-    "km": Method("km", "k-means on the documents, best of n_init restarts",
-                 lambda k, **kw: KMeansClustering(k, weighting="none", **kw)),
-    "km-ncw": Method("km-ncw", "k-means weighted by 1/d_ii (Xu et al. 2003, App. A, eq. 19)",
-                     lambda k, **kw: KMeansClustering(k, weighting="ncw", **kw)),
-    "aa": Method("aa", "spectral clustering, average association (Xu et al. 2003, eqs. 15, 18)",
-                 lambda k, **kw: GraphCutClustering(k, criterion="aa", **kw)),
-    "nc": Method("nc", "spectral clustering, normalized cut (Xu et al. 2003, eqs. 16, 18)",
-                 lambda k, **kw: GraphCutClustering(k, criterion="nc", **kw)),
-    "lsi-km": Method("lsi-km", "k-means on the LSI (truncated SVD) coordinates, k dimensions",
-                     lambda k, **kw: LSIClustering(k, **kw)),
-    "pca-km": Method("pca-km", "k-means on the first k principal component scores",
-                     lambda k, **kw: PCAClustering(k, **kw)),
-    "lda-km": Method("lda-km", "k-means and LDA alternating on the subspace (Ding & Li 2007)",
-                     lambda k, **kw: LDAKMeansClustering(k, **kw)),
-    "ecc": Method("ecc", "co-clustering, residue a_ij - a_IJ (Cho et al. 2004, type I)",
-                  lambda k, **kw: CoClustering(k, residue="I", **kw)),
-    "msrc": Method("msrc", "co-clustering, residue a_ij - a_iJ - a_Ij + a_IJ (Cho et al. 2004, "
-                   "type II)", lambda k, **kw: CoClustering(k, residue="II", **kw)),
-    "cf": Method("cf", "concept factorization (Xu & Gong 2004; LCCF with lambda = 0)",
-                 lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none", **kw)),
-    "cf-ncw": Method("cf-ncw", "concept factorization on NC-weighted data",
-                     lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="ncw", **kw)),
-    "lccf": Method("lccf", "locally consistent concept factorization (Cai et al. 2011)",
-                   lambda k, **kw: LCCFClustering(k, weighting="none", **kw)),
-    "lccf-ncw": Method("lccf-ncw", "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
-                       lambda k, **kw: LCCFClustering(k, weighting="ncw", **kw)),
-    # Cai et al. (2011)'s settings: lambda = 100 as is, p = 5, k-means on V (their published code)
-    "cf-paper": Method("cf-paper", "CF, k-means on V (Cai et al. 2011, Tables 4-7)",
-                       lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none",
-                                                      labels="kmeans", **kw)),
-    "cf-ncw-paper": Method("cf-ncw-paper", "CF-NCW, k-means on V (Cai et al. 2011, Tables 4-7)",
-                           lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="ncw",
-                                                          labels="kmeans", **kw)),
-    "lccf-paper": Method("lccf-paper", "LCCF, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
-                         lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="none", **kw)),
-    "lccf-ncw-paper": Method("lccf-ncw-paper",
-                             "LCCF-NCW, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
-                             lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="ncw",
-                                                            **kw)),
-    # the kernelised rows of Cai et al. (2011), Tables 4-7: K = <x_i, x_j>^2 (dense n x n)
-    "km-poly2": Method("km-poly2", "kernel k-means, K = <x, y>^2 (Cai et al. 2011)",
-                       lambda k, **kw: KernelKMeansClustering(k, kernel=poly2_kernel, **kw)),
-    "km-ncw-poly2": Method("km-ncw-poly2",
-                           "weighted kernel k-means, weights 1/d, d = K e, K = <x, y>^2",
-                           lambda k, **kw: KernelKMeansClustering(k, kernel=poly2_kernel,
-                                                                  weighting="ncw", **kw)),
-    "aa-poly2": Method("aa-poly2", "average association on K = <x, y>^2 (Cai et al. 2011)",
-                       lambda k, **kw: KernelGraphCutClustering(k, criterion="aa",
-                                                                kernel="poly2", **kw)),
-    "nc-poly2": Method("nc-poly2", "normalized cut on K = <x, y>^2 (Cai et al. 2011)",
-                       lambda k, **kw: KernelGraphCutClustering(k, criterion="nc",
-                                                                kernel="poly2", **kw)),
-    "cf-poly2": Method("cf-poly2", "CF with K = <x, y>^2, k-means on V (Cai et al. 2011)",
-                       lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="none",
-                                                      kernel="poly2", labels="kmeans", **kw)),
-    "cf-ncw-poly2": Method("cf-ncw-poly2", "CF-NCW with K = <x, y>^2, k-means on V",
-                           lambda k, **kw: LCCFClustering(k, lam=0.0, weighting="ncw",
-                                                          kernel="poly2", labels="kmeans",
-                                                          **kw)),
-    "lccf-poly2": Method("lccf-poly2", "LCCF with K = <x, y>^2, lambda = 100, p = 5",
-                         lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="none",
-                                                        kernel="poly2", **kw)),
-    "lccf-ncw-poly2": Method("lccf-ncw-poly2", "LCCF-NCW with K = <x, y>^2, lambda = 100, p = 5",
-                             lambda k, **kw: LCCFClustering(k, **_LCCF_PAPER, weighting="ncw",
-                                                            kernel="poly2", **kw)),
-    "kernel-km": Method("kernel-km", "kernel k-means, Gaussian kernel (Dhillon et al. 2004)",
-                        lambda k, **kw: KernelKMeansClustering(k, **kw)),
-    "ssnmf": Method("ssnmf", "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)",
-                    lambda k, **kw: SSNMFClustering(k, **kw), constraints=True),
-    "ss-kk": Method("ss-kk", "semi-supervised kernel k-means (Kulis et al. 2005)",
-                    lambda k, **kw: SSKernelKMeansClustering(k, **kw), constraints=True),
-    "ss-snc": Method("ss-snc", "semi-supervised spectral normalized cut (Ji & Xu 2006)",
-                     lambda k, **kw: SSNormalizedCutClustering(k, **kw), constraints=True),
-    "nma": Method("nma", "documents as term x segment matrices, A_i ~ L M_i R^T (Wang et al. 2011)",
-                  lambda k, **kw: NMAClustering(k, **kw), input="texts"),
-    "plsi": Method("plsi", "probabilistic latent semantic indexing by EM (Hofmann 1999)",
-                   lambda k, **kw: PLSIClustering(k, **kw), input="counts"),
-    "lda": Method("lda", "latent Dirichlet allocation, argmax topic (scikit-learn)",
-                  lambda k, **kw: LDAClustering(k, **kw), input="counts"),
-}
+    def check_options(self, params: Mapping[str, Any]) -> None:
+        """A :class:`MethodOptionError` naming the options in ``params`` this method does not take."""
+        taken = self.parameters()
+        fixed = sorted(set(params) & set(self.fixed))
+        unknown = sorted(set(params) - set(taken) - set(self.fixed))
+        if fixed:
+            setting = ", ".join(f"{k}={self.fixed[k]!r}" for k in fixed)
+            raise MethodOptionError(self.name, fixed, f"{self.name} is defined by {setting}")
+        if unknown:
+            raise MethodOptionError(self.name, unknown,
+                                    f"{self.name} takes no {', '.join(unknown)} "
+                                    f"(its options: {', '.join(sorted(taken))})")
+
+    def build(self, n_clusters: int, **params):
+        """The estimator for ``n_clusters`` clusters; refuses options it does not take."""
+        self.check_options(params)
+        return self.estimator(n_clusters, **self.fixed, **{**self.preset, **params})
+
+
+class MethodOptionError(ValueError):
+    """An option given to a method that does not take it; ``options`` names them."""
+
+    def __init__(self, method: str, options: list[str], message: str):
+        super().__init__(message)
+        self.method = method
+        self.options = options
 
 
 #: How the papers fit their factorizations: multiplicative updates from random starts. The
 #: experiments that reproduce them ask for it, whatever the estimators' own (faster) defaults.
 PAPER_SOLVER = {"solver": "mu", "init": "random"}
 
+#: LCCF as Cai et al. (2011) ran it: lambda = 100 as is (not scaled to the data), p = 5,
+#: k-means on the rows of V.
+_LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans")
+
+_NONE, _NCW = dict(weighting="none"), dict(weighting="ncw")
+_CF, _POLY2 = dict(lam=0.0), dict(kernel="poly2")
+
+_METHODS = [
+    Method("nmf", NMFClustering, "NMF with argmax labels (Xu et al. 2003)", _NONE,
+           published=PAPER_SOLVER),
+    Method("nmf-ncw", NMFClustering,
+           "NMF on normalized-cut weighted data (Xu et al. 2003, App. B)", _NCW,
+           published=PAPER_SOLVER),
+    Method("km", KMeansClustering, "k-means on the documents, best of n_init restarts", _NONE),
+    Method("km-ncw", KMeansClustering,
+           "k-means weighted by 1/d_ii (Xu et al. 2003, App. A, eq. 19)", _NCW),
+    Method("aa", GraphCutClustering,
+           "spectral clustering, average association (Xu et al. 2003, eqs. 15, 18)",
+           dict(criterion="aa")),
+    Method("nc", GraphCutClustering,
+           "spectral clustering, normalized cut (Xu et al. 2003, eqs. 16, 18)",
+           dict(criterion="nc")),
+    Method("lsi-km", LSIClustering,
+           "k-means on the LSI (truncated SVD) coordinates, k dimensions"),
+    Method("pca-km", PCAClustering, "k-means on the first k principal component scores"),
+    Method("lda-km", LDAKMeansClustering,
+           "k-means and LDA alternating on the subspace (Ding & Li 2007)"),
+    Method("ecc", CoClustering, "co-clustering, residue a_ij - a_IJ (Cho et al. 2004, type I)",
+           dict(residue="I")),
+    Method("msrc", CoClustering,
+           "co-clustering, residue a_ij - a_iJ - a_Ij + a_IJ (Cho et al. 2004, type II)",
+           dict(residue="II")),
+    Method("cf", LCCFClustering, "concept factorization (Xu & Gong 2004; LCCF with lambda = 0)",
+           {**_CF, **_NONE}),
+    Method("cf-ncw", LCCFClustering, "concept factorization on NC-weighted data",
+           {**_CF, **_NCW}),
+    Method("lccf", LCCFClustering, "locally consistent concept factorization (Cai et al. 2011)",
+           _NONE),
+    Method("lccf-ncw", LCCFClustering, "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
+           _NCW),
+    # Cai et al. (2011)'s settings: lambda = 100 as is, p = 5, k-means on V (their published code)
+    Method("cf-paper", LCCFClustering, "CF, k-means on V (Cai et al. 2011, Tables 4-7)",
+           {**_CF, **_NONE}, dict(labels="kmeans")),
+    Method("cf-ncw-paper", LCCFClustering, "CF-NCW, k-means on V (Cai et al. 2011, Tables 4-7)",
+           {**_CF, **_NCW}, dict(labels="kmeans")),
+    Method("lccf-paper", LCCFClustering, "LCCF, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
+           _NONE, _LCCF_PAPER),
+    Method("lccf-ncw-paper", LCCFClustering,
+           "LCCF-NCW, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)", _NCW, _LCCF_PAPER),
+    # the kernelised rows of Cai et al. (2011), Tables 4-7: K = <x_i, x_j>^2 (dense n x n)
+    Method("km-poly2", KernelKMeansClustering, "kernel k-means, K = <x, y>^2 (Cai et al. 2011)",
+           dict(kernel=poly2_kernel)),
+    Method("km-ncw-poly2", KernelKMeansClustering,
+           "weighted kernel k-means, weights 1/d, d = K e, K = <x, y>^2",
+           dict(kernel=poly2_kernel, **_NCW)),
+    Method("aa-poly2", KernelGraphCutClustering,
+           "average association on K = <x, y>^2 (Cai et al. 2011)",
+           dict(criterion="aa", **_POLY2)),
+    Method("nc-poly2", KernelGraphCutClustering,
+           "normalized cut on K = <x, y>^2 (Cai et al. 2011)", dict(criterion="nc", **_POLY2)),
+    Method("cf-poly2", LCCFClustering, "CF with K = <x, y>^2, k-means on V (Cai et al. 2011)",
+           {**_CF, **_NONE, **_POLY2}, dict(labels="kmeans")),
+    Method("cf-ncw-poly2", LCCFClustering, "CF-NCW with K = <x, y>^2, k-means on V",
+           {**_CF, **_NCW, **_POLY2}, dict(labels="kmeans")),
+    Method("lccf-poly2", LCCFClustering, "LCCF with K = <x, y>^2, lambda = 100, p = 5",
+           {**_NONE, **_POLY2}, _LCCF_PAPER),
+    Method("lccf-ncw-poly2", LCCFClustering, "LCCF-NCW with K = <x, y>^2, lambda = 100, p = 5",
+           {**_NCW, **_POLY2}, _LCCF_PAPER),
+    Method("kernel-km", KernelKMeansClustering,
+           "kernel k-means, Gaussian kernel (Dhillon et al. 2004)"),
+    Method("fsnmf", FSNMFClustering,
+           "feature subset NMF: clusters and the terms that separate them (Wang et al. 2010)"),
+    Method("fsnmf-paper", FSNMFClustering,
+           "FS-NMF by the paper's alternating updates (Wang et al. 2010, eqs. 2-4)",
+           dict(solver="alternating")),
+    Method("ssnmf", SSNMFClustering,
+           "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)", constraints=True),
+    Method("ss-kk", SSKernelKMeansClustering, "semi-supervised kernel k-means (Kulis et al. 2005)",
+           constraints=True),
+    Method("ss-snc", SSNormalizedCutClustering,
+           "semi-supervised spectral normalized cut (Ji & Xu 2006)", constraints=True),
+    Method("nma", NMAClustering,
+           "documents as term x segment matrices, A_i ~ L M_i R^T (Wang et al. 2011)",
+           input="texts"),
+    Method("plsi", PLSIClustering, "probabilistic latent semantic indexing by EM (Hofmann 1999)",
+           input="counts"),
+    Method("lda", LDAClustering, "latent Dirichlet allocation, argmax topic (scikit-learn)",
+           input="counts"),
+]
+
+METHODS: dict[str, Method] = {m.name: m for m in _METHODS}
+
 
 def make_estimator(method: str, n_clusters: int, *, as_published: bool = False, **params):
-    """Build the estimator registered as ``method``; ``params`` it does not have are ignored.
+    """Build the estimator registered as ``method`` with the options ``params``.
 
-    ``as_published=True`` fits as the papers did (:data:`PAPER_SOLVER`), unless
-    ``params`` say otherwise.
+    An option the method does not take raises :class:`MethodOptionError`
+    (a ``ValueError``); runners that hand one set of options to many methods
+    pick each method's share with :func:`options_for`. ``as_published=True``
+    fits as the papers did (the method's ``published`` settings, e.g.
+    :data:`PAPER_SOLVER`), unless ``params`` say otherwise.
 
     Examples
     --------
     >>> make_estimator("nmf-ncw", 3, random_state=0).weighting
     'ncw'
+    >>> make_estimator("kernel-km", 3, tol=1e-4)
+    Traceback (most recent call last):
+    ...
+    docnmf.methods.MethodOptionError: kernel-km takes no tol (its options: ...)
     """
+    spec = method_spec(method)
+    if as_published:
+        params = {**spec.published, **params}
+    return spec.build(n_clusters, **params)
+
+
+def options_for(method: str, **params) -> dict[str, Any]:
+    """The part of ``params`` that ``method`` takes as options.
+
+    Examples
+    --------
+    >>> options_for("kernel-km", n_init=3, tol=1e-4, closure=False)
+    {'n_init': 3}
+    """
+    taken = method_spec(method).parameters()
+    return {k: v for k, v in params.items() if k in taken}
+
+
+def method_spec(method: str) -> Method:
+    """The :class:`Method` registered as ``method``, or a KeyError listing the names."""
     if method not in METHODS:
         raise KeyError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    estimator = METHODS[method].factory(n_clusters)
-    if as_published:
-        params = {**PAPER_SOLVER, **params}
-    # common options (n_init, max_iter, tol, verbose, ...) go to the methods that have them
-    accepted = estimator.get_params()
-    return estimator.set_params(**{k: v for k, v in params.items() if k in accepted})
+    return METHODS[method]

@@ -42,7 +42,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..constraints import sample_constraints
-from ..methods import make_estimator
+from ..methods import make_estimator, options_for
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..metrics import clustering_accuracy, nmi
 from .conditions import ProtocolError
@@ -206,8 +206,9 @@ def run_task(data: ConstraintDataset, task: RunTask, *, seed: int, restarts: int
             raise ValueError(f"{task.method} takes no constraints; run it at 0%")
         ml, cl = sample_constraints(data.y, task.percent / 100.0, rng=constraint_seed)
         pairs = {"must_link": ml, "cannot_link": cl}
-    model = make_estimator(task.method, k, random_state=random_state, n_init=restarts,
-                           closure=False, as_published=True)
+    model = make_estimator(task.method, k, as_published=True,
+                           **options_for(task.method, random_state=random_state, n_init=restarts,
+                                         closure=False))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
