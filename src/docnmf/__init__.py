@@ -5,8 +5,7 @@ The public API: corpus readers (:mod:`docnmf.corpus`), the text pipeline
 (:class:`NMFClustering`), metrics and the end-to-end :func:`cluster_corpus`.
 """
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .cluster import NMFClustering
 from .corpus import Corpus, CorpusError, load_dataset, list_datasets, read_corpus
 from .corpus.demo import load_demo

@@ -194,7 +194,7 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
     import scipy
     import sklearn
 
-    from . import __version__
+    from ._version import __version__
 
     model = run.model
     return {
