@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections import defaultdict
+from array import array
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -56,6 +56,31 @@ class CorpusTokens(NamedTuple):
 def _index_dtype(n: int):
     """The narrower integer type that can count to ``n``."""
     return np.int32 if n < np.iinfo(np.int32).max else np.int64
+
+
+class _WordIndex(dict):
+    """Token -> id of the word it is, numbered in order of first occurrence; SKIP for the rest.
+
+    Whether a token is a word (not a stop word, and a token at all when
+    tokens are found as runs of word characters) is asked once per distinct
+    token, on first sight; a known token is looked up at dict speed.
+    """
+
+    SKIP = -1
+
+    def __init__(self, is_word):
+        super().__init__()
+        self.is_word = is_word
+        self.words: list[str] = []
+
+    def __missing__(self, token: str) -> int:
+        if self.is_word(token):
+            self.words.append(token)
+            value = len(self.words) - 1
+        else:
+            value = self.SKIP
+        self[token] = value
+        return value
 
 
 def most_frequent_forms(words: Sequence[str], stems: Sequence[str],
@@ -175,27 +200,21 @@ class Analyzer:
         (['stars', 'planets'], [0, 1, 1, 1], [0, 2, 2, 4])
         """
         split = self._word_runs if self._by_runs else self._tokens
-        # a new token gets the next id as it is first looked up, at C speed through map
-        index: defaultdict[str, int] = defaultdict()
-        index.default_factory = index.__len__
-        # 32-bit ids: a corpus's token stream is its largest array (20 Newsgroups: millions)
-        chunks = []
+        index = _WordIndex(self._is_word)
+        skip = _WordIndex.SKIP.__ne__
+        # 32-bit ids of the kept words only, in one growing buffer: a corpus's token stream is
+        # its largest array (20 Newsgroups: millions). Stop words are dropped as they are read
+        # and one buffer replaces an array per document, which left small blocks between the
+        # documents' temporary copies and kept freed memory from going back to the system.
+        stream = array("i")
+        ends = [0]
         for text in texts:
-            tokens = split(text)
-            chunks.append(np.fromiter(map(index.__getitem__, tokens), np.int32, len(tokens)))
-        ends = np.cumsum([0, *map(len, chunks)])
-        token_ids = np.concatenate([np.zeros(0, dtype=np.int32), *chunks])
-        del chunks
-        # stop words (and runs that are no tokens) go per distinct token; the rest keep their order
-        is_word = np.array([self._is_word(token) for token in index], dtype=bool)
-        word_id = (np.cumsum(is_word) - 1).astype(np.int32)
-        keep = is_word[token_ids]
-        offsets = np.concatenate(([0], np.cumsum(keep, dtype=_index_dtype(len(keep)))))[ends]
-        return CorpusTokens(
-            words=[token for token, word in zip(index, is_word) if word],
-            ids=word_id[token_ids[keep]],
-            offsets=offsets,
-        )
+            stream.extend(filter(skip, map(index.__getitem__, split(text))))
+            ends.append(len(stream))
+        ids = np.frombuffer(stream, dtype=f"i{stream.itemsize}") if ends[-1] else \
+            np.zeros(0, dtype=np.int32)
+        return CorpusTokens(words=index.words, ids=ids,
+                            offsets=np.array(ends, dtype=_index_dtype(ends[-1])))
 
     def stem_words(self, words: list[str]) -> list[str]:
         """Stem a list of words (identity when stemming is off)."""
