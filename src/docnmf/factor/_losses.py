@@ -13,7 +13,17 @@ import scipy.sparse as sp
 def squared_norm(X) -> float:
     """``||X||_F^2`` for dense or sparse ``X``."""
     if sp.issparse(X):
-        return float(X.multiply(X).sum())
+        if X.format not in ("csr", "csc"):
+            return float(X.multiply(X).sum())
+        if not X.has_canonical_format:  # multiply sums duplicates before squaring
+            X = X.copy()
+            X.sum_duplicates()
+        # the entries of X.multiply(X) without its copy of X's indices: products that are zero
+        # are not entries of it, and the pairwise sum's rounding depends on how many there are
+        squares = np.square(X.data)
+        if not squares.all():
+            squares = squares[squares != 0]
+        return float(squares.sum())
     X = np.asarray(X)
     return float(np.vdot(X, X).real)
 
