@@ -120,3 +120,30 @@ def test_threads_do_not_change_the_result(planted):
     for a, b in zip(one, two):
         np.testing.assert_array_equal(a.U, b.U)
         np.testing.assert_array_equal(a.losses, b.losses)
+
+
+@pytest.mark.parametrize("sparse", [True, False])
+def test_row_weights_fit_the_weighted_matrix_without_forming_it(planted, sparse):
+    """HALS on (X, w) is HALS on diag(w) X: the weights only move to the dense side."""
+    X, _ = planted(90, 60, 3, seed=5)
+    w = np.random.default_rng(1).uniform(0.2, 3.0, X.shape[0])
+    Xw = X * w[:, None]
+    starts = [random_init(Xw, 3, g) for g in np.random.default_rng(2).spawn(3)]
+    as_given = (lambda A: sp.csr_matrix(A)) if sparse else np.asarray
+    weighted = fit_nmf_hals_batched(as_given(X), starts, max_iter=80, tol=-1.0, threads=1,
+                                    row_weights=w)
+    copied = fit_nmf_hals_batched(as_given(Xw), starts, max_iter=80, tol=-1.0, threads=1)
+    for a, b in zip(weighted, copied):
+        np.testing.assert_allclose(a.losses, b.losses, rtol=1e-10)
+        np.testing.assert_allclose(a.U, b.U, rtol=1e-8, atol=1e-12)
+        np.testing.assert_allclose(a.V, b.V, rtol=1e-8, atol=1e-12)
+
+
+def test_weighted_squared_norm_sums_duplicates_before_squaring():
+    from docnmf.factor.hals import _weighted_squared_norm
+
+    X = sp.csr_matrix((np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]), np.array([0, 2, 3])),
+                      shape=(2, 2))   # row 0 holds column 0 twice: the entry is 3
+    X.has_canonical_format = False
+    assert _weighted_squared_norm(X, np.array([2.0, 0.5])) == (2 * 3) ** 2 + (0.5 * 4) ** 2
+    assert _weighted_squared_norm(X.toarray(), np.array([2.0, 0.5])) == 40.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -136,23 +137,23 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         if int(self.n_init) < 1 or int(self.max_iter) < 1:
             raise ValueError("n_init and max_iter must be at least 1")
 
-    def _weigh(self, X):
-        """Return ``X`` or ``D^{-1/2} X`` and remember what new documents need."""
+    def _row_weights(self, X):
+        """``None``, or NCW's ``D^{-1/2}`` (and remember what new documents will need)."""
         if self.weighting == "none":
-            return X
-        gamma = ncw_weights(X)
+            return None
         self.ncw_column_sums_ = np.asarray(X.sum(axis=0)).ravel()
-        return _scale_rows(X, np.sqrt(gamma))
+        return np.sqrt(ncw_weights(X))
 
     def fit(self, X, y=None):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
         self._validate_params(X.shape[0])
-        Xw = self._weigh(X)
+        weights = self._row_weights(X)
         rng = as_generator(self.random_state)
         n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
-        best, losses = best_result(self._restarts(Xw, rng, n_init), name="NMF", tol=self.tol,
-                                   max_iter=self.max_iter, total=n_init, verbose=self.verbose)
+        best, losses = best_result(self._restarts(X, weights, rng, n_init), name="NMF",
+                                   tol=self.tol, max_iter=self.max_iter, total=n_init,
+                                   verbose=self.verbose)
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
         self.memberships_ = memberships_from(best.V)
@@ -163,7 +164,7 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.n_iter_ = best.n_iter
         return self
 
-    def _restarts(self, Xw, rng, n_init: int):
+    def _restarts(self, X, weights, rng, n_init: int):
         """Fit every restart, a batch at a time; yield each result as its batch finishes.
 
         Restart ``r`` starts from the ``r``-th child of ``rng`` whatever the
@@ -174,13 +175,20 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         """
         children = child_generators(rng, n_init)
         per_batch = max(2, blas_threads())
+        solve = partial(BATCHED_SOLVERS[self.solver], max_iter=int(self.max_iter),
+                        tol=float(self.tol), dtype=DTYPES[self.dtype])
+        hals = self.solver == "hals"
+        Xw = X if weights is None else _scale_rows(X, weights)
         svd = truncated_svd(Xw, self.n_clusters, children[0]) if self.init != "random" else None
         for first in range(0, n_init, per_batch):
             starts = make_starts(Xw, self.n_clusters, self.init,
                                  children[first:first + per_batch], svd=svd)
-            yield from BATCHED_SOLVERS[self.solver](Xw, starts, max_iter=int(self.max_iter),
-                                                    tol=float(self.tol),
-                                                    dtype=DTYPES[self.dtype])
+            if first + per_batch >= n_init:
+                # the last batch has its starts. HALS weighs its products instead of X, so no
+                # weighted copy of X needs to be held while it runs (MU keeps the paper's bits)
+                svd = None
+                Xw = None if hals else Xw
+            yield from (solve(X, starts, row_weights=weights) if hals else solve(Xw, starts))
 
     def fit_transform(self, X, y=None):
         return self.fit(X).memberships_
