@@ -107,8 +107,8 @@ def test_top_keywords_and_errors(planted):
 
 @pytest.mark.parametrize("solver, init", [("mu", "random"), ("hals", "random"),
                                           ("hals", "nndsvdar")])
-def test_result_does_not_depend_on_batch_width(planted, solver, init):
-    """Restarts run in batches as wide as the threads; the answer must not depend on it."""
+def test_result_does_not_depend_on_the_threads(planted, solver, init):
+    """The products run on as many threads as BLAS may use; the answer must not depend on it."""
     from threadpoolctl import threadpool_limits
 
     X, _ = planted(90, 50, 3, seed=4)
