@@ -136,7 +136,7 @@ def run(args) -> int:
     rows.append(dict(what="LCCF-NCW restart phase (30 rounds x n_init)", side_by_side_s=t_side,
                      one_by_one_s=t_one, identical=same))
     ml, cl = sample_constraints(y, args.pairs, rng=args.seed)
-    lccf_names = ("labels_", "embedding_", "loss_history_", "restart_losses_")
+    lccf_names = ("labels_", "embedding_", "loss_history_", "restart_objectives_")
     fits = [
         ("CF-NCW fit", lambda batch: LCCFClustering(
             k, lam=0.0, weighting="ncw", n_init=args.n_init, random_state=args.seed,

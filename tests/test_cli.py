@@ -305,3 +305,16 @@ def test_solver_options_reach_nmf_and_are_refused_elsewhere(folder, tmp_path, ca
     code, _, err = run(["cluster", str(folder), "-k", "2", "--solver", "mu", "--dtype",
                         "float32", "-o", str(tmp_path / "mu32")], capsys)
     assert code == 2 and "float32 needs --solver hals" in err
+
+
+@pytest.mark.parametrize("method, restarts", [("nma", 2), ("km", 3), ("plsi", 2), ("nmf", 1)])
+def test_run_json_records_every_restarts_objective(method, restarts, folder, tmp_path, capsys):
+    """run.json read only one of two attribute names, so NMA and the baselines recorded null."""
+    out_dir = tmp_path / method
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", method, "--min-df", "1",
+                        "--restarts", str(restarts), "-o", str(out_dir)], capsys)
+    assert code == 0, err
+    record = json.loads((out_dir / "run.json").read_text())
+    objectives = record["restart_objectives"]
+    assert isinstance(objectives, list) and len(objectives) == restarts
+    assert min(objectives) == pytest.approx(record["objective"]) or method == "km"

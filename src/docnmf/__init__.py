@@ -7,7 +7,7 @@ The public API: corpus readers (:mod:`docnmf.corpus`), the text pipeline
 
 from ._version import __version__
 from .cluster import NMFClustering
-from .corpus import Corpus, CorpusError, load_dataset, list_datasets, read_corpus
+from .corpus import Corpus, CorpusError, list_datasets, load_dataset, read_corpus
 from .corpus.demo import load_demo
 from .metrics import clustering_accuracy, confusion_matrix, nmi, purity, score_all
 from .pipeline import cluster_corpus

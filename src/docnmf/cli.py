@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -455,9 +454,9 @@ def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> in
 
 
 def _cmd_reproduce(args) -> int:
-    from .methods import METHODS
     from .experiments import TABLES, WEIGHTINGS
     from .experiments.targets import TargetOptions, all_targets
+    from .methods import METHODS
 
     targets = all_targets()
     if args.list:
@@ -506,8 +505,8 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_evaluate(args) -> int:
-    from .methods import METHODS
     from .experiments import WEIGHTINGS, DataCondition, Protocol, ProtocolError, prepare_data
+    from .methods import METHODS
 
     methods = _comma_list(args.methods, "method", list(METHODS))
     weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))

@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .cluster._common import representative_documents
-from .methods import METHODS, make_estimator
+from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import write_csv, write_json
+from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
 from .text.vectorize import DocumentVectorizer
 from .text.weighting import TfidfWeighting
@@ -210,7 +210,7 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         "seed": run.params.get("random_state"),
         "objective": getattr(model, "objective_", None),
         "objective_history": getattr(model, "loss_history_", None),
-        "restart_objectives": getattr(model, "restart_losses_", None),
+        "restart_objectives": getattr(model, "restart_objectives_", None),
         "n_iter": getattr(model, "n_iter_", None),
         "timings": run.timings,
         "cluster_sizes": run.sizes,

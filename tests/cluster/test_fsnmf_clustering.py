@@ -33,7 +33,7 @@ def test_fitted_attributes(planted, container):
     np.testing.assert_allclose(np.linalg.norm(model.components_, axis=1), 1.0)
     assert np.sum(model.feature_weights_ ** 0.7) == pytest.approx(1.0)
     assert sorted(model.feature_ranking_) == list(range(30))
-    assert model.objective_ == model.loss_history_[-1] == min(model.restart_losses_)
+    assert model.objective_ == model.loss_history_[-1] == min(model.restart_objectives_)
     assert np.all(np.diff(model.loss_history_) <= 1e-10 * model.loss_history_[0])
     assert model.transform(X[:5]).shape == (5, 3)
 

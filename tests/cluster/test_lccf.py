@@ -97,8 +97,8 @@ def test_sparse_equals_dense_and_same_seed(planted):
 def test_keeps_lowest_objective_restart(planted):
     X, _ = planted(80, 40, 4, seed=3)
     model = LCCFClustering(4, n_init=5, init_rounds=None, random_state=0).fit(X)
-    assert len(model.restart_losses_) == 5
-    assert model.objective_ == pytest.approx(model.restart_losses_.min())
+    assert len(model.restart_objectives_) == 5
+    assert model.objective_ == pytest.approx(model.restart_objectives_.min())
     assert model.objective_ == model.loss_history_[-1]
 
 
@@ -106,11 +106,11 @@ def test_init_rounds_continues_the_best_start(planted):
     """Every start runs init_rounds rounds; the lowest is continued from where it stopped."""
     X, _ = planted(80, 40, 4, seed=3)
     model = LCCFClustering(4, n_init=5, init_rounds=7, random_state=0).fit(X)
-    assert len(model.restart_losses_) == 5
+    assert len(model.restart_objectives_) == 5
     # the kept history starts with the chosen start's 7 rounds (8 values with the initial one)
-    assert model.loss_history_[7] == pytest.approx(model.restart_losses_.min(), rel=1e-12)
+    assert model.loss_history_[7] == pytest.approx(model.restart_objectives_.min(), rel=1e-12)
     assert model.n_iter_ == len(model.loss_history_) - 1 > 7
-    assert model.objective_ == model.loss_history_[-1] <= model.restart_losses_.min()
+    assert model.objective_ == model.loss_history_[-1] <= model.restart_objectives_.min()
     # the same start run in one go gives the same history
     one = LCCFClustering(4, n_init=5, init_rounds=7, random_state=0).fit(X)
     np.testing.assert_array_equal(one.loss_history_, model.loss_history_)
@@ -236,7 +236,7 @@ def test_restarts_side_by_side_change_nothing(planted, params):
     X = sp.csr_matrix(X)
     fits = [LCCFClustering(3, n_init=4, random_state=1, batch_restarts=batch, **params).fit(X)
             for batch in (True, False)]
-    for name in ("labels_", "embedding_", "loss_history_", "restart_losses_", "components_"):
+    for name in ("labels_", "embedding_", "loss_history_", "restart_objectives_", "components_"):
         np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
     assert fits[0].n_iter_ == fits[1].n_iter_
 

@@ -59,8 +59,8 @@ def test_same_seed_same_result_and_clone(planted):
 def test_keeps_lowest_objective_restart(planted):
     X, _ = planted(80, 40, 4, seed=3)
     model = NMFClustering(4, init="random", n_init=6, random_state=0).fit(X)
-    assert model.objective_ == pytest.approx(model.restart_losses_.min())
-    assert len(model.restart_losses_) == 6
+    assert model.objective_ == pytest.approx(model.restart_objectives_.min())
+    assert len(model.restart_objectives_) == 6
     assert np.all(np.diff(model.loss_history_) <= 1e-12 * model.loss_history_[0])
 
 
@@ -119,8 +119,8 @@ def test_result_does_not_depend_on_the_threads(planted, solver, init):
                                       random_state=2).fit(sp.csr_matrix(X)))
     a, b = fits
     np.testing.assert_array_equal(a.labels_, b.labels_)
-    np.testing.assert_allclose(a.restart_losses_, b.restart_losses_, rtol=1e-10)
-    assert len(a.restart_losses_) == 5
+    np.testing.assert_allclose(a.restart_objectives_, b.restart_objectives_, rtol=1e-10)
+    assert len(a.restart_objectives_) == 5
 
 
 def test_paper_solver_matches_restarts_one_by_one(planted):
@@ -129,7 +129,7 @@ def test_paper_solver_matches_restarts_one_by_one(planted):
     model = NMFClustering(3, solver="mu", init="random", n_init=4, random_state=5).fit(X)
     children = np.random.default_rng(5).spawn(4)
     alone = [fit_nmf_mu(X, *random_init(X, 3, child), max_iter=500, tol=1e-5) for child in children]
-    np.testing.assert_array_equal(model.restart_losses_, [r.losses[-1] for r in alone])
+    np.testing.assert_array_equal(model.restart_objectives_, [r.losses[-1] for r in alone])
     best = min(alone, key=lambda r: r.losses[-1])
     np.testing.assert_array_equal(model.embedding_, best.V)
 

@@ -66,7 +66,7 @@ def test_unconstrained_recovers_planted_clusters(planted, container):
     np.testing.assert_allclose(np.linalg.norm(model.embedding_, axis=0), 1.0)
     assert model.n_constrained_pairs_ == (0, 0)
     assert np.all(np.diff(model.loss_history_) <= 1e-10 * model.loss_history_[0])
-    assert model.objective_ == pytest.approx(model.restart_losses_.min())
+    assert model.objective_ == pytest.approx(model.restart_objectives_.min())
 
 
 def test_constraints_fix_a_wrong_clustering():
@@ -226,7 +226,7 @@ def test_restarts_side_by_side_change_nothing(planted, params):
     X = sp.csr_matrix(X @ X.T) if params.get("affinity") == "precomputed" else sp.csr_matrix(X)
     fits = [SSNMFClustering(3, n_init=4, random_state=5, batch_restarts=batch, **params)
             .fit(X, must_link=ml, cannot_link=cl) for batch in (True, False)]
-    for name in ("labels_", "embedding_", "S_", "loss_history_", "restart_losses_"):
+    for name in ("labels_", "embedding_", "S_", "loss_history_", "restart_objectives_"):
         np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
     assert fits[0].n_iter_ == fits[1].n_iter_
-    assert len(set(fits[0].restart_losses_)) > 1
+    assert len(set(fits[0].restart_objectives_)) > 1

@@ -10,6 +10,7 @@ subclasses only say how the documents are represented.
 from __future__ import annotations
 
 import logging
+import warnings
 from typing import Literal
 
 import numpy as np
@@ -17,13 +18,13 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
-from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
+from sklearn.utils.validation import check_non_negative, validate_data
 
+from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints
 from .._rng import as_generator
-from ..cluster._common import check_n_clusters, top_terms
 
 __all__ = ["Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows", "int_seed",
-           "top_left_singular_vectors", "cluster_means", "one_hot"]
+           "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts"]
 
 logger = logging.getLogger(__name__)
 
@@ -117,11 +118,11 @@ def one_hot(labels: np.ndarray, n_clusters: int) -> np.ndarray:
     return np.eye(n_clusters)[labels]
 
 
-class EmbeddingKMeans(ClusterMixin, BaseEstimator):
+class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     """Shared ``fit`` of the baselines: represent the documents, then run k-means.
 
     Subclasses implement ``_embed(X, rng) -> (E, sample_weight)`` and may
-    override ``_needs_non_negative`` and ``_after_fit``. They must have the
+    override ``_positive_only`` and ``_after_fit``. They must have the
     parameters ``n_clusters, n_init, max_iter, tol, random_state, verbose``.
 
     Fitted attributes common to all baselines: ``labels_``,
@@ -129,18 +130,18 @@ class EmbeddingKMeans(ClusterMixin, BaseEstimator):
     in the space k-means ran in), ``centroids_`` (unweighted mean of the
     rows of ``X`` in each cluster, in term space), ``objective_`` (the
     k-means objective the restarts minimised, weighted where weights are
-    used) and ``n_iter_`` (Lloyd iterations of the kept restart).
+    used), ``restart_objectives_`` (every k-means restart's) and ``n_iter_``
+    (Lloyd iterations of the kept restart).
     """
 
-    def _needs_non_negative(self) -> bool:
+    _keyword_attribute = "centroids_"
+
+    def _positive_only(self) -> bool:
         return False
 
-    def _check_params(self, X) -> None:
-        check_n_clusters(self.n_clusters, X.shape[0])
-        for name in ("n_init", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    def _check_params(self, n_docs: int) -> None:
+        check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_init", "max_iter")
         if not self.tol >= 0:
             raise ValueError(f"tol must be non-negative, got {self.tol!r}")
 
@@ -153,15 +154,15 @@ class EmbeddingKMeans(ClusterMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
-        if self._needs_non_negative():
+        if self._positive_only():
             check_non_negative(X, f"{type(self).__name__} (input X)")
-        self._check_params(X)
+        self._check_params(X.shape[0])
         rng = as_generator(self.random_state)
         E, sample_weight = self._embed(X, rng)
-        km = KMeans(n_clusters=int(self.n_clusters), n_init=int(self.n_init),
-                    max_iter=int(self.max_iter), tol=float(self.tol), random_state=int_seed(rng))
-        km.fit(E, sample_weight=sample_weight)
         k = int(self.n_clusters)
+        km, self.restart_objectives_ = kmeans_restarts(
+            E, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
+            seed=int_seed(rng), sample_weight=sample_weight)
         self.labels_ = km.labels_.astype(np.int64)
         self.memberships_ = one_hot(self.labels_, k)
         self.cluster_centers_ = km.cluster_centers_
@@ -174,13 +175,41 @@ class EmbeddingKMeans(ClusterMixin, BaseEstimator):
         self._after_fit(X)
         return self
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` terms with the largest weight in each cluster's mean document."""
-        check_is_fitted(self, "centroids_")
-        return top_terms(self.centroids_, feature_names, n)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = self._needs_non_negative()
-        return tags
+def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: int,
+                    sample_weight=None) -> tuple[KMeans, np.ndarray]:
+    """``KMeans(k, n_init=n_init, random_state=seed)`` one start at a time, keeping each objective.
+
+    The starts draw from one ``RandomState(seed)`` in turn, as scikit-learn's
+    own restart loop does, and the kept start is chosen by its rule (a lower
+    inertia and a different partition), so the fitted model is the one
+    ``KMeans(n_init=n_init)`` gives; what this adds is every start's
+    inertia. Warnings are those of the kept start.
+    """
+    state = np.random.RandomState(seed)
+    best, best_warnings, objectives = None, [], []
+    for _ in range(n_init):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            km = KMeans(n_clusters=k, n_init=1, max_iter=max_iter, tol=tol,
+                        random_state=state).fit(E, sample_weight=sample_weight)
+        objectives.append(float(km.inertia_))
+        if best is None or (km.inertia_ < best.inertia_
+                            and not _refines(km.labels_, best.labels_, k)):
+            best, best_warnings = km, caught
+    for w in best_warnings:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return best, np.asarray(objectives)
+
+
+def _refines(labels: np.ndarray, other: np.ndarray, k: int) -> bool:
+    """True when every cluster of ``labels`` lies inside one cluster of ``other``.
+
+    Examples
+    --------
+    >>> _refines(np.array([0, 0, 1]), np.array([1, 1, 0]), 2)
+    True
+    """
+    first = np.full(k, -1)
+    first[labels[::-1]] = other[::-1]   # for each cluster, the other label of its first member
+    return bool(np.all(first[labels] == other))

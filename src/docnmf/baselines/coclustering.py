@@ -36,11 +36,17 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import kmeans_plusplus
 from sklearn.metrics import pairwise_distances_argmin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
-from .._rng import as_generator, child_generators
-from ..cluster._common import top_terms
-from ._common import check_n_clusters, cluster_means, int_seed, one_hot
+from .._estimator import (
+    DocumentClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+)
+from .._rng import as_generator
+from ._common import cluster_means, int_seed, one_hot
 
 __all__ = ["Residue", "CoclusteringResult", "residue_distances", "sum_squared_residue",
            "coclustering_mssr", "CoClustering"]
@@ -290,19 +296,19 @@ def coclustering_mssr(A, n_row_clusters: int, n_col_clusters: int, *, residue: R
         At = np.ascontiguousarray(A.T)
     sq_rows, sq_cols = _row_sq_norms(A), _row_sq_norms(At)
     total = float(sq_rows.sum())
-    best, objectives = None, []
-    for child in child_generators(as_generator(rng), int(n_init)):
+
+    def run_once(child):
         rows = _initial_labels(A, k, init, child)
         cols = _initial_labels(At, l, init, child)
-        run = _run(A, At, sq_rows, sq_cols, rows, cols, k, l, residue, int(max_iter),
-                   float(tol), total)
-        objectives.append(run[2])
-        if best is None or run[2] < best[2]:
-            best = run
-    return CoclusteringResult(*best, np.asarray(objectives))
+        return _run(A, At, sq_rows, sq_cols, rows, cols, k, l, residue, int(max_iter),
+                    float(tol), total)
+
+    best, objectives = best_restart(fit_restarts(run_once, as_generator(rng), n_init),
+                                    key=lambda run: run[2])
+    return CoclusteringResult(*best, objectives)
 
 
-class CoClustering(ClusterMixin, BaseEstimator):
+class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     """Documents and terms co-clustered by minimum sum-squared residue (ECC or MSRC).
 
     Rows of ``X`` are documents and columns terms (the paper's genes and
@@ -380,12 +386,9 @@ class CoClustering(ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _check_params(self, X) -> int:
-        check_n_clusters(self.n_clusters, X.shape[0])
-        for name in ("n_init", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    def _check_params(self, n_docs: int) -> None:
+        check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_init", "max_iter")
         l = self.n_col_clusters
         if l is not None and (isinstance(l, bool) or not isinstance(l, (int, np.integer))
                               or l < 1):
@@ -396,13 +399,13 @@ class CoClustering(ClusterMixin, BaseEstimator):
             raise ValueError(f"init must be 'k-means++' or 'random', got {self.init!r}")
         if not self.tol >= 0:
             raise ValueError(f"tol must be non-negative, got {self.tol!r}")
-        return min(int(self.n_clusters if l is None else l), X.shape[1])
 
     def fit(self, X, y=None):
         """Co-cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
-        l = self._check_params(X)
+        self._check_params(X.shape[0])
         k = int(self.n_clusters)
+        l = min(k if self.n_col_clusters is None else int(self.n_col_clusters), X.shape[1])
         result = coclustering_mssr(X, k, l, residue=self.residue, init=self.init,
                                    n_init=int(self.n_init), max_iter=int(self.max_iter),
                                    tol=float(self.tol), rng=as_generator(self.random_state))
@@ -422,12 +425,7 @@ class CoClustering(ClusterMixin, BaseEstimator):
                         self.n_iter_)
         return self
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` terms with the largest weight in each cluster's mean document."""
-        check_is_fitted(self, "centroids_")
-        return top_terms(self.centroids_, feature_names, n)
+    _keyword_attribute = "centroids_"
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+    def _positive_only(self) -> bool:
+        return False

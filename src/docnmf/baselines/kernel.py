@@ -129,17 +129,17 @@ class KernelGraphCutClustering(EmbeddingKMeans):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _check_params(self, X) -> None:
-        super()._check_params(X)
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
         if self.criterion not in ("aa", "nc"):
             raise ValueError(f"criterion must be 'aa' or 'nc', got {self.criterion!r}")
         if not (callable(self.kernel) or self.kernel in ("linear", "poly2", "precomputed")):
             raise ValueError(f"kernel must be 'linear', 'poly2', 'precomputed' or a callable, "
                              f"got {self.kernel!r}")
-        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
-            raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
 
     def _embed(self, X, rng):
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
         K = make_kernel(X, self.kernel)
         if self.criterion == "nc":
             d = K.row_sums()

@@ -12,6 +12,7 @@ and the SS-KK baseline use it.
 from __future__ import annotations
 
 import logging
+from itertools import chain
 from typing import Callable, Literal, NamedTuple, Union
 
 import numpy as np
@@ -20,9 +21,10 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import validate_data
 
+from .._estimator import DocumentClusterer, best_restart, check_n_clusters, check_positive_ints
 from .._rng import as_generator, child_generators
 from ..factor.lccf import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
-from ._common import check_n_clusters, one_hot
+from ._common import one_hot
 
 __all__ = ["GramOperator", "KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
            "kernel_matrix", "median_gamma", "spectral_start", "KernelKMeansClustering"]
@@ -245,21 +247,17 @@ def kernel_kmeans(K, k: int, *, weights=None, init_labels=None, n_init: int = 10
     diag = _diagonal(K)
     rng = as_generator(rng)
     children = child_generators(rng, int(n_init)) if n_init else []
-    best = None
-    objectives = []
-    for r in range(len(starts) + len(children)):
-        if r < len(starts):
-            labels0 = starts[r]
-        else:
-            labels0 = _kmeanspp_labels(K, diag, w, k, children[r - len(starts)])
+
+    def run(labels0):
         labels, n_iter, converged = _run(K, diag, w, labels0, k, int(max_iter))
         _, s, within = _distances(K, diag, w, labels, k)
         used = s > 0
-        objective = float(w @ diag - np.sum(within[used] / s[used]))
-        objectives.append(objective)
-        if best is None or objective < best[1]:
-            best = (labels, objective, n_iter, converged)
-    return KernelKMeansResult(*best, np.asarray(objectives))
+        return labels, float(w @ diag - np.sum(within[used] / s[used])), n_iter, converged
+
+    # the given starts first, then k-means++ ones, each drawn as its turn comes
+    runs = map(run, chain(starts, (_kmeanspp_labels(K, diag, w, k, c) for c in children)))
+    best, objectives = best_restart(runs, key=lambda result: result[1])
+    return KernelKMeansResult(*best, objectives)
 
 
 def spectral_start(K, k: int, *, weights=None, rng=None) -> np.ndarray:
@@ -357,7 +355,7 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
                      f"got {kernel!r}")
 
 
-class KernelKMeansClustering(ClusterMixin, BaseEstimator):
+class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     """Kernel k-means on documents (Dhillon, Guan & Kulis 2004), best of ``n_init`` starts.
 
     Documents are rows of ``X``. The Gaussian, polynomial, callable and
@@ -434,12 +432,11 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _check_params(self, n: int) -> None:
-        check_n_clusters(self.n_clusters, n)
-        for name in ("n_init", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    _keyword_attribute = None   # no term weights: the pipeline uses the clusters' mean documents
+
+    def _check_params(self, n_docs: int) -> None:
+        check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_init", "max_iter")
 
     def fit(self, X, y=None, sample_weight=None):
         """Cluster the rows of ``X`` (dense or CSR), or ``X`` as a Gram matrix if precomputed."""
@@ -468,9 +465,9 @@ class KernelKMeansClustering(ClusterMixin, BaseEstimator):
                         self.n_init, self.objective_, self.n_iter_)
         return self
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
+    def _positive_only(self) -> bool:
+        return False
+
+    def _pairwise(self) -> bool:
+        return self.kernel == "precomputed"
 

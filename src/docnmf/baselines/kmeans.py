@@ -86,12 +86,12 @@ class KMeansClustering(EmbeddingKMeans):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _needs_non_negative(self) -> bool:
+    def _positive_only(self) -> bool:
         # degrees d = X X^T e are only meaningful similarities for non-negative data
         return self.weighting == "ncw"
 
-    def _check_params(self, X) -> None:
-        super()._check_params(X)
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
         if self.weighting not in ("none", "ncw"):
             raise ValueError(f"weighting must be 'none' or 'ncw', got {self.weighting!r}")
 

@@ -20,9 +20,15 @@ from sklearn.decomposition import PCA
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._rng import as_generator, child_generators
-from ..cluster._common import top_terms
-from ._common import check_n_clusters, cluster_means, int_seed, one_hot
+from .._estimator import (
+    DocumentClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+)
+from .._rng import as_generator
+from ._common import cluster_means, int_seed, one_hot
 
 __all__ = ["lda_subspace", "within_scatter", "LDAKMeansClustering"]
 
@@ -119,7 +125,7 @@ def _principal_coordinates(X, r: int, rng: np.random.Generator) -> PCA:
     return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
 
 
-class LDAKMeansClustering(ClusterMixin, BaseEstimator):
+class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     """LDA-Km: k-means in a discriminant subspace chosen by LDA on k-means' own labels.
 
     Ding & Li (2007) maximise ``J(W, H) = Tr[(W^T S_w W)^{-1} W^T S_b W]``
@@ -224,12 +230,9 @@ class LDAKMeansClustering(ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _check_params(self, X) -> None:
-        check_n_clusters(self.n_clusters, X.shape[0])
-        for name in ("n_components", "n_init", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    def _check_params(self, n_docs: int) -> None:
+        check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_components", "n_init", "max_iter")
         if not self.reg >= 0:
             raise ValueError(f"reg must be non-negative, got {self.reg!r}")
         if not self.tol >= 0:
@@ -263,7 +266,7 @@ class LDAKMeansClustering(ClusterMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
-        self._check_params(X)
+        self._check_params(X.shape[0])
         k = int(self.n_clusters)
         rng = as_generator(self.random_state)
         r = max(1, min(int(self.n_components), X.shape[0] - 1, X.shape[1]))
@@ -276,12 +279,9 @@ class LDAKMeansClustering(ClusterMixin, BaseEstimator):
             return self
         Z = pca.transform(X)[:, keep]
         dims = min(k - 1, Z.shape[1])
-        best, objectives = None, []
-        for child in child_generators(rng, int(self.n_init)):
-            run = self._run(Z, k, dims, child)
-            objectives.append(run[2][-1])
-            if best is None or run[2][-1] < best[2][-1]:
-                best = run
+        best, objectives = best_restart(
+            fit_restarts(lambda child: self._run(Z, k, dims, child), rng, int(self.n_init)),
+            key=lambda run: run[2][-1])
         labels, W, history, n_iter, converged = best
         W_full = np.zeros((pca.n_components_, W.shape[1]))
         W_full[keep] = W
@@ -314,12 +314,7 @@ class LDAKMeansClustering(ClusterMixin, BaseEstimator):
         E = np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
         return pairwise_distances_argmin(E, self.cluster_centers_).astype(np.int64)
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` terms with the largest weight in each cluster's mean document."""
-        check_is_fitted(self, "centroids_")
-        return top_terms(self.centroids_, feature_names, n)
+    _keyword_attribute = "centroids_"
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+    def _positive_only(self) -> bool:
+        return False

@@ -43,8 +43,8 @@ class _ProjectedKMeans(EmbeddingKMeans):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _check_params(self, X) -> None:
-        super()._check_params(X)
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
         c = self.n_components
         if c is not None and (isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 1):
             raise ValueError(f"n_components must be None or a positive integer, got {c!r}")

@@ -16,13 +16,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_non_negative, validate_data
 
+from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints
 from .._rng import as_generator
-from ..constraints import Constraints
-from ..constraints import build_constraints, constrained_pairs
-from ._common import check_n_clusters, int_seed, one_hot
+from ..constraints import Constraints, build_constraints, constrained_pairs
+from ._common import int_seed, kmeans_restarts, one_hot
 from .kernel_kmeans import Kernel, kernel_kmeans, kernel_kmeans_objective, kernel_matrix
 
 __all__ = ["constraint_matrix", "SSKernelKMeansClustering", "SSNormalizedCutClustering",
@@ -48,16 +47,18 @@ def constraint_matrix(n: int, must_link: np.ndarray, cannot_link: np.ndarray, re
     return sp.csr_matrix((v, (i, j)), shape=(n, n))
 
 
-def _check_common(est, n: int) -> None:
-    check_n_clusters(est.n_clusters, n)
-    for name in ("n_init", "max_iter"):
-        value = getattr(est, name)
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    for name in ("reward", "penalty"):
-        value = getattr(est, name)
-        if value is not None and not value >= 0:
-            raise ValueError(f"{name} must be non-negative, got {value!r}")
+class _SemiSupervised(DocumentClusterer):
+    """What the semi-supervised baselines share: their checks; keywords from mean documents."""
+
+    _keyword_attribute = None   # no term weights: the pipeline uses the clusters' mean documents
+
+    def _check_params(self, n_docs: int) -> None:
+        check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_init", "max_iter")
+        for name in ("reward", "penalty"):
+            value = getattr(self, name)
+            if value is not None and not value >= 0:
+                raise ValueError(f"{name} must be non-negative, got {value!r}")
 
 
 def farthest_first_labels(K: np.ndarray, constraints: Constraints, k: int) -> np.ndarray | None:
@@ -101,7 +102,7 @@ def farthest_first_labels(K: np.ndarray, constraints: Constraints, k: int) -> np
     return np.argmin(D, axis=1)
 
 
-class SSKernelKMeansClustering(ClusterMixin, BaseEstimator):
+class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
     """SS-KK: semi-supervised kernel k-means (Kulis, Basu, Dhillon & Mooney 2005).
 
     The kernel ``K`` of the documents is combined with the constraint matrix,
@@ -176,7 +177,7 @@ class SSKernelKMeansClustering(ClusterMixin, BaseEstimator):
         """Cluster ``X`` (documents as rows, or a Gram matrix) under the constraints."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         n = X.shape[0]
-        _check_common(self, n)
+        self._check_params(n)
         k = int(self.n_clusters)
         self.constraints_ = build_constraints(n, y, must_link, cannot_link)
         ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
@@ -206,18 +207,14 @@ class SSKernelKMeansClustering(ClusterMixin, BaseEstimator):
                         self.objective_, self.shift_, self.n_iter_)
         return self
 
-    def fit_predict(self, X, y=None, **kwargs):
-        """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""
-        return self.fit(X, y, **kwargs).labels_
+    def _positive_only(self) -> bool:
+        return False
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
+    def _pairwise(self) -> bool:
+        return self.kernel == "precomputed"
 
 
-class SSNormalizedCutClustering(ClusterMixin, BaseEstimator):
+class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
     """SS-SNC: normalized cut with constraint penalties (Ji & Xu 2006), as the SS-NMF paper has it.
 
     The SS-NMF paper (eqs. 21-22) writes SS-SNC as the normalized cut of
@@ -297,7 +294,7 @@ class SSNormalizedCutClustering(ClusterMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
         n = X.shape[0]
-        _check_common(self, n)
+        self._check_params(n)
         if self.affinity not in ("linear", "precomputed"):
             raise ValueError(f"affinity must be 'linear' or 'precomputed', got {self.affinity!r}")
         k = int(self.n_clusters)
@@ -329,8 +326,9 @@ class SSNormalizedCutClustering(ClusterMixin, BaseEstimator):
             norms = np.linalg.norm(Z, axis=1, keepdims=True)
             Z = np.divide(Z, norms, out=np.zeros_like(Z), where=norms > 0)
         rng = as_generator(self.random_state)
-        km = KMeans(n_clusters=k, n_init=int(self.n_init), max_iter=int(self.max_iter),
-                    tol=float(self.tol), random_state=int_seed(rng)).fit(Z)
+        km, self.restart_objectives_ = kmeans_restarts(
+            Z, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
+            seed=int_seed(rng))
         self.labels_ = km.labels_.astype(np.int64)
         self.memberships_ = one_hot(self.labels_, k)
         self.embedding_ = Z
@@ -342,16 +340,8 @@ class SSNormalizedCutClustering(ClusterMixin, BaseEstimator):
             logger.info("SS-SNC: normalized cut %.6g", self.criterion_)
         return self
 
-    def fit_predict(self, X, y=None, **kwargs):
-        """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""
-        return self.fit(X, y, **kwargs).labels_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        tags.input_tags.pairwise = self.affinity == "precomputed"
-        return tags
+    def _pairwise(self) -> bool:
+        return self.affinity == "precomputed"
 
 
 def normalized_cut_criterion(A_tilde: np.ndarray, degrees: np.ndarray, labels: np.ndarray,

@@ -115,12 +115,12 @@ class GraphCutClustering(EmbeddingKMeans):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _needs_non_negative(self) -> bool:
+    def _positive_only(self) -> bool:
         # D^{-1/2} needs positive degrees, which only non-negative data guarantee
         return self.criterion == "nc"
 
-    def _check_params(self, X) -> None:
-        super()._check_params(X)
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
         if self.criterion not in ("aa", "nc"):
             raise ValueError(f"criterion must be 'aa' or 'nc', got {self.criterion!r}")
 

@@ -9,17 +9,23 @@ only meaningful for counts. A document's cluster is its most probable topic.
 from __future__ import annotations
 
 import logging
-import time
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.decomposition import LatentDirichletAllocation
-from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
+from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._rng import as_generator, child_generators
-from ..cluster._common import memberships_from, top_terms
-from ._common import check_n_clusters, int_seed
+from .._estimator import (
+    DocumentClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+    memberships_from,
+)
+from .._rng import as_generator
+from ._common import int_seed
 
 __all__ = ["PLSIClustering", "LDAClustering", "plsi_em"]
 
@@ -118,19 +124,12 @@ def _normalise_rows(A: np.ndarray) -> np.ndarray:
     return memberships_from(A)
 
 
-class _TopicModel:
-    """What the topic-model estimators share: keywords from ``components_``, count input."""
+class _TopicModel(DocumentClusterer):
+    """What the topic-model estimators share: keywords from each topic, count input."""
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` most probable terms of each cluster's topic."""
-        check_is_fitted(self, "components_")
-        return top_terms(self.components_, feature_names, n)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
+    def _check_params(self, n_docs: int) -> None:
+        check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_init", "max_iter")
 
 
 class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
@@ -197,29 +196,23 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
-        k = check_n_clusters(self.n_clusters, X.shape[0])
-        for name in ("n_init", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        self._check_params(X.shape[0])
+        k = int(self.n_clusters)
         if not 0.0 < float(self.beta) <= 1.0:
             raise ValueError(f"beta must be in (0, 1], got {self.beta!r}")
         X = sp.csr_matrix(X)
         rng = as_generator(self.random_state)
-        best, objectives = None, []
-        for r, child in enumerate(child_generators(rng, int(self.n_init))):
-            t0 = time.perf_counter()
+
+        def em(child):
             theta = _normalise_rows(child.random((X.shape[0], k)) + 0.1)
             phi = _normalise_rows(child.random((k, X.shape[1])) + 0.1)
-            result = plsi_em(X, theta, phi, max_iter=int(self.max_iter), tol=float(self.tol),
-                             beta=float(self.beta))
-            objectives.append(-result[2][-1])
-            if self.verbose:
-                logger.info("restart %d/%d: log-likelihood %.6g after %d iterations (%.2fs)",
-                            r + 1, self.n_init, result[2][-1], result[3],
-                            time.perf_counter() - t0)
-            if best is None or objectives[-1] < -best[2][-1]:
-                best = result
+            return plsi_em(X, theta, phi, max_iter=int(self.max_iter), tol=float(self.tol),
+                           beta=float(self.beta))
+
+        # the objective is the negative log-likelihood
+        best, objectives = best_restart(fit_restarts(em, rng, int(self.n_init)),
+                                        key=lambda result: -result[2][-1], name="PLSI",
+                                        total=int(self.n_init), verbose=self.verbose)
         theta, phi, history, n_iter, _ = best
         self.memberships_ = theta
         self.labels_ = np.argmax(theta, axis=1).astype(np.int64)
@@ -227,7 +220,7 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
         self.log_likelihood_history_ = history
         self.loss_history_ = -history
         self.objective_ = float(-history[-1])
-        self.restart_objectives_ = np.asarray(objectives)
+        self.restart_objectives_ = objectives
         self.n_iter_ = int(n_iter)
         return self
 
@@ -297,31 +290,28 @@ class LDAClustering(_TopicModel, ClusterMixin, BaseEstimator):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
-        k = check_n_clusters(self.n_clusters, X.shape[0])
-        if isinstance(self.n_init, bool) or not isinstance(self.n_init, (int, np.integer)) \
-                or self.n_init < 1:
-            raise ValueError(f"n_init must be a positive integer, got {self.n_init!r}")
+        self._check_params(X.shape[0])
+        k = int(self.n_clusters)
         rng = as_generator(self.random_state)
-        best, objectives = None, []
-        for child in child_generators(rng, int(self.n_init)):
+
+        def variational(child):
             lda = LatentDirichletAllocation(
                 n_components=k, doc_topic_prior=self.doc_topic_prior,
                 topic_word_prior=self.topic_word_prior, learning_method=self.learning_method,
                 max_iter=int(self.max_iter), random_state=int_seed(child))
             theta = lda.fit_transform(X)
-            objectives.append(-float(lda.score(X)))
-            if self.verbose:
-                logger.info("LDA restart: bound %.6g after %d passes", -objectives[-1],
-                            lda.n_iter_)
-            if best is None or objectives[-1] < best[2]:
-                best = (lda, theta, objectives[-1])
+            return lda, theta, -float(lda.score(X))   # the objective: the negative bound
+
+        best, objectives = best_restart(fit_restarts(variational, rng, int(self.n_init)),
+                                        key=lambda run: run[2], name="LDA",
+                                        total=int(self.n_init), verbose=self.verbose)
         lda, theta, objective = best
         self.lda_ = lda
         self.memberships_ = memberships_from(theta)
         self.labels_ = np.argmax(theta, axis=1).astype(np.int64)
         self.components_ = memberships_from(lda.components_)
         self.objective_ = float(objective)
-        self.restart_objectives_ = np.asarray(objectives)
+        self.restart_objectives_ = objectives
         self.n_iter_ = int(lda.n_iter_)
         return self
 

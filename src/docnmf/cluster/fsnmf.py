@@ -9,11 +9,25 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
+from .._estimator import (
+    SoftClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+    memberships_from,
+)
 from .._rng import as_generator
-from ..factor.fsnmf import (FSNMFResult, _column_sqnorms, feature_residuals, fit_fsnmf, solve_g,
-                            uniform_weights, weigh_fit)
+from ..factor.fsnmf import (
+    FSNMFResult,
+    _column_sqnorms,
+    feature_residuals,
+    fit_fsnmf,
+    solve_g,
+    uniform_weights,
+    weigh_fit,
+)
 from ..factor.nmf import fit_nmf_mu, random_init
-from ._common import best_of_restarts, check_n_clusters, memberships_from, top_terms
 
 __all__ = ["FSNMFClustering", "rank_features"]
 
@@ -41,7 +55,7 @@ def rank_features(weights: np.ndarray, residuals: np.ndarray) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
+class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents and weight their features by feature-subset NMF (FS-NMF).
 
     ``X`` (documents as rows) is factorised as ``X ~ G F^T`` under the
@@ -118,7 +132,7 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         Eq. 1 per round of the kept restart: at the equal starting weights
         for ``"fit-then-weigh"`` (whose weights come after), at the current
         weights for ``"alternating"``. Never increases.
-    restart_losses_ : ndarray of shape (n_init,)
+    restart_objectives_ : ndarray of shape (n_init,)
     n_iter_ : int
     objective_ : float
         The last value of ``loss_history_``.
@@ -149,12 +163,11 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _validate_params(self, n_docs: int) -> None:
+    def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         if not 0.0 < float(self.alpha) < 1.0:
             raise ValueError(f"alpha must lie in (0, 1), got {self.alpha!r}")
-        if int(self.n_init) < 1 or int(self.max_iter) < 1:
-            raise ValueError("n_init and max_iter must be at least 1")
+        check_positive_ints(self, "n_init", "max_iter")
         if self.solver not in SOLVERS:
             raise ValueError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
         if self.residuals not in ("relative", "absolute"):
@@ -163,14 +176,16 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
-        self._validate_params(X.shape[0])
+        self._check_params(X.shape[0])
         rng = as_generator(self.random_state)
         alpha, k = float(self.alpha), int(self.n_clusters)
         alternating = self.solver == "alternating"
         fit_once = self._alternating if alternating else self._fit_equal_weights
-        best, losses = best_of_restarts(
-            lambda child: fit_once(X, *random_init(X, k, child)), rng, int(self.n_init),
-            name="FS-NMF", tol=self.tol, max_iter=self.max_iter, verbose=self.verbose)
+        best, losses = best_restart(
+            fit_restarts(lambda child: fit_once(X, *random_init(X, k, child)), rng,
+                         int(self.n_init)),
+            name="FS-NMF", total=int(self.n_init), verbose=self.verbose, tol=self.tol,
+            max_iter=self.max_iter)
         if alternating:
             w, r = best.w, feature_residuals(X, best.F, best.G)
             r = np.where(_column_sqnorms(X) > 0, r, np.inf)   # all-zero features rank last
@@ -187,7 +202,7 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.feature_ranking_ = rank_features(w, r)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
-        self.restart_losses_ = losses
+        self.restart_objectives_ = losses
         self.n_iter_ = best.n_iter
         return self
 
@@ -208,9 +223,6 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         return FSNMFResult(res.U, res.V, w, res.n_iter, np.asarray(res.losses) * scale,
                            res.converged)
 
-    def fit_transform(self, X, y=None):
-        return self.fit(X).memberships_
-
     def transform(self, X):
         """Soft memberships of new documents with ``F`` and ``W`` held fixed (eq. 3 alone).
 
@@ -223,15 +235,6 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         G0 = np.full((X.shape[0], self.n_clusters), 1.0 / self.n_clusters)
         return memberships_from(solve_g(X, self.components_.T, self._g_weights, G0))
 
-    def predict(self, X):
-        """Cluster of each new document: the argmax of its memberships."""
-        return np.argmax(self.transform(X), axis=1)
-
-    def top_keywords(self, feature_names: Sequence[str], n: int = 10) -> list[list[str]]:
-        """The ``n`` features with the largest entries in each cluster's centroid (column of F)."""
-        check_is_fitted(self, "components_")
-        return top_terms(self.components_, feature_names, n)
-
     def collection_keywords(self, feature_names: Sequence[str], n: int = 10) -> list[str]:
         """The ``n`` highest-weighted features of the whole collection (the diagonal of W)."""
         check_is_fitted(self, "feature_ranking_")
@@ -241,8 +244,3 @@ class FSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
                              "features")
         return [str(names[j]) for j in self.feature_ranking_[:n]]
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags

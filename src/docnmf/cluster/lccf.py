@@ -13,13 +13,34 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
+from .._estimator import (
+    SoftClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+    memberships_from,
+)
 from .._rng import as_generator, child_generators
-from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
-                            knn_cosine_graph, knn_kernel_graph)
-from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
-                           make_kernel, normalize_wv, poly2_kernel, random_init_concepts)
-from ._common import (best_of_restarts, best_result, check_n_clusters, memberships_from,
-                      top_terms)
+from ..factor.graph import (
+    GraphLaplacian,
+    cosine_neighbours,
+    graph_laplacian,
+    kernel_neighbours,
+    knn_cosine_graph,
+    knn_kernel_graph,
+)
+from ..factor.lccf import (
+    KernelSpec,
+    LinearKernel,
+    fit_lccf,
+    fit_lccf_restarts,
+    fold_in,
+    make_kernel,
+    normalize_wv,
+    poly2_kernel,
+    random_init_concepts,
+)
 
 __all__ = ["LCCFClustering"]
 
@@ -32,7 +53,7 @@ NCWGraph = Literal["weighted", "appendix_b"]
 FactorDtype = Literal["float64", "float32"]
 
 
-class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
+class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents by concept factorization (CF) or locally consistent CF (LCCF).
 
     The documents ``X`` (rows; typically unit-length tf-idf) are factorised
@@ -170,7 +191,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         ``gamma^{1/2} = (K e)^{-1/2}`` for NCW (0 for documents of degree 0).
     loss_history_ : ndarray
         Objective (eq. 10) per iteration of the kept restart.
-    restart_losses_ : ndarray of shape (n_init,)
+    restart_objectives_ : ndarray of shape (n_init,)
         Each start's objective after ``init_rounds`` rounds (after convergence
         when ``init_rounds`` is None).
     objective_ : float
@@ -218,7 +239,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
 
     # --- validation and set-up -----------------------------------------------------------------
 
-    def _validate_params(self, n_docs: int) -> None:
+    def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         choices = {"weighting": ("none", "ncw"), "labels": ("auto", "kmeans", "argmax"),
                    "lam_scale": ("data", "none"), "ncw_graph": ("weighted", "appendix_b")}
@@ -230,10 +251,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
                              f"got {self.kernel!r}")
         if not np.isfinite(self.lam) or self.lam < 0:
             raise ValueError(f"lam must be a non-negative number, got {self.lam!r}")
-        for name in ("n_init", "max_iter", "n_neighbors"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        check_positive_ints(self, "n_init", "max_iter", "n_neighbors")
         r = self.init_rounds
         if r is not None and (isinstance(r, bool) or not isinstance(r, (int, np.integer))
                               or r < 1):
@@ -304,7 +322,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         if self._precomputed() and X.shape[0] != X.shape[1]:
             raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
-        self._validate_params(X.shape[0])
+        self._check_params(X.shape[0])
         if self.weighting == "ncw" and not self._precomputed():
             check_non_negative(X, f"{type(self).__name__} with weighting='ncw' (input X)")
         K = make_kernel(X, self.kernel)
@@ -340,17 +358,15 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             if self.batch_restarts:
                 # the same child generators, in the same order, as one start after another
                 starts = [start(child) for child in child_generators(rng, int(self.n_init))]
-                best, losses = best_result(
-                    fit_lccf_restarts(K, starts, max_iter=rounds, tol=0.0 if select else tol,
-                                      **run),
-                    name=name, tol=tol, max_iter=rounds, total=int(self.n_init),
-                    verbose=self.verbose)
+                results = fit_lccf_restarts(K, starts, max_iter=rounds,
+                                            tol=0.0 if select else tol, **run)
             else:
-                best, losses = best_of_restarts(
+                results = fit_restarts(
                     lambda child: fit_lccf(K, *start(child), max_iter=rounds,
                                            tol=0.0 if select else tol, **run),
-                    rng, int(self.n_init), name=name, tol=tol, max_iter=rounds,
-                    verbose=self.verbose)
+                    rng, int(self.n_init))
+            best, losses = best_restart(results, name=name, total=int(self.n_init),
+                                        verbose=self.verbose, tol=tol, max_iter=rounds)
         if select:
             rest = fit_lccf(K, best.W, best.V, max_iter=max_iter - rounds, tol=tol, **run)
             if self.verbose:
@@ -400,7 +416,7 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             self.components_ = (concepts @ self.cluster_centers_.T).T
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
-        self.restart_losses_ = losses
+        self.restart_objectives_ = losses
         self.n_iter_ = best.n_iter
 
     # --- new documents -------------------------------------------------------------------------
@@ -488,22 +504,13 @@ class LCCFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         d = ((V[:, None, :] - self.cluster_centers_[None, :, :]) ** 2).sum(axis=2)
         return np.argmin(d, axis=1).astype(np.int64)
 
-    def fit_transform(self, X, y=None):
-        return self.fit(X).memberships_
+    def _pairwise(self) -> bool:
+        return self._precomputed()
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` highest-weighted terms of each cluster's term profile (``components_``)."""
-        check_is_fitted(self, "components_")
-        return top_terms(self.components_, feature_names, n)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.pairwise = self._precomputed()
+    def _positive_only(self) -> bool:
         # NC weights 1 / (K e) need positive degrees, which non-negative documents give; the
         # unweighted forms take any data (Section 3.5's updates for kernels with negative entries)
-        tags.input_tags.positive_only = self.weighting == "ncw"
-        return tags
+        return self.weighting == "ncw"
 
 
 def _linear_kernel(A, B):

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import logging
-import time
-import warnings
 from typing import Callable, Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.cluster import KMeans
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._rng import as_generator, child_generators
+from .._estimator import (
+    DocumentClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+    top_terms,
+)
+from .._rng import as_generator
 from ..factor.nma import fit_nma, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
 from ..text.vectorize import DocumentVectorizer
-from ._common import top_terms
 
 __all__ = ["NMAClustering"]
 
@@ -27,7 +31,7 @@ logger = logging.getLogger(__name__)
 Norm = Literal["document", "segment"]
 
 
-class NMAClustering(ClusterMixin, BaseEstimator):
+class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     """Cluster documents represented as term x segment matrices (NMA), disjoint or overlapping.
 
     Each document is cut into ``n_segments`` segments; its tf-idf segment
@@ -181,11 +185,12 @@ class NMAClustering(ClusterMixin, BaseEstimator):
                 raise ValueError(f"n_topics must be a positive integer or a pair, got {dims!r}")
         return int(l1), int(l2)
 
-    def _check_params(self) -> None:
-        for name in ("n_clusters", "n_segments", "n_init", "max_iter", "kmeans_n_init"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    def _check_params(self, n_docs: int | None) -> None:
+        """Check the parameters; ``n_clusters`` against ``n_docs`` once that is known."""
+        check_positive_ints(self, "n_clusters", "n_segments", "n_init", "max_iter",
+                            "kmeans_n_init")
+        if n_docs is not None:
+            check_n_clusters(self.n_clusters, n_docs)
         if int(self.joint_max_iter) < 0:
             raise ValueError(f"joint_max_iter must be >= 0, got {self.joint_max_iter!r}")
         if self.norm not in ("document", "segment", None):
@@ -243,32 +248,23 @@ class NMAClustering(ClusterMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Fit on raw texts, pre-segmented documents or per-document matrices (see the class)."""
-        self._check_params()
+        self._check_params(None)   # before the segmenting: the number of documents comes from it
         for stale in ("segments_", "vectorizer_", "overlapping_labels_", "segment_labels_"):
             if hasattr(self, stale):   # left by an earlier fit on other input or options
                 delattr(self, stale)
         c = int(self.n_segments)
         S = self._segment_matrix(X)
         n_docs = S.shape[0] // c
-        if self.n_clusters > n_docs:
-            raise ValueError(f"n_clusters={self.n_clusters} is larger than n_samples={n_docs}")
+        check_n_clusters(self.n_clusters, n_docs)
         l1, l2 = self._topic_dims()
         rng = as_generator(self.random_state)
-        best, objectives = None, []
-        for r, child in enumerate(child_generators(rng, int(self.n_init))):
-            t0 = time.perf_counter()
-            result = fit_nma(S, c, *nma_random_init(S, c, l1, l2, child),
-                             max_iter=int(self.max_iter), tol=float(self.tol),
-                             joint_max_iter=int(self.joint_max_iter))
-            objectives.append(float(result.losses[-1]))
-            if self.verbose:
-                logger.info("restart %d/%d: SRE %.6g after %s iterations (%.2fs)", r + 1,
-                            self.n_init, objectives[-1], result.n_iter, time.perf_counter() - t0)
-            if best is None or objectives[-1] < best.losses[-1]:
-                best = result
-        if not best.converged:
-            warnings.warn(f"NMA did not converge to tol={self.tol} within max_iter="
-                          f"{self.max_iter}; raise max_iter", ConvergenceWarning, stacklevel=2)
+        best, objectives = best_restart(
+            fit_restarts(lambda child: fit_nma(S, c, *nma_random_init(S, c, l1, l2, child),
+                                               max_iter=int(self.max_iter), tol=float(self.tol),
+                                               joint_max_iter=int(self.joint_max_iter)),
+                         rng, int(self.n_init)),
+            name="NMA", total=int(self.n_init), verbose=self.verbose, tol=self.tol,
+            max_iter=self.max_iter)
 
         weights = segment_topic_weights(best.M, best.R)            # (n_docs, c, l1)
         mass = weights.sum(axis=2)
@@ -308,7 +304,7 @@ class NMAClustering(ClusterMixin, BaseEstimator):
         self.loss_history_ = best.losses
         self.stage_loss_history_ = best.stage_losses
         self.objective_ = float(best.losses[-1])
-        self.restart_objectives_ = np.asarray(objectives)
+        self.restart_objectives_ = objectives
         self.n_iter_ = int(sum(best.n_iter))
         return self
 

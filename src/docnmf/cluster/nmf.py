@@ -11,12 +11,18 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
+from .._estimator import (
+    SoftClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    memberships_from,
+)
 from .._rng import as_generator, child_generators
 from ..factor.init import INITS, make_starts, truncated_svd
 from ..factor.nmf import solve_v
 from ..factor.solvers import BATCHED_SOLVERS
 from ..text.weighting import ncw_weights
-from ._common import best_result, check_n_clusters, memberships_from, top_terms
 
 __all__ = ["NMFClustering"]
 
@@ -29,7 +35,7 @@ DETERMINISTIC_INITS = ("nndsvd", "nndsvda")
 DTYPES = {"float64": np.float64, "float32": np.float32}
 
 
-class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
+class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents by non-negative matrix factorization (NMF) or its NC-weighted form.
 
     ``X`` (documents as rows, typically unit-length tf-idf) is factorised as
@@ -86,7 +92,7 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         ``U^T``: each row a unit-length topic vector over terms.
     loss_history_ : ndarray
         Objective (eq. 1) per iteration of the kept restart.
-    restart_losses_ : ndarray of shape (n_init,)
+    restart_objectives_ : ndarray of shape (n_init,)
         Final objective of each restart.
     n_iter_ : int
     objective_ : float
@@ -120,8 +126,9 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _validate_params(self, n_docs: int) -> None:
+    def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
+        check_positive_ints(self, "n_init", "max_iter")
         if self.weighting not in ("none", "ncw"):
             raise ValueError(f"weighting must be 'none' or 'ncw', got {self.weighting!r}")
         if self.solver not in BATCHED_SOLVERS:
@@ -133,8 +140,6 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {self.dtype!r}")
         if self.dtype != "float64" and self.solver == "mu":
             raise ValueError("solver='mu' runs in float64 only; use solver='hals' for float32")
-        if int(self.n_init) < 1 or int(self.max_iter) < 1:
-            raise ValueError("n_init and max_iter must be at least 1")
 
     def _row_weights(self, X):
         """``None``, or NCW's ``D^{-1/2}`` (and remember what new documents will need)."""
@@ -146,20 +151,20 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
-        self._validate_params(X.shape[0])
+        self._check_params(X.shape[0])
         weights = self._row_weights(X)
         rng = as_generator(self.random_state)
         n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
-        best, losses = best_result(self._restarts(X, weights, rng, n_init), name="NMF",
-                                   tol=self.tol, max_iter=self.max_iter, total=n_init,
-                                   verbose=self.verbose)
+        best, objectives = best_restart(self._restarts(X, weights, rng, n_init), name="NMF",
+                                        total=n_init, verbose=self.verbose, tol=self.tol,
+                                        max_iter=self.max_iter)
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
         self.memberships_ = memberships_from(best.V)
         self.labels_ = np.argmax(best.V, axis=1)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
-        self.restart_losses_ = losses
+        self.restart_objectives_ = objectives
         self.n_iter_ = best.n_iter
         return self
 
@@ -189,9 +194,6 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
                 Xw = None if hals else Xw
             yield from (solve(X, starts, row_weights=weights) if hals else solve(Xw, starts))
 
-    def fit_transform(self, X, y=None):
-        return self.fit(X).memberships_
-
     def transform(self, X):
         """Soft memberships of new documents, the topic factor ``U`` held fixed (eq. 9 alone)."""
         check_is_fitted(self, "components_")
@@ -204,21 +206,6 @@ class NMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         U = self.components_.T
         V0 = np.full((X.shape[0], self.n_clusters), 1.0 / self.n_clusters)
         return memberships_from(solve_v(X, U, V0))
-
-    def predict(self, X):
-        """Cluster of each new document: the argmax of its memberships."""
-        return np.argmax(self.transform(X), axis=1)
-
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` terms with the largest weight in each cluster's topic vector."""
-        check_is_fitted(self, "components_")
-        return top_terms(self.components_, feature_names, n)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
 
 def _scale_rows(X, s: np.ndarray):

@@ -10,12 +10,25 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
+from .._estimator import (
+    SoftClusterer,
+    best_restart,
+    check_n_clusters,
+    check_positive_ints,
+    fit_restarts,
+    memberships_from,
+)
 from .._rng import as_generator, child_generators
-from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
-                            fit_ssnmf_restarts, random_init, solve_g)
-from ._common import (best_of_restarts, best_result, check_n_clusters, memberships_from,
-                      top_terms)
-from ..constraints import ConstraintError, Constraints, build_constraints, constrained_pairs
+from ..constraints import build_constraints, constrained_pairs
+from ..factor.ssnmf import (
+    UPDATES,
+    ConstrainedSimilarity,
+    constrained_similarity,
+    fit_ssnmf,
+    fit_ssnmf_restarts,
+    random_init,
+    solve_g,
+)
 
 __all__ = ["SSNMFClustering"]
 
@@ -24,7 +37,7 @@ logger = logging.getLogger(__name__)
 ConstraintMode = Literal["extreme", "cost"]
 Affinity = Literal["linear", "precomputed"]
 
-class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
+class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents by semi-supervised NMF: ``A~ ~ G S G^T`` with must/cannot-link pairs.
 
     The document similarity ``A = X X^T`` (``X``: documents as rows,
@@ -96,7 +109,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         Must-link and cannot-link pairs applied to ``A``.
     loss_history_ : ndarray
         Objective (eq. 3) per iteration of the kept restart.
-    restart_losses_ : ndarray of shape (n_init,)
+    restart_objectives_ : ndarray of shape (n_init,)
         Final objective of each restart.
     objective_ : float
     n_iter_ : int
@@ -135,7 +148,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _validate_params(self, n_docs: int) -> None:
+    def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         if self.constraint_mode not in ("extreme", "cost"):
             raise ValueError("constraint_mode must be 'extreme' or 'cost', "
@@ -144,10 +157,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError(f"affinity must be 'linear' or 'precomputed', got {self.affinity!r}")
         if self.update not in UPDATES:
             raise ValueError(f"update must be one of {sorted(UPDATES)}, got {self.update!r}")
-        for name in ("n_init", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        check_positive_ints(self, "n_init", "max_iter")
         if not self.tol >= 0:
             raise ValueError(f"tol must be non-negative, got {self.tol!r}")
 
@@ -182,7 +192,7 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
         n = X.shape[0]
-        self._validate_params(n)
+        self._check_params(n)
         self.constraints_ = build_constraints(n, y, must_link, cannot_link)
         ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
         self.n_constrained_pairs_ = (len(ml), len(cl))
@@ -192,17 +202,15 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.batch_restarts:
             # the same child generators, in the same order, as one restart after another
             starts = [random_init(A, k, child) for child in child_generators(rng, int(self.n_init))]
-            best, losses = best_result(
-                fit_ssnmf_restarts(A, starts, update=self.update, max_iter=int(self.max_iter),
-                                   tol=float(self.tol)),
-                name="SS-NMF", tol=self.tol, max_iter=self.max_iter, total=int(self.n_init),
-                verbose=self.verbose)
+            results = fit_ssnmf_restarts(A, starts, update=self.update,
+                                         max_iter=int(self.max_iter), tol=float(self.tol))
         else:
-            best, losses = best_of_restarts(
+            results = fit_restarts(
                 lambda child: fit_ssnmf(A, *random_init(A, k, child), update=self.update,
                                         max_iter=int(self.max_iter), tol=float(self.tol)),
-                rng, int(self.n_init), name="SS-NMF", tol=self.tol, max_iter=self.max_iter,
-                verbose=self.verbose)
+                rng, int(self.n_init))
+        best, losses = best_restart(results, name="SS-NMF", total=int(self.n_init),
+                                    verbose=self.verbose, tol=self.tol, max_iter=self.max_iter)
         G, S = best.G, best.S
         self.embedding_ = G
         self.S_ = S
@@ -210,20 +218,12 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
         self.labels_ = np.argmax(G, axis=1)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
-        self.restart_losses_ = np.asarray(losses)
+        self.restart_objectives_ = np.asarray(losses)
         self.n_iter_ = best.n_iter
         self._GtG = G.T @ G
         if self.affinity == "linear":
             self.components_ = np.asarray(X.T @ G).T
         return self
-
-    def fit_predict(self, X, y=None, **kwargs):
-        """``fit`` (with ``y``, ``must_link``, ``cannot_link`` passed on), then ``labels_``."""
-        return self.fit(X, y, **kwargs).labels_
-
-    def fit_transform(self, X, y=None, **kwargs):
-        """``fit``, then the soft memberships of the fitted documents."""
-        return self.fit(X, y, **kwargs).memberships_
 
     def transform(self, X):
         """Soft memberships of new documents, ``G`` and ``S`` held fixed.
@@ -242,20 +242,13 @@ class SSNMFClustering(ClusterMixin, TransformerMixin, BaseEstimator):
             AG = np.asarray(X @ self.embedding_)
         return memberships_from(solve_g(AG, self.S_, self._GtG))
 
-    def predict(self, X):
-        """Cluster of each new document: the argmax of its memberships."""
-        return np.argmax(self.transform(X), axis=1)
+    _keyword_attribute = "embedding_"
 
-    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
-        """The ``n`` terms with the largest weight in each cluster's row of ``G^T X``."""
-        check_is_fitted(self, "embedding_")
+    def _keyword_weights(self) -> np.ndarray:
+        """Each cluster's row of ``G^T X``."""
         if self.affinity != "linear":
             raise ValueError("keywords need documents as term vectors (affinity='linear')")
-        return top_terms(self.components_, feature_names, n)
+        return self.components_
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        tags.input_tags.pairwise = self.affinity == "precomputed"
-        return tags
+    def _pairwise(self) -> bool:
+        return self.affinity == "precomputed"

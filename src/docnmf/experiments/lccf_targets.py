@@ -37,13 +37,13 @@ from typing import Any, Sequence
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..methods import make_estimator
 from ..io import atomic_write_bytes, atomic_write_text, write_json
+from ..methods import make_estimator
 from ..metrics import score_all
 from .conditions import DataCondition, PreparedData, prepare_data, subset_indices, weigh_subset
 from .protocol import choose_classes, method_seed
-from .results import ResultsFile
 from .report import _duration, _fmt
+from .results import ResultsFile
 from .tables import CAI2011, REUTERS_CAI, TDT2_CAI, display_name
 from .targets import Target, TargetOptions, register_target
 

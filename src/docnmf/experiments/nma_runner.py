@@ -42,9 +42,9 @@ from ..baselines.kmeans import KMeansClustering
 from ..baselines.topic_models import LDAClustering, PLSIClustering
 from ..cluster.nma import NMAClustering
 from ..cluster.nmf import NMFClustering
-from ..methods import PAPER_SOLVER
 from ..corpus import load_dataset
 from ..corpus._paths import data_dir
+from ..methods import PAPER_SOLVER
 from ..metrics import purity
 from ..text.segment import segment_text
 from ..text.vectorize import DocumentVectorizer

@@ -31,9 +31,20 @@ import numpy as np
 
 from ..factor.nma import fit_nma, nma_loss, nma_random_init
 from ..io import atomic_write_bytes, atomic_write_text, write_json
-from .nma_runner import (DATASETS, LDA_OPTIONS, METHODS, NMA_SEGMENTERS, NMACorpus, SubsetTask,
-                         _Outcome, _run_plan, available_datasets, draw_subset, prepare_corpus,
-                         record_key)
+from .nma_runner import (
+    DATASETS,
+    LDA_OPTIONS,
+    METHODS,
+    NMA_SEGMENTERS,
+    NMACorpus,
+    SubsetTask,
+    _Outcome,
+    _run_plan,
+    available_datasets,
+    draw_subset,
+    prepare_corpus,
+    record_key,
+)
 from .report import _duration, _fmt
 from .targets import Target, TargetOptions, register_target
 

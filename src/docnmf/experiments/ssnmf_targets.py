@@ -42,8 +42,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..constraints import sample_constraints
-from ..methods import make_estimator, options_for
 from ..io import atomic_write_bytes, atomic_write_text, write_json
+from ..methods import make_estimator, options_for
 from ..metrics import clustering_accuracy, nmi
 from .conditions import ProtocolError
 from .report import _duration, _fmt

@@ -1,0 +1,223 @@
+"""What every clustering estimator shares: parameter checks, restarts, keywords, tags.
+
+Both :mod:`docnmf.cluster` and :mod:`docnmf.baselines` build on this module,
+which imports neither. An estimator mixes in :class:`DocumentClusterer`
+(before scikit-learn's bases), checks its parameters in ``_check_params``
+(``n_docs``), keeps the best of its restarts with :func:`best_restart` and
+records every restart's objective as ``restart_objectives_``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from typing import Any, Callable, Iterable, Sequence, TypeVar
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from ._rng import child_generators
+
+__all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_n_clusters",
+           "check_positive_ints", "fit_restarts", "memberships_from", "representative_documents",
+           "top_terms"]
+
+logger = logging.getLogger("docnmf.cluster")
+
+Result = TypeVar("Result")
+
+
+def check_positive_ints(estimator, *names: str) -> None:
+    """A ValueError naming the first of ``names`` that is not a positive integer.
+
+    Examples
+    --------
+    >>> class E: n_init, max_iter = 3, 0
+    >>> check_positive_ints(E(), "n_init", "max_iter")
+    Traceback (most recent call last):
+    ...
+    ValueError: max_iter must be a positive integer, got 0
+    """
+    for name in names:
+        value = getattr(estimator, name)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def check_n_clusters(n_clusters, n_docs: int) -> int:
+    """``n_clusters`` as an int, or a ValueError naming the problem.
+
+    Examples
+    --------
+    >>> check_n_clusters(3, 10)
+    3
+    """
+    if isinstance(n_clusters, bool) or not isinstance(n_clusters, (int, np.integer)) \
+            or n_clusters < 1:
+        raise ValueError(f"n_clusters must be a positive integer, got {n_clusters!r}")
+    if n_clusters > n_docs:
+        # "n_samples=<n>" is the wording scikit-learn's common checks look for
+        raise ValueError(f"n_clusters={n_clusters} is larger than n_samples={n_docs}")
+    return int(n_clusters)
+
+
+def _final_loss(result) -> float:
+    return float(result.losses[-1])
+
+
+def best_restart(results: Iterable[Result], *, key: Callable[[Result], float] = _final_loss,
+                 name: str = "", total: int | None = None, verbose: int = 0,
+                 tol: float | None = None, max_iter: int | None = None
+                 ) -> tuple[Result, np.ndarray]:
+    """The restart with the lowest objective ``key(result)``; the first of equals is kept.
+
+    ``results`` may be a generator (restarts fitted as it is consumed); only
+    the best result so far is kept. Returns it and every restart's objective
+    in order (``restart_objectives_``). With ``verbose``, each restart is
+    logged with its time. With ``tol`` given, a kept result whose
+    ``converged`` is false raises a ``ConvergenceWarning``.
+
+    Examples
+    --------
+    >>> best_restart([3.0, 1.0, 2.0, 1.0], key=float)
+    (1.0, array([3., 1., 2., 1.]))
+    """
+    best, best_value, values = None, None, []
+    t0 = time.perf_counter()
+    for r, result in enumerate(results):
+        value = key(result)
+        values.append(value)
+        if verbose:
+            n_iter = getattr(result, "n_iter", None)
+            logger.info("%s restart %d/%s: objective %.6g%s (%.2fs)", name, r + 1,
+                        total if total is not None else "?", value,
+                        f" after {n_iter} iterations" if n_iter is not None else "",
+                        time.perf_counter() - t0)
+            t0 = time.perf_counter()
+        if best is None or value < best_value:
+            best, best_value = result, value
+    if best is None:
+        raise ValueError("no restarts to choose from")
+    if tol is not None and not best.converged:
+        warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
+                      "raise max_iter", ConvergenceWarning, stacklevel=3)
+    return best, np.asarray(values, dtype=np.float64)
+
+
+def fit_restarts(fit_once: Callable[[np.random.Generator], Result], rng: np.random.Generator,
+                 n_init: int) -> Iterable[Result]:
+    """``fit_once(child)`` for the ``n_init`` children of ``rng``, one after another, lazily.
+
+    Restart ``r`` gets the ``r``-th child, so it does not depend on how the
+    others went. Feed it to :func:`best_restart`.
+    """
+    return (fit_once(child) for child in child_generators(rng, int(n_init)))
+
+
+def memberships_from(V: np.ndarray) -> np.ndarray:
+    """Rows of a non-negative factor scaled to sum to one; an all-zero row becomes uniform.
+
+    Examples
+    --------
+    >>> memberships_from(np.array([[1.0, 3.0], [0.0, 0.0]])).tolist()
+    [[0.25, 0.75], [0.5, 0.5]]
+    """
+    V = np.asarray(V, dtype=np.float64)
+    sums = V.sum(axis=1, keepdims=True)
+    out = np.full_like(V, 1.0 / V.shape[1])
+    np.divide(V, sums, out=out, where=sums > 0)
+    return out
+
+
+def top_terms(components: np.ndarray, feature_names: Sequence[str], n: int = 10) -> list[list[str]]:
+    """The ``n`` highest-weighted names in each row of ``components`` (ties: column order).
+
+    Examples
+    --------
+    >>> top_terms(np.array([[0.1, 0.9, 0.5], [1.0, 0.0, 0.2]]), ["a", "b", "c"], 2)
+    [['b', 'c'], ['a', 'c']]
+    """
+    names = np.asarray(feature_names, dtype=object)
+    if len(names) != components.shape[1]:
+        raise ValueError(f"{len(names)} feature names for {components.shape[1]} terms")
+    order = np.argsort(-components, axis=1, kind="stable")[:, :n]
+    return [[str(names[j]) for j in row if components[i, j] > 0] for i, row in enumerate(order)]
+
+
+def representative_documents(memberships: np.ndarray, labels: np.ndarray,
+                             n: int = 3) -> list[list[int]]:
+    """For each cluster, the indices of its ``n`` members with the strongest membership.
+
+    Examples
+    --------
+    >>> M = np.array([[0.9, 0.1], [0.6, 0.4], [0.2, 0.8], [0.95, 0.05]])
+    >>> representative_documents(M, np.array([0, 0, 1, 0]), 2)
+    [[3, 0], [2]]
+    """
+    out = []
+    for c in range(memberships.shape[1]):
+        members = np.flatnonzero(labels == c)
+        order = np.argsort(-memberships[members, c], kind="stable")
+        out.append(members[order[:n]].tolist())
+    return out
+
+
+class DocumentClusterer:
+    """What the clustering estimators share; mix in before scikit-learn's bases.
+
+    - ``top_keywords``: the heaviest terms of each row of the matrix
+      :meth:`_keyword_weights` returns (by default the fitted attribute named
+      by ``_keyword_attribute``, ``components_``); an estimator with no term
+      weights sets ``_keyword_attribute = None`` and has no ``top_keywords``.
+    - ``fit_predict`` passes ``y`` and fit parameters (``must_link``,
+      ``cannot_link``) on to ``fit``.
+    - Tags: sparse input; ``_positive_only()`` and ``_pairwise()`` say the
+      rest.
+    """
+
+    _keyword_attribute: str | None = "components_"
+
+    def _keyword_weights(self) -> np.ndarray:
+        return getattr(self, self._keyword_attribute)
+
+    @available_if(lambda self: self._keyword_attribute is not None)
+    def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
+        """The ``n`` heaviest terms of each cluster (see the class's ``_keyword_weights``)."""
+        check_is_fitted(self, self._keyword_attribute)
+        return top_terms(self._keyword_weights(), feature_names, n)
+
+    def fit_predict(self, X, y=None, **fit_params):
+        """``fit`` (``y`` and fit parameters passed on), then ``labels_``."""
+        return self.fit(X, y, **fit_params).labels_
+
+    def _positive_only(self) -> bool:
+        return True
+
+    def _pairwise(self) -> bool:
+        return False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = self._positive_only()
+        tags.input_tags.pairwise = self._pairwise()
+        return tags
+
+
+class SoftClusterer(DocumentClusterer):
+    """A :class:`DocumentClusterer` whose ``transform`` gives soft memberships of new documents.
+
+    ``fit_transform`` returns the fitted documents' ``memberships_``;
+    ``predict`` is the argmax of ``transform``.
+    """
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """``fit`` (``y`` and fit parameters passed on), then the soft ``memberships_``."""
+        return self.fit(X, y, **fit_params).memberships_
+
+    def predict(self, X):
+        """Cluster of each new document: the argmax of its memberships."""
+        return np.argmax(self.transform(X), axis=1)

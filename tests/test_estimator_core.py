@@ -1,0 +1,77 @@
+"""What every registered estimator shares through docnmf._estimator."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.cluster import KMeans
+
+from docnmf._estimator import DocumentClusterer, best_restart
+from docnmf.baselines._common import kmeans_restarts
+from docnmf.methods import METHODS, make_estimator
+
+#: Three topics of invented words, six sentences a document (NMA segments texts).
+_WORDS = ["q" + a + b for a in "bcdfghjk" for b in "lmnprstv"]
+
+
+def _texts(n_docs: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return [" ".join(" ".join(rng.choice(_WORDS[20 * (d % 3):20 * (d % 3) + 20], 8)) + "."
+                     for _ in range(6)) for d in range(n_docs)]
+
+
+def _fit(name: str, planted, n_init: int = 3):
+    spec = METHODS[name]
+    X, _ = planted(45, 30, 3, seed=1)
+    data = {"tfidf": sp.csr_matrix(X), "counts": sp.csr_matrix(np.round(5 * X)),
+            "texts": _texts(24, 1)}[spec.input]
+    options = {"random_state": 0, "n_init": n_init}
+    if spec.input == "texts":
+        from docnmf.text.vectorize import DocumentVectorizer
+
+        options["vectorizer"] = DocumentVectorizer(min_df=1)
+    fit = {"must_link": [(0, 3)], "cannot_link": [(0, 1)]} if spec.constraints else {}
+    return make_estimator(name, 3, **options).fit(data, **fit)
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_no_estimator_shadows_scikit_learns_validate_params(name):
+    estimator = METHODS[name].estimator
+    assert estimator._validate_params is BaseEstimator._validate_params
+    assert issubclass(estimator, DocumentClusterer)
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_every_estimator_records_each_restarts_objective(name, planted):
+    model = _fit(name, planted, n_init=3)
+    record = model.restart_objectives_
+    assert isinstance(record, np.ndarray) and record.dtype == np.float64
+    # a deterministic NMF start runs once; kernel k-means may add its spectral start
+    expected = {1} if getattr(model, "init", None) in ("nndsvd", "nndsvda") else {3, 4}
+    assert len(record) in expected
+    assert np.all(np.isfinite(record))
+    assert not hasattr(model, "restart_losses_")
+
+
+def test_kmeans_restarts_are_scikit_learns_kmeans_with_every_objective_kept():
+    rng = np.random.default_rng(3)
+    E = np.vstack([rng.normal(c, 1.5, (40, 4)) for c in (0.0, 2.0, 4.0, 6.0)])
+    for seed in range(5):
+        ours, objectives = kmeans_restarts(E, 4, n_init=6, max_iter=300, tol=1e-4, seed=seed)
+        theirs = KMeans(4, n_init=6, max_iter=300, tol=1e-4, random_state=seed).fit(E)
+        np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+        np.testing.assert_array_equal(ours.cluster_centers_, theirs.cluster_centers_)
+        assert ours.inertia_ == theirs.inertia_ == objectives.min()
+        assert len(objectives) == 6
+
+
+def test_best_restart_keeps_the_first_of_equal_objectives_and_warns_if_unconverged():
+    from types import SimpleNamespace
+
+    runs = [SimpleNamespace(losses=[5.0, v], converged=c, n_iter=2)
+            for v, c in [(3.0, True), (1.0, False), (1.0, True)]]
+    with pytest.warns(Warning, match="did not converge"):
+        best, objectives = best_restart(iter(runs), name="X", tol=1e-4, max_iter=2)
+    assert best is runs[1] and objectives.tolist() == [3.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="no restarts"):
+        best_restart([], key=float)
