@@ -23,11 +23,30 @@ from ._rng import child_generators
 
 __all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_n_clusters",
            "check_positive_ints", "fit_restarts", "memberships_from", "representative_documents",
-           "top_terms"]
+           "store_params", "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 
 Result = TypeVar("Result")
+
+
+def store_params(estimator, params: dict[str, Any]) -> None:
+    """Keep an ``__init__``'s arguments (its ``locals()``) as attributes, exactly as given.
+
+    scikit-learn's contract: ``__init__`` stores its parameters and does
+    nothing else; validation waits for ``fit``.
+
+    Examples
+    --------
+    >>> class E:
+    ...     def __init__(self, n_clusters=8, *, tol=1e-4):
+    ...         store_params(self, locals())
+    >>> vars(E(3))
+    {'n_clusters': 3, 'tol': 0.0001}
+    """
+    for name, value in params.items():
+        if name != "self":
+            setattr(estimator, name, value)
 
 
 def check_positive_ints(estimator, *names: str) -> None:

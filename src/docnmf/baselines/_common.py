@@ -23,12 +23,22 @@ from sklearn.utils.validation import check_non_negative, validate_data
 from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints
 from .._rng import as_generator
 
-__all__ = ["Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows", "int_seed",
-           "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts"]
+__all__ = ["ONE_HOT_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows",
+           "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts",
+           "pca_solver"]
 
 logger = logging.getLogger(__name__)
 
 Weighting = Literal["none", "ncw"]
+
+#: The start of every baseline's list of fitted attributes (its docstring goes on from here).
+ONE_HOT_ATTRIBUTES = """
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_docs,)
+    memberships_ : ndarray of shape (n_docs, n_clusters)
+        One-hot rows.
+"""
 
 
 def scale_rows(X, s: np.ndarray):
@@ -89,6 +99,23 @@ def top_left_singular_vectors(A, k: int, rng: np.random.Generator) -> tuple[np.n
     signs = np.sign(U[rows, np.arange(U.shape[1])])
     signs[signs == 0] = 1.0
     return U * signs, s
+
+
+def pca_solver(X, r: int):
+    """``X`` and the scikit-learn PCA solver for ``r`` components of it.
+
+    Sparse input is centred implicitly: ARPACK for fewer components than
+    ``min(X.shape)``, the covariance's eigenvectors for a tall matrix; all
+    components of a short, wide sparse matrix come from a dense copy of it
+    (``r`` rows at most).
+    """
+    if r < min(X.shape):
+        return X, "arpack"
+    if not sp.issparse(X):
+        return X, "full"
+    if X.shape[1] <= X.shape[0]:
+        return X, "covariance_eigh"
+    return X.toarray(), "full"
 
 
 def cluster_means(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:

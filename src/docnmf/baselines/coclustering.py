@@ -38,13 +38,8 @@ from sklearn.cluster import kmeans_plusplus
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import validate_data
 
-from .._estimator import (
-    DocumentClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-)
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import cluster_means, int_seed, one_hot
 
@@ -376,15 +371,7 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def __init__(self, n_clusters: int = 8, *, n_col_clusters: int | None = None,
                  residue: Residue = "I", init: Init = "k-means++", n_init: int = 10,
                  max_iter: int = 100, tol: float = 1e-7, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.n_col_clusters = n_col_clusters
-        self.residue = residue
-        self.init = init
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)

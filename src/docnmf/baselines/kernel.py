@@ -19,8 +19,9 @@ from typing import Literal
 import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
+from .._estimator import store_params
 from ..factor.lccf import KernelOperator, KernelSpec, make_kernel
-from ._common import EmbeddingKMeans
+from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans
 
 __all__ = ["KernelGraphCutClustering", "top_kernel_eigenvectors"]
 
@@ -62,7 +63,8 @@ def top_kernel_eigenvectors(K: KernelOperator, k: int, rng: np.random.Generator
 
 
 class KernelGraphCutClustering(EmbeddingKMeans):
-    """Spectral clustering by AA or NC on a kernel ``K`` between the documents (kernelized AA / NC).
+    __doc__ = """
+    Spectral clustering by AA or NC on a kernel ``K`` between the documents (kernelized AA / NC).
 
     Parameters
     ----------
@@ -84,12 +86,7 @@ class KernelGraphCutClustering(EmbeddingKMeans):
         Seeds the ARPACK start vector and the k-means starts.
     verbose : int
 
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
+""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
     eigenvalues_ : ndarray of shape (n_eigenvectors,)
     cluster_centers_ : ndarray
         K-means centres in the eigenvector space.
@@ -119,15 +116,7 @@ class KernelGraphCutClustering(EmbeddingKMeans):
     def __init__(self, n_clusters: int = 8, *, criterion: Criterion = "nc",
                  kernel: KernelSpec = "poly2", row_normalize: bool = False, n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-4, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.criterion = criterion
-        self.kernel = kernel
-        self.row_normalize = row_normalize
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         super()._check_params(n_docs)

@@ -21,10 +21,11 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import validate_data
 
-from .._estimator import DocumentClusterer, best_restart, check_n_clusters, check_positive_ints
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          store_params)
 from .._rng import as_generator, child_generators
 from ..factor.lccf import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
-from ._common import one_hot
+from ._common import ONE_HOT_ATTRIBUTES, one_hot
 
 __all__ = ["GramOperator", "KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
            "kernel_matrix", "median_gamma", "spectral_start", "KernelKMeansClustering"]
@@ -356,7 +357,8 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
 
 
 class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
-    """Kernel k-means on documents (Dhillon, Guan & Kulis 2004), best of ``n_init`` starts.
+    __doc__ = """
+    Kernel k-means on documents (Dhillon, Guan & Kulis 2004), best of ``n_init`` starts.
 
     Documents are rows of ``X``. The Gaussian, polynomial, callable and
     precomputed kernels are dense n x n matrices; the linear kernel is used
@@ -391,12 +393,7 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     random_state : None, int or numpy Generator
     verbose : int
 
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    objective_ : float
+""" + ONE_HOT_ATTRIBUTES + """    objective_ : float
         The (weighted) kernel k-means objective of ``labels_``.
     restart_objectives_ : ndarray of shape (n_init,) or (n_init + 1,)
         Every start's final objective, the spectral start first when used.
@@ -422,15 +419,7 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
                  gamma: float | None = None, weighting: Literal["none", "ncw"] = "none",
                  n_init: int = 10, spectral_init: bool = True, max_iter: int = 300,
                  random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.kernel = kernel
-        self.gamma = gamma
-        self.weighting = weighting
-        self.n_init = n_init
-        self.spectral_init = spectral_init
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     _keyword_attribute = None   # no term weights: the pipeline uses the clusters' mean documents
 

@@ -6,14 +6,16 @@ import numpy as np
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._estimator import store_params
 from ..text.weighting import ncw_weights
-from ._common import EmbeddingKMeans, Weighting
+from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, Weighting
 
 __all__ = ["KMeansClustering"]
 
 
 class KMeansClustering(EmbeddingKMeans):
-    """K-means on the rows of ``X`` (KM), optionally weighted by ``gamma_i = 1 / d_ii`` (KM-NCW).
+    __doc__ = """
+    K-means on the rows of ``X`` (KM), optionally weighted by ``gamma_i = 1 / d_ii`` (KM-NCW).
 
     ``X`` holds documents as rows (the papers write its transpose, terms x
     documents). KM minimises the sum of squared distances of the documents
@@ -43,12 +45,7 @@ class KMeansClustering(EmbeddingKMeans):
     verbose : int
         Log the kept restart at INFO level when > 0.
 
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    cluster_centers_ : ndarray of shape (n_clusters, n_terms)
+""" + ONE_HOT_ATTRIBUTES + """    cluster_centers_ : ndarray of shape (n_clusters, n_terms)
         K-means centres (weighted means, eq. 20, for KM-NCW).
     centroids_ : ndarray of shape (n_clusters, n_terms)
         Unweighted mean document of each cluster; the source of keywords.
@@ -78,13 +75,7 @@ class KMeansClustering(EmbeddingKMeans):
 
     def __init__(self, n_clusters: int = 8, *, weighting: Weighting = "none", n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-4, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.weighting = weighting
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _positive_only(self) -> bool:
         # degrees d = X X^T e are only meaningful similarities for non-negative data

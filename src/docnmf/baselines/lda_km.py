@@ -13,22 +13,16 @@ import logging
 
 import numpy as np
 import scipy.linalg
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._estimator import (
-    DocumentClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-)
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, store_params)
 from .._rng import as_generator
-from ._common import cluster_means, int_seed, one_hot
+from ._common import ONE_HOT_ATTRIBUTES, cluster_means, int_seed, one_hot, pca_solver
 
 __all__ = ["lda_subspace", "within_scatter", "LDAKMeansClustering"]
 
@@ -114,19 +108,12 @@ def within_scatter(Y: np.ndarray, labels: np.ndarray) -> float:
 
 def _principal_coordinates(X, r: int, rng: np.random.Generator) -> PCA:
     """A fitted PCA with ``r`` components; sparse input is centred implicitly (ARPACK)."""
-    if r < min(X.shape):
-        solver = "arpack"
-    elif not sp.issparse(X):
-        solver = "full"
-    elif X.shape[1] <= X.shape[0]:
-        solver = "covariance_eigh"
-    else:
-        X, solver = X.toarray(), "full"  # all components of a short, wide matrix: r rows at most
+    X, solver = pca_solver(X, r)
     return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
 
 
 class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
-    """LDA-Km: k-means in a discriminant subspace chosen by LDA on k-means' own labels.
+    __doc__ = """LDA-Km: k-means in a discriminant subspace chosen by LDA on k-means' own labels.
 
     Ding & Li (2007) maximise ``J(W, H) = Tr[(W^T S_w W)^{-1} W^T S_b W]``
     over the projection ``W`` (d x (k-1)) and the cluster labels ``H`` by
@@ -176,12 +163,7 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     random_state : None, int or numpy Generator
     verbose : int
 
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    components_ : ndarray of shape (n_dims, n_terms)
+""" + ONE_HOT_ATTRIBUTES + """    components_ : ndarray of shape (n_dims, n_terms)
         The discriminant directions in term space (``W`` composed with the
         principal axes); ``embedding_ = (X - mean_) @ components_.T``.
     embedding_ : ndarray of shape (n_docs, n_dims)
@@ -221,14 +203,7 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def __init__(self, n_clusters: int = 8, *, n_components: int = 100, reg: float = 0.0,
                  n_init: int = 10, max_iter: int = 50, tol: float = 1e-4, random_state=None,
                  verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.n_components = n_components
-        self.reg = reg
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.decomposition import PCA, TruncatedSVD
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._common import EmbeddingKMeans, int_seed
+from .._estimator import store_params
+from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, int_seed, pca_solver
 
 __all__ = ["LSIClustering", "PCAClustering"]
 
@@ -35,13 +35,7 @@ class _ProjectedKMeans(EmbeddingKMeans):
 
     def __init__(self, n_clusters: int = 8, *, n_components: int | None = None, n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-4, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.n_components = n_components
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         super()._check_params(n_docs)
@@ -77,12 +71,7 @@ class LSIClustering(_ProjectedKMeans):
     kept sparse: ARPACK when ``n_components < min(X.shape)``, otherwise the
     randomized solver, which is exact once it spans the whole row space.
 """ + _PARAMETERS + """
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    embedding_ : ndarray of shape (n_docs, n_components_)
+""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
         ``U_r S_r``, the documents in the latent semantic space.
     components_ : ndarray of shape (n_components_, n_terms)
         ``V_r^T``: the latent semantic directions over terms.
@@ -140,12 +129,7 @@ class PCAClustering(_ProjectedKMeans):
     the n_terms x n_terms covariance if terms are the smaller side,
     otherwise on a dense copy of ``X`` (then at most ``n_components`` rows).
 """ + _PARAMETERS + """
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    embedding_ : ndarray of shape (n_docs, n_components_)
+""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
         Principal component scores.
     components_ : ndarray of shape (n_components_, n_terms)
         Principal axes.
@@ -177,14 +161,7 @@ class PCAClustering(_ProjectedKMeans):
 
     def _embed(self, X, rng):
         r = self._n_components(X)
-        if r < min(X.shape):
-            solver = "arpack"
-        elif not sp.issparse(X):
-            solver = "full"
-        elif X.shape[1] <= X.shape[0]:
-            solver = "covariance_eigh"
-        else:
-            X, solver = X.toarray(), "full"
+        X, solver = pca_solver(X, r)
         pca = PCA(r, svd_solver=solver, random_state=int_seed(rng))
         self.embedding_ = pca.fit_transform(X)
         self.components_ = pca.components_

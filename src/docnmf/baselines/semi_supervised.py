@@ -18,7 +18,7 @@ from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints
+from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints, store_params
 from .._rng import as_generator
 from ..constraints import Constraints, build_constraints, constrained_pairs
 from ._common import int_seed, kmeans_restarts, one_hot
@@ -162,16 +162,7 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
                  gamma: float | None = None, reward: float | None = None,
                  penalty: float | None = None, closure: bool = True, n_init: int = 10,
                  max_iter: int = 300, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.kernel = kernel
-        self.gamma = gamma
-        self.reward = reward
-        self.penalty = penalty
-        self.closure = closure
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
         """Cluster ``X`` (documents as rows, or a Gram matrix) under the constraints."""
@@ -277,17 +268,7 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
                  reward: float | None = None, penalty: float | None = None, closure: bool = True,
                  row_normalize: bool = False, n_init: int = 10, max_iter: int = 300,
                  tol: float = 1e-4, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.affinity = affinity
-        self.reward = reward
-        self.penalty = penalty
-        self.closure = closure
-        self.row_normalize = row_normalize
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
         """Cluster ``X`` (non-negative documents as rows, or a similarity) under the constraints."""

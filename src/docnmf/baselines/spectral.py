@@ -7,8 +7,9 @@ from typing import Literal
 import numpy as np
 import scipy.sparse as sp
 
+from .._estimator import store_params
 from ..text.weighting import ncw_weights
-from ._common import EmbeddingKMeans, scale_rows, top_left_singular_vectors
+from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, scale_rows, top_left_singular_vectors
 
 __all__ = ["GraphCutClustering", "graph_cut_criterion"]
 
@@ -16,7 +17,8 @@ Criterion = Literal["aa", "nc"]
 
 
 class GraphCutClustering(EmbeddingKMeans):
-    """Spectral document clustering by the AA or NC criterion (Xu et al. 2003, eqs. 15-18).
+    __doc__ = """
+    Spectral document clustering by the AA or NC criterion (Xu et al. 2003, eqs. 15-18).
 
     The graph has the documents as nodes and inner products as weights,
     ``W = X X^T`` (``X`` holds documents as rows; the papers write
@@ -59,12 +61,7 @@ class GraphCutClustering(EmbeddingKMeans):
     verbose : int
         Log the kept restart at INFO level when > 0.
 
-    Attributes
-    ----------
-    labels_ : ndarray of shape (n_docs,)
-    memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
-    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
+""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
         The eigenvectors ``Y`` of eq. 18 as columns (rows unit length with
         ``row_normalize``); column signs fixed so the largest-magnitude
         entry is positive.
@@ -106,14 +103,7 @@ class GraphCutClustering(EmbeddingKMeans):
     def __init__(self, n_clusters: int = 8, *, criterion: Criterion = "aa",
                  row_normalize: bool = False, n_init: int = 10, max_iter: int = 300,
                  tol: float = 1e-4, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.criterion = criterion
-        self.row_normalize = row_normalize
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _positive_only(self) -> bool:
         # D^{-1/2} needs positive degrees, which only non-negative data guarantee

@@ -16,14 +16,8 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.decomposition import LatentDirichletAllocation
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import (
-    DocumentClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-    memberships_from,
-)
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
 from ._common import int_seed
 
@@ -131,6 +125,13 @@ class _TopicModel(DocumentClusterer):
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
 
+    def _counts(self, X):
+        """``X`` checked as non-negative counts, with the parameters; and ``n_clusters``."""
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        check_non_negative(X, f"{type(self).__name__} (input X)")
+        self._check_params(X.shape[0])
+        return X, int(self.n_clusters)
+
 
 class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
     """Probabilistic latent semantic indexing (Hofmann 1999) fitted by EM; cluster = argmax P(z|d).
@@ -184,20 +185,11 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
 
     def __init__(self, n_clusters: int = 8, *, n_init: int = 10, max_iter: int = 200,
                  tol: float = 1e-6, beta: float = 1.0, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.beta = beta
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def fit(self, X, y=None):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
-        check_non_negative(X, f"{type(self).__name__} (input X)")
-        self._check_params(X.shape[0])
-        k = int(self.n_clusters)
+        X, k = self._counts(X)
         if not 0.0 < float(self.beta) <= 1.0:
             raise ValueError(f"beta must be in (0, 1], got {self.beta!r}")
         X = sp.csr_matrix(X)
@@ -277,21 +269,11 @@ class LDAClustering(_TopicModel, ClusterMixin, BaseEstimator):
     def __init__(self, n_clusters: int = 8, *, doc_topic_prior: float | None = None,
                  topic_word_prior: float | None = None, learning_method: str = "batch",
                  max_iter: int = 50, n_init: int = 1, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.doc_topic_prior = doc_topic_prior
-        self.topic_word_prior = topic_word_prior
-        self.learning_method = learning_method
-        self.max_iter = max_iter
-        self.n_init = n_init
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def fit(self, X, y=None):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
-        check_non_negative(X, f"{type(self).__name__} (input X)")
-        self._check_params(X.shape[0])
-        k = int(self.n_clusters)
+        X, k = self._counts(X)
         rng = as_generator(self.random_state)
 
         def variational(child):

@@ -9,24 +9,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (
-    SoftClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-    memberships_from,
-)
+from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
-from ..factor.fsnmf import (
-    FSNMFResult,
-    _column_sqnorms,
-    feature_residuals,
-    fit_fsnmf,
-    solve_g,
-    uniform_weights,
-    weigh_fit,
-)
+from ..factor.fsnmf import (FSNMFResult, _column_sqnorms, feature_residuals, fit_fsnmf, solve_g,
+                            uniform_weights, weigh_fit)
 from ..factor.nmf import fit_nmf_mu, random_init
 
 __all__ = ["FSNMFClustering", "rank_features"]
@@ -153,15 +140,7 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     def __init__(self, n_clusters: int = 8, *, alpha: float = 0.7,
                  solver: str = "fit-then-weigh", residuals: str = "relative", n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-5, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.alpha = alpha
-        self.solver = solver
-        self.residuals = residuals
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)

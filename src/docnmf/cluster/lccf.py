@@ -13,34 +13,13 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (
-    SoftClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-    memberships_from,
-)
+from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
-from ..factor.graph import (
-    GraphLaplacian,
-    cosine_neighbours,
-    graph_laplacian,
-    kernel_neighbours,
-    knn_cosine_graph,
-    knn_kernel_graph,
-)
-from ..factor.lccf import (
-    KernelSpec,
-    LinearKernel,
-    fit_lccf,
-    fit_lccf_restarts,
-    fold_in,
-    make_kernel,
-    normalize_wv,
-    poly2_kernel,
-    random_init_concepts,
-)
+from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
+                            knn_cosine_graph, knn_kernel_graph)
+from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
+                           make_kernel, normalize_wv, poly2_kernel, random_init_concepts)
 
 __all__ = ["LCCFClustering"]
 
@@ -220,22 +199,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
                  init_rounds: int | None = 30, max_iter: int = 1000, tol: float = 1e-5,
                  batch_restarts: bool = True, dtype: FactorDtype = "float64",
                  random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.lam = lam
-        self.n_neighbors = n_neighbors
-        self.weighting = weighting
-        self.kernel = kernel
-        self.labels = labels
-        self.lam_scale = lam_scale
-        self.ncw_graph = ncw_graph
-        self.n_init = n_init
-        self.init_rounds = init_rounds
-        self.max_iter = max_iter
-        self.tol = tol
-        self.batch_restarts = batch_restarts
-        self.dtype = dtype
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     # --- validation and set-up -----------------------------------------------------------------
 

@@ -11,14 +11,8 @@ from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
-from .._estimator import (
-    DocumentClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-    top_terms,
-)
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, store_params, top_terms)
 from .._rng import as_generator
 from ..factor.nma import fit_nma, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
@@ -160,20 +154,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
                  tol: float = 1e-4, joint_max_iter: int = 0, norm: Norm | None = "segment",
                  vectorizer: DocumentVectorizer | None = None, kmeans_n_init: int = 10,
                  random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.n_topics = n_topics
-        self.n_segments = n_segments
-        self.segmenter = segmenter
-        self.overlapping = overlapping
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.joint_max_iter = joint_max_iter
-        self.norm = norm
-        self.vectorizer = vectorizer
-        self.kmeans_n_init = kmeans_n_init
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     # ------------------------------------------------------------------ input
 

@@ -11,13 +11,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (
-    SoftClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    memberships_from,
-)
+from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.init import INITS, make_starts, truncated_svd
 from ..factor.nmf import solve_v
@@ -115,16 +110,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",
                  init: str = "nndsvda", dtype: str = "float64", random_state=None,
                  verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.weighting = weighting
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.solver = solver
-        self.init = init
-        self.dtype = dtype
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)

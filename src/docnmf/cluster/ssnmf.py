@@ -10,25 +10,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (
-    SoftClusterer,
-    best_restart,
-    check_n_clusters,
-    check_positive_ints,
-    fit_restarts,
-    memberships_from,
-)
+from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+                          fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..constraints import build_constraints, constrained_pairs
-from ..factor.ssnmf import (
-    UPDATES,
-    ConstrainedSimilarity,
-    constrained_similarity,
-    fit_ssnmf,
-    fit_ssnmf_restarts,
-    random_init,
-    solve_g,
-)
+from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
+                            fit_ssnmf_restarts, random_init, solve_g)
 
 __all__ = ["SSNMFClustering"]
 
@@ -134,19 +121,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
                  affinity: Affinity = "linear", closure: bool = True, update: str = "paper",
                  n_init: int = 10, max_iter: int = 500, tol: float = 1e-5,
                  batch_restarts: bool = True, random_state=None, verbose: int = 0):
-        self.n_clusters = n_clusters
-        self.constraint_mode = constraint_mode
-        self.reward = reward
-        self.penalty = penalty
-        self.affinity = affinity
-        self.closure = closure
-        self.update = update
-        self.n_init = n_init
-        self.max_iter = max_iter
-        self.tol = tol
-        self.batch_restarts = batch_restarts
-        self.random_state = random_state
-        self.verbose = verbose
+        store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)

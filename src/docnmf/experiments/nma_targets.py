@@ -31,21 +31,10 @@ import numpy as np
 
 from ..factor.nma import fit_nma, nma_loss, nma_random_init
 from ..io import atomic_write_bytes, atomic_write_text, write_json
-from .nma_runner import (
-    DATASETS,
-    LDA_OPTIONS,
-    METHODS,
-    NMA_SEGMENTERS,
-    NMACorpus,
-    SubsetTask,
-    _Outcome,
-    _run_plan,
-    available_datasets,
-    draw_subset,
-    prepare_corpus,
-    record_key,
-)
-from .report import _duration, _fmt
+from .nma_runner import (DATASETS, LDA_OPTIONS, METHODS, NMA_SEGMENTERS, NMACorpus, SubsetTask,
+                         _Outcome, _run_plan, available_datasets, draw_subset, prepare_corpus,
+                         record_key)
+from .report import _duration, _fmt, plots_available
 from .targets import Target, TargetOptions, register_target
 
 __all__ = ["PAPER", "PAPER_TABLES", "PAPER_TABLE2", "PAPER_STATEMENTS", "NMACorpus",
@@ -219,14 +208,15 @@ def _figure(panels: Sequence[tuple[str, list[tuple[str, list, list, str]]]], xla
     return buf.getvalue()
 
 
-def _plots_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        logger.warning("matplotlib is not installed: no plots (pip install 'docnmf[plot]')")
-        return False
-    return True
 
+def _run_and_record(outdir: Path, target: str, data, plan, *, seed: int, restarts: int,
+                    max_per_class: int | None, jobs: int) -> _Outcome:
+    """Run ``plan`` (resuming what is done) and write all its records to ``results.json``."""
+    outcome = _run_plan(outdir, target, data, plan, seed=seed, restarts=restarts,
+                        max_per_class=max_per_class, jobs=jobs)
+    write_json(outdir / "results.json", {"target": target, "paper": PAPER, "seed": seed,
+                                         "restarts": restarts, "runs": outcome.records})
+    return outcome
 
 def _ks(name: str, ks: Sequence[int]) -> list[int]:
     return [k for k in ks if k <= DATASETS[name][1]]
@@ -257,11 +247,10 @@ def run_tables(outdir: str | os.PathLike, options: TargetOptions = TargetOptions
     plan = [SubsetTask(name, k, run, tuple((m, k + TABLE_EXTRA_TOPICS, TABLE_SEGMENTS)
                                            for m in methods))
             for name in data for k in _ks(name, ks) for run in range(runs)]
-    outcome = _run_plan(outdir, "wang2011-tables3-5", data, plan, seed=seed, restarts=restarts,
-                        max_per_class=max_per_class, jobs=options.jobs)
+    outcome = _run_and_record(outdir, "wang2011-tables3-5", data, plan, seed=seed,
+                              restarts=restarts, max_per_class=max_per_class,
+                              jobs=options.jobs)
     records = outcome.records
-    write_json(outdir / "results.json", {"target": "wang2011-tables3-5", "paper": PAPER,
-                                         "seed": seed, "restarts": restarts, "runs": records})
     out = ["# Tables III-V of the NMA paper: accuracy (%) on random k-class subsets", "",
            f"Paper: {PAPER}, Section V-F, Tables III, IV and V. The paper's NMA segments "
            "with C99; its number stands under both of our NMA columns.", ""]
@@ -281,7 +270,7 @@ def run_tables(outdir: str | os.PathLike, options: TargetOptions = TargetOptions
                     _fmt(o - p, 2, sign=True) if o is not None else "–"
                     for o, p in zip(ours, paper)) + " |")
         out.append("")
-    if _plots_available() and records:
+    if plots_available() and records:
         colour = {m: f"C{i}" for i, m in enumerate(METHODS)}
         colour["nma"] = "C6"   # the paper's NMA (C99) keeps the colour of our C99 row
         panels = []
@@ -339,11 +328,10 @@ def run_segments(outdir: str | os.PathLike, options: TargetOptions = TargetOptio
     data = _load(datasets, data_home, corpora)
     plan = [SubsetTask(name, k, run, tuple((method, k + extra_topics, c) for c in segments))
             for name in data for k in _ks(name, ks) for run in range(runs)]
-    outcome = _run_plan(outdir, "wang2011-table2-fig7-10", data, plan, seed=seed,
-                        restarts=restarts, max_per_class=max_per_class, jobs=options.jobs)
+    outcome = _run_and_record(outdir, "wang2011-table2-fig7-10", data, plan, seed=seed,
+                              restarts=restarts, max_per_class=max_per_class,
+                              jobs=options.jobs)
     records = outcome.records
-    write_json(outdir / "results.json", {"target": "wang2011-table2-fig7-10", "paper": PAPER,
-                                         "seed": seed, "restarts": restarts, "runs": records})
 
     def gain(name: str, k: int) -> float | None:
         base = _mean(records, dataset=name, k=k, n_segments=1)
@@ -366,7 +354,7 @@ def run_segments(outdir: str | os.PathLike, options: TargetOptions = TargetOptio
             out.append("| | ours | " + " | ".join(_fmt(gain(name, k), 2) for k in KS) + " |")
     out += ["", f"Paper on Figures 7-10: {PAPER_STATEMENTS['fig7-10']}", "",
             "## Figures 7-10: accuracy (%) against the number of segments", ""]
-    if _plots_available() and records:
+    if plots_available() and records:
         panels = []
         for k in ks:
             lines = [(n, list(segments), [_mean(records, dataset=n, k=k, n_segments=c)
@@ -413,11 +401,10 @@ def run_topics(outdir: str | os.PathLike, options: TargetOptions = TargetOptions
     plan = [SubsetTask(name, k, run, tuple((method, ell, n_segments)
                                            for ell in range(k, 3 * k + 4)))
             for name in data for k in _ks(name, ks) for run in range(runs)]
-    outcome = _run_plan(outdir, "wang2011-fig3-6", data, plan, seed=seed, restarts=restarts,
-                        max_per_class=max_per_class, jobs=options.jobs)
+    outcome = _run_and_record(outdir, "wang2011-fig3-6", data, plan, seed=seed,
+                              restarts=restarts, max_per_class=max_per_class,
+                              jobs=options.jobs)
     records = outcome.records
-    write_json(outdir / "results.json", {"target": "wang2011-fig3-6", "paper": PAPER,
-                                         "seed": seed, "restarts": restarts, "runs": records})
     out = ["# Figures 3-6 of the NMA paper: accuracy against the number of latent topics", "",
            f"Paper: {PAPER}, Section V-D.", "", f"Paper: {PAPER_STATEMENTS['fig3-6']}", "",
            "## Relative improvement (%) for l >= k + 1 over l = k, averaged over k and l", "",
@@ -433,7 +420,7 @@ def run_topics(outdir: str | os.PathLike, options: TargetOptions = TargetOptions
         out.append(f"| {name} | {paper:.2f} | "
                    f"{_fmt(float(np.mean(gains)), 2) if gains else '–'} |")
     out.append("")
-    if _plots_available() and records:
+    if plots_available() and records:
         panels = []
         for k in ks:
             ls = list(range(k, 3 * k + 4))
@@ -513,7 +500,7 @@ def run_fig2(outdir: str | os.PathLike, options: TargetOptions = TargetOptions()
            "", f"Ours: {n} matrices of {size} x {size}, uniform integers 0..255, "
            f"l1 + l2 = {l_sum}; minimum SRE at l1 = {best_point['l1']}, l2 = {best_point['l2']}.",
            ""]
-    if _plots_available():
+    if plots_available():
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 

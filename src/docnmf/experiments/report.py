@@ -28,6 +28,16 @@ logger = logging.getLogger(__name__)
 PLOT_METRICS = ("accuracy", "nmi")
 
 
+def plots_available() -> bool:
+    """Whether matplotlib (the ``plot`` extra) is installed; says so in the log when it is not."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        logger.warning("matplotlib is not installed: no plots (pip install 'docnmf[plot]')")
+        return False
+    return True
+
+
 def _fmt(x: float | None, digits: int = 3, sign: bool = False) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
@@ -297,11 +307,7 @@ def write_report(outdir: str | os.PathLike, result: ProtocolResult, protocol: Pr
     cmp = _Comparison(result.records, protocol, spec)
     plots: dict[str, str] = {}
     written: list[Path] = []
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        logger.warning("matplotlib is not installed: no plots (pip install 'docnmf[plot]')")
-    else:
+    if plots_available():
         for w in protocol.weightings:
             name = f"{w}.png"
             written.append(atomic_write_bytes(outdir / name, _plot(cmp, w)))

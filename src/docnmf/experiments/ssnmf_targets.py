@@ -46,7 +46,7 @@ from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..methods import make_estimator, options_for
 from ..metrics import clustering_accuracy, nmi
 from .conditions import ProtocolError
-from .report import _duration, _fmt
+from .report import _duration, _fmt, plots_available
 from .ssnmf_data import DATA_SEED, DATASETS, ConstraintDataset, available_datasets, prepare_dataset
 from .targets import Target, TargetOptions, register_target
 
@@ -428,15 +428,6 @@ def _common_notes(datasets: Mapping[str, ConstraintDataset]) -> list[str]:
     return notes
 
 
-def _plots_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        logger.warning("matplotlib is not installed: no plots (pip install 'docnmf[plot]')")
-        return False
-    return True
-
-
 def _protocol_lines(runs: int, restarts: int, seed: int, outcome: _Outcome) -> list[str]:
     fit = math.fsum(r["seconds"] for r in outcome.records)
     warned = sum(1 for r in outcome.records if r["warnings"])
@@ -679,7 +670,7 @@ def run_figures(outdir: str | os.PathLike, options: TargetOptions = TargetOption
                         jobs=jobs)
     cells = _cells(outcome.records)
     images = {}
-    if _plots_available():
+    if plots_available():
         for fig_name, panels in FIGURE_PANELS.items():
             shown = [p for p in panels if p in data]
             if shown:
