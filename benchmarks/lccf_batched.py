@@ -50,7 +50,8 @@ from docnmf.cluster.lccf import LCCFClustering
 from docnmf.cluster.ssnmf import SSNMFClustering
 from docnmf.corpus import load_dataset
 from docnmf.factor.graph import graph_laplacian, knn_cosine_graph
-from docnmf.factor.lccf import LinearKernel, fit_lccf, fit_lccf_restarts, random_init_concepts
+from docnmf.factor.kernels import LinearKernel
+from docnmf.factor.lccf import fit_lccf, fit_lccf_restarts, random_init_concepts
 from docnmf.text.vectorize import DocumentVectorizer
 from docnmf.text.weighting import TfidfWeighting
 

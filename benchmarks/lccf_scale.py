@@ -32,7 +32,8 @@ import scipy.sparse as sp
 
 from docnmf.corpus import load_dataset
 from docnmf.factor.graph import graph_laplacian, knn_cosine_graph
-from docnmf.factor.lccf import DenseKernel, LinearKernel, fit_lccf, random_init_concepts
+from docnmf.factor.kernels import DenseKernel, LinearKernel
+from docnmf.factor.lccf import fit_lccf, random_init_concepts
 from docnmf.text.weighting import TfidfWeighting
 
 

@@ -17,7 +17,7 @@ from .cluster.lccf import LCCFClustering
 from .cluster.nma import NMAClustering
 from .cluster.nmf import NMFClustering
 from .cluster.ssnmf import SSNMFClustering
-from .factor.lccf import poly2_kernel
+from .factor.kernels import poly2_kernel
 
 __all__ = ["Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
            "method_spec", "options_for"]

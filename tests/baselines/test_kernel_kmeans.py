@@ -9,7 +9,8 @@ from sklearn.base import clone
 from sklearn.cluster import KMeans
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from docnmf.baselines.kernel_kmeans import (GramOperator, KernelKMeansClustering, kernel_kmeans,
+from docnmf.factor.kernels import LinearKernel
+from docnmf.baselines.kernel_kmeans import (KernelKMeansClustering, kernel_kmeans,
                                             kernel_kmeans_objective, kernel_matrix, median_gamma,
                                             spectral_start)
 from docnmf.metrics import clustering_accuracy
@@ -76,7 +77,7 @@ def test_linear_kernel_is_lloyds_kmeans(planted):
     rng = np.random.default_rng(0)
     start = np.where(rng.random(90) < 0.5, rng.integers(3, size=90), y)  # half scrambled
     expected = lloyd(X, start, 3, 100)
-    for K in [X @ X.T, GramOperator(X), GramOperator(sp.csr_matrix(X)), sp.csr_matrix(X @ X.T)]:
+    for K in [X @ X.T, LinearKernel(X), LinearKernel(sp.csr_matrix(X)), sp.csr_matrix(X @ X.T)]:
         res = kernel_kmeans(K, 3, init_labels=start, n_init=0, max_iter=100)
         assert np.array_equal(res.labels, expected)
         assert res.converged
@@ -85,7 +86,7 @@ def test_linear_kernel_is_lloyds_kmeans(planted):
 def test_operator_and_matrix_give_the_same_result(planted):
     X, y = planted(80, 40, 4, seed=2)
     a = kernel_kmeans(X @ X.T, 4, n_init=5, rng=3)
-    b = kernel_kmeans(GramOperator(sp.csr_matrix(X)), 4, n_init=5, rng=3)
+    b = kernel_kmeans(LinearKernel(sp.csr_matrix(X)), 4, n_init=5, rng=3)
     assert np.array_equal(a.labels, b.labels)
     assert a.objective == pytest.approx(b.objective)
     assert clustering_accuracy(y, a.labels) == 1.0

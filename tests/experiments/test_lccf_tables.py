@@ -15,7 +15,7 @@ from docnmf.methods import METHODS, make_estimator
 from docnmf.corpus._paths import data_dir
 from docnmf.experiments import get_table
 from docnmf.experiments.tables import display_name
-from docnmf.factor.lccf import poly2_kernel
+from docnmf.factor.kernels import poly2_kernel
 
 PAPER_NAMES = ("cf", "cf-ncw", "lccf", "lccf-ncw")
 KERNEL_NAMES = ("km", "km-ncw", "aa", "nc", "cf", "cf-ncw", "lccf", "lccf-ncw")

@@ -5,8 +5,9 @@ import pytest
 import scipy.sparse as sp
 
 from docnmf.factor.graph import GraphLaplacian, graph_laplacian, knn_cosine_graph
-from docnmf.factor.lccf import (DenseKernel, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
-                                lccf_loss, make_kernel, normalize_wv, random_init_concepts)
+from docnmf.factor.kernels import DenseKernel, LinearKernel, make_kernel
+from docnmf.factor.lccf import (fit_lccf, fit_lccf_restarts, fold_in, lccf_loss, normalize_wv,
+                                random_init_concepts)
 
 
 def documents(n=30, m=20, seed=0):

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from .._estimator import store_params
-from ..factor.lccf import KernelOperator, KernelSpec, make_kernel
+from ..factor.kernels import KernelOperator, KernelSpec, make_kernel
 from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans
 
 __all__ = ["KernelGraphCutClustering", "top_kernel_eigenvectors"]
@@ -39,7 +39,7 @@ def top_kernel_eigenvectors(K: KernelOperator, k: int, rng: np.random.Generator
 
     Examples
     --------
-    >>> from docnmf.factor.lccf import DenseKernel
+    >>> from docnmf.factor.kernels import DenseKernel
     >>> vals, vecs = top_kernel_eigenvectors(DenseKernel(np.diag([1.0, 3.0, 2.0])), 2,
     ...                                      np.random.default_rng(0))
     >>> vals.round(6).tolist(), np.abs(vecs).round(6).tolist()

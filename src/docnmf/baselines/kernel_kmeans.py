@@ -2,8 +2,8 @@
 
 :func:`kernel_kmeans` takes any symmetric kernel: a dense or sparse Gram
 matrix, or an operator with ``@`` and ``diagonal()`` such as
-:class:`GramOperator` (the linear kernel ``X X^T`` through products, never
-formed). Sample weights make it the weighted kernel k-means whose special
+:class:`~docnmf.factor.kernels.LinearKernel` (the linear kernel ``X X^T`` through
+products, never formed). Sample weights make it the weighted kernel k-means whose special
 cases are the normalized cut and ratio association objectives (Dhillon et
 al. 2004), which is how the kernelised k-means rows of Cai et al. (2011)
 and the SS-KK baseline use it.
@@ -24,37 +24,15 @@ from sklearn.utils.validation import validate_data
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
                           store_params)
 from .._rng import as_generator, child_generators
-from ..factor.lccf import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
+from ..factor.kernels import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
 from ._common import ONE_HOT_ATTRIBUTES, one_hot
 
-__all__ = ["GramOperator", "KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
+__all__ = ["KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
            "kernel_matrix", "median_gamma", "spectral_start", "KernelKMeansClustering"]
 
 logger = logging.getLogger(__name__)
 
 Kernel = Union[Literal["gaussian", "linear", "poly2", "precomputed"], Callable]
-
-
-class GramOperator(LinearKernel):
-    """The linear kernel ``K = X X^T`` applied as ``X (X^T M)``; the n x n matrix is never formed.
-
-    :class:`~docnmf.factor.lccf.LinearKernel` with the ``@`` operator and
-    ``shape`` that :func:`kernel_kmeans` expects of a Gram matrix.
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 0.0], [1.0, 1.0]])
-    >>> K = GramOperator(X)
-    >>> (K @ np.eye(2)).tolist(), K.diagonal().tolist()
-    ([[1.0, 1.0], [1.0, 2.0]], [1.0, 2.0])
-    """
-
-    def __init__(self, X):
-        super().__init__(X)
-        self.shape = (self.n, self.n)
-
-    def __matmul__(self, M):
-        return self.matmul(M)
 
 
 class KernelKMeansResult(NamedTuple):
@@ -196,7 +174,7 @@ def kernel_kmeans(K, k: int, *, weights=None, init_labels=None, n_init: int = 10
     ----------
     K : ndarray or sparse matrix of shape (n, n), or an operator
         The kernel (Gram) matrix, or any object with ``shape``, ``@`` (by an
-        (n, k) array) and ``diagonal()``, e.g. :class:`GramOperator`.
+        (n, k) array) and ``diagonal()``, e.g. :class:`~docnmf.factor.kernels.LinearKernel`.
     k : int
         Number of clusters.
     weights : array-like of shape (n,), optional
@@ -317,7 +295,8 @@ def median_gamma(X) -> float:
 
 
 def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
-    """The kernel of the rows of ``X``: an n x n array, or a :class:`GramOperator` for ``"linear"``.
+    """The kernel of the rows of ``X``: an n x n array, or, for ``"linear"``, a
+    :class:`~docnmf.factor.kernels.LinearKernel`.
 
     ``"gaussian"``: ``exp(-gamma ||x - y||^2)`` (``gamma`` default by
     :func:`median_gamma`); ``"linear"``: ``x . y`` (not formed);
@@ -337,7 +316,7 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
                              f"({X.shape[0]}, {X.shape[0]})")
         return K, None
     if kernel == "linear":
-        return GramOperator(X), None
+        return LinearKernel(X), None
     if kernel == "precomputed":
         if X.shape[0] != X.shape[1]:
             raise ValueError(f"kernel='precomputed' needs a square Gram matrix, got {X.shape}")
@@ -362,7 +341,7 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
 
     Documents are rows of ``X``. The Gaussian, polynomial, callable and
     precomputed kernels are dense n x n matrices; the linear kernel is used
-    through products (:class:`GramOperator`) and is k-means in feature space.
+    through products (:class:`~docnmf.factor.kernels.LinearKernel`) and is k-means in feature space.
 
     Parameters
     ----------

@@ -18,8 +18,9 @@ from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_p
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
-from ..factor.lccf import (KernelSpec, LinearKernel, fit_lccf, fit_lccf_restarts, fold_in,
-                           make_kernel, normalize_wv, poly2_kernel, random_init_concepts)
+from ..factor.kernels import KernelSpec, LinearKernel, make_kernel, poly2_kernel
+from ..factor.lccf import (fit_lccf, fit_lccf_restarts, fold_in, normalize_wv,
+                           random_init_concepts)
 
 __all__ = ["LCCFClustering"]
 

@@ -16,7 +16,7 @@ so every equation reads the same; only ``K = X^T X`` (paper) becomes
 ``K = X X^T`` (here), and the concept vectors ``X W`` become ``X^T W``
 (terms x concepts).
 
-Kernels enter through a :class:`KernelOperator`, which knows ``K`` only by
+Kernels enter through a :class:`~docnmf.factor.kernels.KernelOperator`, which knows ``K`` only by
 its products ``K @ A``. For the linear kernel on non-negative data the
 operator keeps the sparse ``X`` and computes ``K @ A = X @ (X.T @ A)``: the
 n x n matrix is never formed, and time and memory per iteration grow with the
@@ -28,217 +28,16 @@ hold ``K`` as a dense n x n array: that is unavoidable there.
 
 from __future__ import annotations
 
-from typing import Callable, Literal, NamedTuple, Sequence, Union
+from typing import Callable, Literal, NamedTuple, Sequence
 
 import numpy as np
-import scipy.sparse as sp
 
 from .graph import GraphLaplacian
+from .kernels import KernelOperator
 from .nmf import EPS, flush_tiny, side_by_side
 
-__all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
-           "ConceptResult", "lccf_loss", "fit_lccf", "fit_lccf_restarts", "normalize_wv",
-           "random_init_concepts", "fold_in", "KernelSpec"]
-
-KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.ndarray]]
-
-
-# --- kernels ------------------------------------------------------------------------------------
-
-
-def poly2_kernel(A, B) -> np.ndarray:
-    """``<a_i, b_j>^2``, the degree-2 polynomial kernel of the paper's Tables 4-7 (dense result).
-
-    Examples
-    --------
-    >>> poly2_kernel(np.array([[1.0, 2.0]]), np.array([[3.0, 1.0], [0.0, 1.0]])).tolist()
-    [[25.0, 4.0]]
-    """
-    G = A @ B.T
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    return G * G
-
-
-class KernelOperator:
-    """An n x n kernel ``K`` (optionally weighted, ``diag(g) K diag(g)``) known by products.
-
-    Subclasses implement ``matmul``; those whose ``K`` may have negative
-    entries also ``matmul_positive`` (``K^+ @ A``, eqs. 25 and 28).
-    """
-
-    n: int
-    has_negative: bool = False
-    dtype: np.dtype = np.dtype(np.float64)
-    #: Tr(K) when known more precisely than the operator's own dtype gives it (see astype)
-    _trace: float | None = None
-
-    def matmul(self, A: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def matmul_blocks(self, blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """``[K @ A for A in blocks]``, bit for bit; subclasses may do it in one product."""
-        return [self.matmul(A) for A in blocks]
-
-    def matmul_positive_blocks(self, blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """``[K^+ @ A for A in blocks]``, bit for bit."""
-        return [self.matmul_positive(A) for A in blocks]
-
-    def matmul_positive(self, A: np.ndarray) -> np.ndarray:
-        """``K^+ @ A`` with ``K^+`` the positive entries of ``K`` (Section 3.5)."""
-        if not self.has_negative:
-            return self.matmul(A)
-        raise NotImplementedError
-
-    def diagonal(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def trace(self) -> float:
-        if self._trace is not None:
-            return self._trace
-        return float(self.diagonal().sum())
-
-    def astype(self, dtype) -> "KernelOperator":
-        """The same kernel with its data and products in ``dtype`` (``Tr(K)`` kept as is)."""
-        raise NotImplementedError
-
-    def row_sums(self) -> np.ndarray:
-        """``K e``: each document's total kernel similarity, the NC degrees."""
-        return self.matmul(np.ones((self.n, 1))).ravel()
-
-    def weighted(self, g: np.ndarray) -> "KernelOperator":
-        """The operator of ``diag(g) K diag(g)`` (Appendix B with ``g = gamma^{1/2}``)."""
-        raise NotImplementedError
-
-    def dense(self) -> np.ndarray:
-        """``K`` as an n x n array (for tests and small problems)."""
-        return self.matmul(np.eye(self.n))
-
-
-class LinearKernel(KernelOperator):
-    """``K = diag(g) X X^T diag(g)`` for non-negative ``X``, never formed.
-
-    ``K @ A = g * (X @ (X.T @ (g * A)))``: two sparse products. For sparse
-    ``X``, :meth:`matmul_blocks` makes them two products for all the blocks
-    together (:func:`side_by_side`).
-    """
-
-    def __init__(self, X, g: np.ndarray | None = None, *, dtype=np.float64):
-        self.dtype = np.dtype(dtype)
-        self.X = sp.csr_matrix(X, dtype=self.dtype) if sp.issparse(X) \
-            else np.asarray(X, self.dtype)
-        self.Xt = self.X.T.tocsr() if sp.issparse(self.X) else self.X.T
-        self.n = self.X.shape[0]
-        self.g = None if g is None else np.asarray(g, dtype=self.dtype)
-
-    def concepts(self, A: np.ndarray) -> np.ndarray:
-        """``X^T diag(g) A``: the term vectors of the concepts (the paper's ``X W``)."""
-        if self.g is not None:
-            A = A * self.g[:, None]
-        return np.asarray(self.Xt @ A)
-
-    def matmul(self, A):
-        out = np.asarray(self.X @ self.concepts(A))
-        return out if self.g is None else out * self.g[:, None]
-
-    def matmul_blocks(self, blocks):
-        if sp.issparse(self.X):
-            return side_by_side(self.matmul, blocks)
-        return super().matmul_blocks(blocks)
-
-    def diagonal(self):
-        X = self.X
-        sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) \
-            else np.einsum("ij,ij->i", X, X)
-        return sq if self.g is None else sq * self.g**2
-
-    def weighted(self, g):
-        return LinearKernel(self.X, g if self.g is None else g * self.g, dtype=self.dtype)
-
-    def astype(self, dtype):
-        out = LinearKernel(self.X, self.g, dtype=dtype)
-        out._trace = self.trace()
-        return out
-
-
-class DenseKernel(KernelOperator):
-    """``K = diag(g) G diag(g)`` with a dense Gram matrix ``G`` held in memory.
-
-    Its products with several blocks stay one product per block: a dense
-    product of the blocks side by side would not give the same bits
-    (see :func:`side_by_side`).
-    """
-
-    def __init__(self, G: np.ndarray, g: np.ndarray | None = None, *, dtype=np.float64):
-        self.dtype = np.dtype(dtype)
-        self.G = np.asarray(G, dtype=self.dtype)
-        if self.G.ndim != 2 or self.G.shape[0] != self.G.shape[1]:
-            raise ValueError(f"a kernel matrix must be square, got shape {self.G.shape}")
-        self.n = self.G.shape[0]
-        self.g = None if g is None else np.asarray(g, dtype=self.dtype)
-        self.has_negative = bool((self.G < 0).any())
-        self._positive = None
-
-    def _apply(self, M, A):
-        if self.g is None:
-            return M @ A
-        return (M @ (A * self.g[:, None])) * self.g[:, None]
-
-    def matmul(self, A):
-        return self._apply(self.G, A)
-
-    def matmul_positive(self, A):
-        if not self.has_negative:
-            return self.matmul(A)
-        if self._positive is None:
-            self._positive = np.maximum(self.G, 0.0)
-        return self._apply(self._positive, A)
-
-    def diagonal(self):
-        d = np.diag(self.G).copy()
-        return d if self.g is None else d * self.g**2
-
-    def weighted(self, g):
-        return DenseKernel(self.G, g if self.g is None else g * self.g, dtype=self.dtype)
-
-    def astype(self, dtype):
-        out = DenseKernel(self.G, self.g, dtype=dtype)
-        out._trace = self.trace()
-        return out
-
-    def dense(self):
-        return self.G.copy() if self.g is None else self.G * np.outer(self.g, self.g)
-
-
-def make_kernel(X, kernel: KernelSpec = "linear") -> KernelOperator:
-    """The kernel operator for documents ``X`` (rows), or for a Gram matrix when precomputed.
-
-    ``"linear"`` on non-negative data gives a :class:`LinearKernel` (``K``
-    never formed); on data with negative entries ``K`` may have negative
-    entries, which the updates of Section 3.5 need split into parts, so it is
-    formed densely. ``"poly2"`` and a callable ``kernel(A, B) -> Gram`` are
-    evaluated into a dense matrix; ``"precomputed"`` takes ``X`` as ``K``.
-
-    Examples
-    --------
-    >>> X = sp.csr_matrix(np.array([[1.0, 0.0], [1.0, 1.0]]))
-    >>> make_kernel(X).dense().tolist(), make_kernel(X, "poly2").dense().tolist()
-    ([[1.0, 1.0], [1.0, 2.0]], [[1.0, 1.0], [1.0, 4.0]])
-    """
-    if isinstance(kernel, str) and kernel == "precomputed":
-        return DenseKernel(X.toarray() if sp.issparse(X) else X)
-    if isinstance(kernel, str) and kernel == "linear":
-        negative = (X.data < 0).any() if sp.issparse(X) else (np.asarray(X) < 0).any()
-        if not negative:
-            return LinearKernel(X)
-        G = X @ X.T
-        return DenseKernel(G.toarray() if sp.issparse(G) else G)
-    if isinstance(kernel, str) and kernel == "poly2":
-        return DenseKernel(poly2_kernel(X, X))
-    if callable(kernel):
-        return DenseKernel(np.asarray(kernel(X, X), dtype=np.float64))
-    raise ValueError(f"kernel must be 'linear', 'poly2', 'precomputed' or a callable, "
-                     f"got {kernel!r}")
-
+__all__ = ["ConceptResult", "lccf_loss", "fit_lccf", "fit_lccf_restarts", "normalize_wv",
+           "random_init_concepts", "fold_in"]
 
 # --- objective and updates ----------------------------------------------------------------------
 
@@ -294,6 +93,7 @@ def lccf_loss(K: KernelOperator, W: np.ndarray, V: np.ndarray, *,
     Examples
     --------
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> from docnmf.factor.kernels import make_kernel
     >>> lccf_loss(make_kernel(X), np.eye(2), np.eye(2))   # X W V^T = X exactly
     0.0
     """
@@ -513,6 +313,7 @@ def fit_lccf(K: KernelOperator, W0: np.ndarray, V0: np.ndarray, *,
     --------
     >>> rng = np.random.default_rng(0)
     >>> X = rng.random((8, 5))
+    >>> from docnmf.factor.kernels import make_kernel
     >>> res = fit_lccf(make_kernel(X), *random_init_concepts(8, 2, rng), max_iter=50)
     >>> bool(np.all(np.diff(res.losses) <= 1e-12 * res.losses[0]))
     True
