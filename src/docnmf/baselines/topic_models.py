@@ -16,6 +16,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.decomposition import LatentDirichletAllocation
 from sklearn.utils.validation import check_non_negative, validate_data
 
+from ..factor._losses import has_converged
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
@@ -100,7 +101,7 @@ def plsi_em(X: sp.csr_matrix, theta: np.ndarray, phi: np.ndarray, *, max_iter: i
         phi = _normalise_rows(new_phi)
         ll, p = likelihood(theta, phi)
         history.append(ll)
-        if abs(history[-1] - history[-2]) < tol * abs(history[-2]):
+        if has_converged(-history[-2], -history[-1], tol):   # the objective: -log-likelihood
             converged = True
             break
     return theta, phi, np.asarray(history), n_iter, converged

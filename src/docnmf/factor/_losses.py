@@ -10,6 +10,26 @@ import numpy as np
 import scipy.sparse as sp
 
 
+def has_converged(previous: float, current: float, tol: float, *,
+                  floor: float | None = None) -> bool:
+    """The one stopping rule of the iterative solvers: a scale-free relative decrease.
+
+    True once the objective falls by less than ``tol`` times its previous
+    value (a rise counts: the decrease is then negative), reaches ``floor``
+    (an absolute level for solvers whose loss can shrink geometrically
+    towards zero), or when ``previous`` is not positive (nothing left to fit).
+
+    Examples
+    --------
+    >>> has_converged(100.0, 99.0, 1e-3), has_converged(100.0, 99.99, 1e-3)
+    (False, True)
+    >>> has_converged(1.0, 0.5, 1e-3, floor=0.6)
+    True
+    """
+    return (previous <= 0 or (previous - current) < tol * previous
+            or (floor is not None and current <= floor))
+
+
 def squared_norm(X) -> float:
     """``||X||_F^2`` for dense or sparse ``X``."""
     if sp.issparse(X):

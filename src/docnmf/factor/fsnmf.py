@@ -47,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
+from ._losses import has_converged
 from .nmf import EPS, flush_tiny, normalize_uv
 
 __all__ = [
@@ -281,7 +282,7 @@ def fit_fsnmf(X, F0: np.ndarray, G0: np.ndarray, *, alpha: float = 0.7,
         if callback is not None:
             callback(n_iter, losses[-1])
         previous = losses[-2]
-        if previous <= 0 or (previous - losses[-1]) < tol * previous:
+        if has_converged(previous, losses[-1], tol):
             converged = True
             break
     F, G = normalize_uv(F, G)

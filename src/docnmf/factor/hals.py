@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from ._losses import nmf_losses_stacked, squared_norm
+from ._losses import has_converged, nmf_losses_stacked, squared_norm
 from .nmf import FactorResult, normalize_uv
 
 __all__ = ["fit_nmf_hals", "fit_nmf_hals_batched", "hals_sweeps"]
@@ -293,7 +293,7 @@ def _fit(X, Xt, Ut, Vt, product, pool, X_sqnorm, *, max_iter, tol, dtype, alpha,
             previous = losses[rr][-1]
             losses[rr].append(float(current[i]))
             n_iter[rr] = it
-            stop[i] = previous <= 0 or (previous - current[i]) < tol * previous
+            stop[i] = has_converged(previous, current[i], tol)
         if stop.any():
             converged[active[stop]] = True
             # copies: views would keep the whole stack alive after the batch shrinks

@@ -32,6 +32,7 @@ from typing import Callable, Literal, NamedTuple, Sequence
 
 import numpy as np
 
+from ._losses import has_converged
 from .graph import GraphLaplacian
 from .kernels import KernelOperator
 from .nmf import EPS, flush_tiny, side_by_side
@@ -252,7 +253,7 @@ def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.n
             if callback is not None:
                 callback(runs.index(run), n_iter, run.losses[-1])
             previous, loss = run.losses[-2], run.losses[-1]
-            if previous <= 0 or abs(previous - loss) < tol * previous:
+            if has_converged(previous, loss, tol):
                 run.converged = True
             else:
                 still.append(run)

@@ -41,7 +41,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ._losses import squared_norm
+from ._losses import has_converged, squared_norm
 from .nnls import nnls_bpp_gram
 
 __all__ = ["NMAResult", "fit_nma", "nma_random_init", "nma_loss", "segment_topic_weights"]
@@ -259,7 +259,7 @@ def _small_decrease(losses: list[float], tol: float, scale: float) -> bool:
     relative decrease ever getting small.
     """
     previous, current = losses[-2], losses[-1]
-    return previous <= 0 or (previous - current) < tol * previous or current <= tol * scale
+    return has_converged(previous, current, tol, floor=tol * scale)
 
 
 def _expanded_loss(X_sqnorm: float, XL: np.ndarray, LtL: np.ndarray, Ct: np.ndarray) -> float:

@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ._losses import nmf_loss, squared_norm
+from ._losses import has_converged, nmf_loss, squared_norm
 
 __all__ = ["FactorResult", "fit_nmf_mu", "fit_nmf_mu_batched", "random_init", "normalize_uv",
            "solve_v", "side_by_side", "wide_product"]
@@ -217,7 +217,7 @@ def fit_nmf_mu_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_it
             if callback is not None:
                 callback(r, it, losses[r][-1])
             previous = losses[r][-2]
-            if previous <= 0 or (previous - losses[r][-1]) < tol * previous:
+            if has_converged(previous, losses[r][-1], tol):
                 converged[r] = True
             else:
                 still.append(r)

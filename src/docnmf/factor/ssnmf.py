@@ -68,6 +68,7 @@ from typing import Callable, Literal, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ._losses import has_converged
 from .nmf import EPS, flush_tiny, side_by_side
 
 __all__ = ["TriFactorResult", "ConstrainedSimilarity", "constrained_similarity", "gram_sqnorm",
@@ -545,7 +546,7 @@ def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarr
             if callback is not None:
                 callback(runs.index(run), n_iter, run.losses[-1])
             previous = run.losses[-2]
-            if previous <= 0 or abs(previous - run.losses[-1]) < tol * previous:
+            if has_converged(previous, run.losses[-1], tol):
                 run.converged = True
             else:
                 still.append(run)
