@@ -76,3 +76,20 @@ def test_confusion_and_length_check():
     assert C.tolist() == [[0, 1], [1, 1]] and rows.tolist() == ["a", "b"] and cols.tolist() == ["y", "z"]
     with pytest.raises(ValueError):
         confusion_matrix([1, 2], [1])
+
+
+@pytest.mark.parametrize("normalization", ["max", "min", "arithmetic", "geometric"])
+def test_nmi_is_scikit_learns(normalization):
+    from sklearn.metrics import normalized_mutual_info_score
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        n = int(rng.integers(2, 60))
+        a, b = rng.integers(0, rng.integers(1, 6), n), rng.integers(0, rng.integers(1, 6), n)
+        expected = normalized_mutual_info_score(a, b, average_method=normalization)
+        assert nmi(a, b, normalization) == pytest.approx(expected, abs=1e-12)
+
+
+def test_nmi_joint_normalization_by_hand():
+    # one split of four documents against two: MI = 1 bit, H(C, C') = 2 bits
+    assert nmi([0, 0, 1, 1], [0, 1, 2, 3], "joint") == pytest.approx(0.5)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal, Sequence
 
 import numpy as np
+from sklearn.metrics import normalized_mutual_info_score
 from scipy.optimize import linear_sum_assignment
 
 __all__ = ["confusion_matrix", "clustering_accuracy", "best_mapping", "nmi", "purity",
@@ -102,25 +103,24 @@ def nmi(y_true: Sequence, y_pred: Sequence, normalization: NMINormalization = "m
     0.0
     """
     C, _, _ = confusion_matrix(y_true, y_pred)
-    n = C.sum()
-    pxy = C / n
-    px, py = pxy.sum(axis=1), pxy.sum(axis=0)
-    nz = pxy > 0
-    mi = float((pxy[nz] * np.log2(pxy[nz] / np.outer(px, py)[nz])).sum())
-    hx, hy = _entropy(px), _entropy(py)
-    denominators = {
-        "max": max(hx, hy),
-        "min": min(hx, hy),
-        "arithmetic": (hx + hy) / 2,
-        "geometric": np.sqrt(hx * hy),
-        "joint": _entropy(pxy.ravel()),
-    }
-    if normalization not in denominators:
-        raise ValueError(f"unknown normalization {normalization!r}; use one of {sorted(denominators)}")
-    denom = denominators[normalization]
-    if denom <= 0:
-        return 1.0 if hx == hy else 0.0
-    return float(max(0.0, min(1.0, mi / denom)))
+    if normalization not in ("max", "min", "arithmetic", "geometric", "joint"):
+        raise ValueError(f"unknown normalization {normalization!r}; use one of "
+                         "['arithmetic', 'geometric', 'joint', 'max', 'min']")
+    pxy = C / C.sum()
+    hx, hy = _entropy(pxy.sum(axis=1)), _entropy(pxy.sum(axis=0))
+    if normalization != "joint":
+        # scikit-learn's computation; the entropies above only decide the trivial cases
+        denom = {"max": max(hx, hy), "min": min(hx, hy), "arithmetic": (hx + hy) / 2,
+                 "geometric": np.sqrt(hx * hy)}[normalization]
+        if denom <= 0:
+            return 1.0 if hx == hy else 0.0
+        score = normalized_mutual_info_score(np.asarray(y_true), np.asarray(y_pred),
+                                             average_method=normalization)
+        return float(max(0.0, min(1.0, score)))
+    hxy = _entropy(pxy.ravel())   # MI / H(C, C'), which scikit-learn does not offer
+    if hxy <= 0:
+        return 1.0
+    return float(max(0.0, min(1.0, (hx + hy - hxy) / hxy)))
 
 
 def purity(y_true: Sequence, y_pred: Sequence) -> float:

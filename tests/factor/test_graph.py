@@ -101,3 +101,22 @@ def test_no_dense_similarity_is_formed():
 def test_bad_p():
     with pytest.raises(ValueError, match="positive integer"):
         knn_cosine_graph(np.eye(3), 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_knn_graph_is_scikit_learns_where_there_are_no_ties(seed):
+    """The same graph as kneighbors_graph(metric="cosine"), symmetrised as eq. 8 asks.
+
+    Ours is kept for what scikit-learn's does not do the same way: ties at the p-th place
+    (duplicate documents are common in news corpora) and blocks of rows for large n.
+    """
+    from sklearn.neighbors import kneighbors_graph
+
+    X = np.random.default_rng(seed).random((80, 30)) ** 3
+    distances = kneighbors_graph(X, 5, mode="distance", metric="cosine", include_self=False)
+    theirs = distances.copy()
+    theirs.data = 1.0 - theirs.data
+    theirs = theirs.maximum(theirs.T).toarray()
+    ours = knn_cosine_graph(sp.csr_matrix(X), p=5).toarray()
+    np.testing.assert_array_equal(ours > 0, theirs > 0)
+    np.testing.assert_allclose(ours, theirs, atol=1e-12)
