@@ -17,6 +17,7 @@ from docnmf.cluster.nma import NMAClustering
 from docnmf.experiments import nma_runner as runner
 from docnmf.experiments import nma_targets as nt
 from docnmf.experiments.conditions import ProtocolError
+from docnmf.experiments.runner import derive_seed
 from docnmf.experiments.targets import TARGETS, Target, TargetOptions, all_targets
 from docnmf.metrics import purity
 
@@ -183,7 +184,7 @@ def test_presegmented_nma_matches_nma_on_texts():
     # _evaluate cuts each subset once; the labels must be those of NMAClustering on texts
     texts, y, _ = nt.draw_subset(CORPORA["Classic"], 2, 0, 0)
     record = runner._evaluate(texts, y, [("nma-c99", 3, 3)], 2, 0, 0, 1)[0]
-    rs = runner._seed(0, 2, 0, "nma-c99", 3, 3, 0)
+    rs = derive_seed(0, 2, 0, "nma-c99", 3, 3, 0)
     labels = NMAClustering(2, n_topics=3, n_segments=3, segmenter="c99", n_init=1,
                            random_state=rs).fit_predict(texts)
     assert record["accuracies"] == [purity(y, labels)]

@@ -29,8 +29,6 @@ import logging
 import os
 import time
 import warnings
-import zlib
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -38,9 +36,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ..methods import make_estimator
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..metrics import clustering_accuracy
 from .results import ResultsFile
+from .runner import derive_seed, run_tasks
 from .targets import Target, TargetOptions, register_target
 
 __all__ = ["PAPER", "PAPER_TABLE2", "Dataset", "prepare_cstr", "prepare_webace",
@@ -92,11 +92,6 @@ class Dataset:
     @property
     def n_classes(self) -> int:
         return len(self.classes)
-
-
-def _seed(*parts: int | str) -> int:
-    words = [zlib.crc32(p.encode("utf-8")) if isinstance(p, str) else int(p) for p in parts]
-    return int(np.random.SeedSequence(words).generate_state(1, dtype=np.uint32)[0])
 
 
 def _top_columns(counts: sp.csr_matrix, n: int) -> np.ndarray:
@@ -207,23 +202,15 @@ def select_features(X, k: int, method: str, n: int = 20, *, random_state: int = 
     * ``"lsi"``: the largest absolute loadings of the top ``k`` right singular
       vectors, taken in turn from each.
     """
-    from ..cluster.fsnmf import FSNMFClustering
-    from ..cluster.nmf import NMFClustering
-    from ..methods import PAPER_SOLVER
-
     X = sp.csr_matrix(X, dtype=np.float64)
-    if method in ("fsnmf", "fsnmf-paper"):
-        solver = "alternating" if method == "fsnmf-paper" else "fit-then-weigh"
+    if method in ("fsnmf", "fsnmf-paper", "nmf"):
+        options = {"max_iter": max_iter} if method != "nmf" else {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = FSNMFClustering(k, solver=solver, n_init=n_init, max_iter=max_iter,
-                                    random_state=random_state).fit(X)
-        return model.feature_ranking_[:n]
-    if method == "nmf":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model = NMFClustering(k, n_init=n_init, random_state=random_state,
-                                  **PAPER_SOLVER).fit(X)
+            model = make_estimator(method, k, n_init=n_init, random_state=random_state,
+                                   as_published=True, **options).fit(X)
+        if method != "nmf":
+            return model.feature_ranking_[:n]
         return _round_robin(model.components_, n)
     if method == "lsi":
         from scipy.sparse.linalg import svds
@@ -347,21 +334,14 @@ def run_figure1(outdir: str | os.PathLike, options: TargetOptions = TargetOption
 
 
 def _estimator(method: str, k: int, random_state: int, restarts: int):
-    if method in ("fsnmf", "fsnmf-paper"):
-        from ..cluster.fsnmf import FSNMFClustering
-
-        solver = "alternating" if method == "fsnmf-paper" else "fit-then-weigh"
-        return FSNMFClustering(k, solver=solver, n_init=restarts, max_iter=300,
-                               random_state=random_state)
-    from ..methods import make_estimator
-
+    options = {"max_iter": 300} if method in ("fsnmf", "fsnmf-paper") else {}
     return make_estimator(method, k, random_state=random_state, n_init=restarts,
-                          as_published=True)
+                          as_published=True, **options)
 
 
 def run_one(data: Dataset, method: str, run: int, *, seed: int, restarts: int) -> dict[str, Any]:
     """One run of one method on one data set, as a record."""
-    rs = _seed(seed, data.name, method, run)
+    rs = derive_seed(seed, data.name, method, run)
     model = _estimator(method, data.n_classes, rs, restarts)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -395,33 +375,19 @@ def table2_params(seed: int, restarts: int) -> dict[str, Any]:
                                                   "sample_seed": DATA_SEED}}
 
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker() -> None:
-    # one BLAS thread per process: the processes already use the cores
-    from threadpoolctl import threadpool_limits
-
-    _WORKER["limits"] = threadpool_limits(limits=1)
+def _run_in(context, task: tuple[str, str, int]) -> dict[str, Any]:
+    datasets, seed, restarts = context
+    name, method, run = task
+    return run_one(datasets[name], method, run, seed=seed, restarts=restarts)
 
 
 def _execute(todo: Sequence[tuple[str, str, int]], datasets: Mapping[str, Dataset], *,
              seed: int, restarts: int, jobs: int) -> Iterable[dict[str, Any]]:
     """Yield the record of every (data set, method, run) as it finishes."""
-    if jobs <= 1 or len(todo) <= 1:
-        for name, method, run in todo:
-            yield run_one(datasets[name], method, run, seed=seed, restarts=restarts)
-        return
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), initializer=_init_worker)
-    try:
-        pending = {pool.submit(run_one, datasets[name], method, run, seed=seed,
-                               restarts=restarts) for name, method, run in todo}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    needed = {name: datasets[name] for name, _, _ in todo}
+    for _, record in run_tasks(_run_in, todo, (needed, seed, restarts), jobs=jobs,
+                               describe=lambda t: f"{t[0]} {t[1]} run {t[2]}"):
+        yield record
 
 
 def run_table2(outdir: str | os.PathLike, options: TargetOptions = TargetOptions(), *,

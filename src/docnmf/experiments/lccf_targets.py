@@ -29,7 +29,6 @@ import logging
 import os
 import time
 import warnings
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -44,6 +43,7 @@ from .conditions import DataCondition, PreparedData, prepare_data, subset_indice
 from .protocol import choose_classes, method_seed
 from .report import _duration, _fmt
 from .results import ResultsFile
+from .runner import run_tasks
 from .tables import CAI2011, REUTERS_CAI, TDT2_CAI, display_name
 from .targets import Target, TargetOptions, register_target
 
@@ -125,20 +125,10 @@ def _fit_group(name: str, data: PreparedData, k: int, run: int, settings: CurveS
     return records
 
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker() -> None:
-    from threadpoolctl import threadpool_limits
-
-    _WORKER["limits"] = threadpool_limits(limits=1)  # the processes already use the cores
-    _WORKER["data"] = {}
-
-
-def _worker_group(name: str, k: int, run: int, settings: CurveSettings, param: str,
-                  points: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:
-    cache = _WORKER["data"]
-    if name not in cache:  # each worker loads a data set once, when it first needs it
+def _group_in(context, group) -> list[dict[str, Any]]:
+    cache, settings, param = context
+    (name, k, run), points = group
+    if name not in cache:  # a worker loads a data set once, when it first needs it
         cache[name] = prepare_data(CONDITIONS[name])
     return _fit_group(name, cache[name], k, run, settings, param, points)
 
@@ -211,27 +201,10 @@ def _execute_groups(groups: dict[tuple[str, int, int], list[tuple[str, float]]],
                     settings: CurveSettings, param: str, data: dict[str, PreparedData] | None,
                     jobs: int | None):
     """Yield every record as it is computed, here or in a pool of worker processes."""
-    if not groups:
-        return
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(groups)))
-    if jobs == 1:
-        cache = dict(data or {})
-        for (name, k, run), points in groups.items():
-            if name not in cache:
-                cache[name] = prepare_data(CONDITIONS[name])
-            yield from _fit_group(name, cache[name], k, run, settings, param, points)
-        return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
-        pending = {pool.submit(_worker_group, name, k, run, settings, param, points)
-                   for (name, k, run), points in groups.items()}
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield from future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+    context = (dict(data or {}), settings, param)
+    for _, records in run_tasks(_group_in, list(groups.items()), context, jobs=jobs,
+                                describe=lambda g: f"{g[0][0]} k={g[0][1]} run {g[0][2]}"):
+        yield from records
 
 
 def _means(records, param, metric):

@@ -30,7 +30,6 @@ import time
 import warnings
 import zlib
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -38,19 +37,16 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..baselines.kmeans import KMeansClustering
-from ..baselines.topic_models import LDAClustering, PLSIClustering
-from ..cluster.nma import NMAClustering
-from ..cluster.nmf import NMFClustering
 from ..corpus import load_dataset
 from ..corpus._paths import data_dir
-from ..methods import PAPER_SOLVER
+from ..methods import make_estimator
 from ..metrics import purity
 from ..text.segment import segment_text
 from ..text.vectorize import DocumentVectorizer
 from .conditions import ProtocolError
 from .report import _duration
 from .results import ResultsFile
+from .runner import derive_seed, run_tasks
 
 __all__ = ["NMACorpus", "SubsetTask", "Setting", "prepare_corpus", "available_datasets",
            "draw_subset", "record_key", "run_subset", "METHODS", "DATASETS", "NMA_SEGMENTERS",
@@ -160,30 +156,25 @@ def draw_subset(data: NMACorpus, k: int, run: int, seed: int,
             [data.classes[c] for c in chosen])
 
 
-def _seed(*parts: int | str) -> int:
-    words = [zlib.crc32(p.encode("utf-8")) if isinstance(p, str) else int(p) for p in parts]
-    return int(np.random.SeedSequence(words).generate_state(1, dtype=np.uint32)[0])
-
-
 # --- one subset, one method ------------------------------------------------------------------
 
 #: (method, n_topics, n_segments): one column of a table or one point of a figure.
 Setting = tuple[str, int, int]
 
 
+#: This experiment's method names, as registered in :data:`docnmf.methods.METHODS`.
+_REGISTERED = {"kmeans": "km", "nmf": "nmf", "plsi": "plsi", "lda": "lda"}
+
+
 def _make(method: str, k: int, rs: int, n_topics: int, n_segments: int):
-    if method == "kmeans":
-        return KMeansClustering(k, n_init=1, random_state=rs)
-    if method == "nmf":
-        return NMFClustering(k, n_init=1, random_state=rs, **PAPER_SOLVER)
-    if method == "plsi":
-        return PLSIClustering(k, n_init=1, random_state=rs)
-    if method == "lda":
-        return LDAClustering(k, n_init=1, random_state=rs, **LDA_OPTIONS)
+    options = {"n_init": 1, "random_state": rs}
     if method in NMA_SEGMENTERS:
-        return NMAClustering(k, n_topics=n_topics, n_segments=n_segments,
-                             segmenter=NMA_SEGMENTERS[method], n_init=1, random_state=rs)
-    raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+        return make_estimator("nma", k, n_topics=n_topics, n_segments=n_segments,
+                              segmenter=NMA_SEGMENTERS[method], **options)
+    if method not in _REGISTERED:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    extra = LDA_OPTIONS if method == "lda" else {}
+    return make_estimator(_REGISTERED[method], k, as_published=True, **extra, **options)
 
 
 def _evaluate(texts: list[str], y: np.ndarray, settings: Sequence[Setting],
@@ -219,7 +210,7 @@ def _evaluate(texts: list[str], y: np.ndarray, settings: Sequence[Setting],
                     cut_seconds[source] = time.perf_counter() - t0
             accs, t0 = [], time.perf_counter()
             for init in range(restarts):
-                rs = _seed(seed, k, run, method, n_topics, n_segments, init)
+                rs = derive_seed(seed, k, run, method, n_topics, n_segments, init)
                 labels = _make(method, k, rs, n_topics, n_segments).fit_predict(inputs[source])
                 accs.append(purity(y, labels))
             record = {"method": method, "k": k, "run": run, "n_topics": n_topics,
@@ -271,51 +262,18 @@ def run_subset(data: Mapping[str, NMACorpus], task: SubsetTask, *, seed: int, re
             for r in _evaluate(texts, y, task.settings, task.k, task.run, seed, restarts)]
 
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(data: Mapping[str, NMACorpus], seed: int, restarts: int,
-                 max_per_class: int | None) -> None:
-    # The corpora reach each worker once, at start-up, not with every task. One BLAS
-    # thread per process: the processes already use the cores.
-    from threadpoolctl import threadpool_limits
-
-    _WORKER.update(data=data, seed=seed, restarts=restarts, max_per_class=max_per_class,
-                   limits=threadpool_limits(limits=1))
-
-
-def _worker_run(task: SubsetTask) -> list[dict[str, Any]]:
-    return run_subset(_WORKER["data"], task, seed=_WORKER["seed"],
-                      restarts=_WORKER["restarts"], max_per_class=_WORKER["max_per_class"])
+def _subset_in(context, task: SubsetTask) -> list[dict[str, Any]]:
+    data, seed, restarts, max_per_class = context
+    return run_subset(data, task, seed=seed, restarts=restarts, max_per_class=max_per_class)
 
 
 def _execute(tasks: list[SubsetTask], data: Mapping[str, NMACorpus], seed: int, restarts: int,
              max_per_class: int | None, jobs: int | None
              ) -> Iterable[tuple[SubsetTask, list[dict[str, Any]]]]:
     """Yield every task with its records as it finishes, in this process or in a pool."""
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    if jobs == 1:
-        for task in tasks:
-            yield task, run_subset(data, task, seed=seed, restarts=restarts,
-                                   max_per_class=max_per_class)
-        return
     needed = {t.dataset: data[t.dataset] for t in tasks}
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                               initargs=(needed, seed, restarts, max_per_class))
-    try:
-        pending = {pool.submit(_worker_run, task): task for task in tasks}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                task = pending.pop(future)
-                try:
-                    records = future.result()
-                except Exception:
-                    logger.error("%s k=%d run %d failed", task.dataset, task.k, task.run)
-                    raise
-                yield task, records
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    return run_tasks(_subset_in, tasks, (needed, seed, restarts, max_per_class), jobs=jobs,
+                     describe=lambda t: f"{t.dataset} k={t.k} run {t.run}")
 
 
 @dataclass

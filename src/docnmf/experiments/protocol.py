@@ -20,8 +20,6 @@ import logging
 import os
 import time
 import warnings
-import zlib
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -40,6 +38,7 @@ from .conditions import (
     weigh_subset,
 )
 from .results import ResultsFile, RunKey, run_key
+from .runner import derive_seed, run_tasks
 
 __all__ = ["Protocol", "Task", "ProtocolResult", "choose_classes", "method_seed", "run_task",
            "run_protocol"]
@@ -151,8 +150,7 @@ def method_seed(seed: int, k: int, run: int, method: str) -> int:
     >>> nmf == method_seed(0, 2, 0, "nmf") != ncw
     True
     """
-    ss = np.random.SeedSequence([seed, k, run, zlib.crc32(method.encode("utf-8"))])
-    return int(ss.generate_state(1, dtype=np.uint32)[0])
+    return derive_seed(seed, k, run, method)
 
 
 def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
@@ -179,24 +177,9 @@ def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
     }
 
 
-# -- worker processes ---------------------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(data: PreparedData, condition: str, seed: int, restarts: int) -> None:
-    # The parent prepares the counts once (text corpora are tokenized once, not once per
-    # worker); each worker receives them here, at start-up, and never again per task.
-    # One BLAS thread per process: the processes already use the cores.
-    from threadpoolctl import threadpool_limits
-
-    _WORKER.update(data=data, condition=condition, seed=seed, restarts=restarts,
-                   limits=threadpool_limits(limits=1))
-
-
-def _worker_run(task: Task) -> dict[str, Any]:
-    return run_task(_WORKER["data"], _WORKER["condition"], task, seed=_WORKER["seed"],
-                    restarts=_WORKER["restarts"])
+def _task_in(context: tuple[PreparedData, str, int, int], task: Task) -> dict[str, Any]:
+    data, condition, seed, restarts = context
+    return run_task(data, condition, task, seed=seed, restarts=restarts)
 
 
 # -- the runner ---------------------------------------------------------------------------------
@@ -295,26 +278,8 @@ def run_protocol(protocol: Protocol, results_path: str | os.PathLike, *, jobs: i
 def _execute(todo: list[Task], data: PreparedData, protocol: Protocol,
              jobs: int | None) -> Iterable[dict[str, Any]]:
     """Yield the record of every task as it finishes, in this process or in a pool."""
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
-    name, seed, restarts = protocol.condition.name, protocol.seed, protocol.restarts
-    if jobs == 1:
-        for task in todo:
-            yield run_task(data, name, task, seed=seed, restarts=restarts)
-        return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                               initargs=(data, name, seed, restarts))
-    try:
-        pending = {pool.submit(_worker_run, task): task for task in todo}
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                task = pending.pop(future)
-                try:
-                    record = future.result()
-                except Exception:
-                    logger.error("%s k=%d run %d with %s failed", task.weighting, task.k,
-                                 task.run, task.method)
-                    raise
-                yield record
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    context = (data, protocol.condition.name, protocol.seed, protocol.restarts)
+    for _, record in run_tasks(_task_in, todo, context, jobs=jobs,
+                               describe=lambda t: f"{t.weighting} k={t.k} run {t.run} with "
+                                                  f"{t.method}"):
+        yield record

@@ -26,14 +26,11 @@ invocation with the same seed, restarts and data.
 from __future__ import annotations
 
 import io
-import json
 import logging
 import math
 import os
 import time
 import warnings
-import zlib
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -45,8 +42,10 @@ from ..constraints import sample_constraints
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from ..methods import make_estimator, options_for
 from ..metrics import clustering_accuracy, nmi
-from .conditions import ProtocolError
 from .report import _duration, _fmt, plots_available
+from .results import ResultsFile
+from .runner import derive_seed
+from .runner import run_tasks as run_in_workers
 from .ssnmf_data import DATA_SEED, DATASETS, ConstraintDataset, available_datasets, prepare_dataset
 from .targets import Target, TargetOptions, register_target
 
@@ -164,11 +163,6 @@ class RunTask:
     run: int
 
 
-def _seed(*parts: int | str) -> int:
-    words = [zlib.crc32(p.encode("utf-8")) if isinstance(p, str) else int(p) for p in parts]
-    return int(np.random.SeedSequence(words).generate_state(1, dtype=np.uint32)[0])
-
-
 def _percent_code(percent: float) -> int:
     return int(round(percent * 100))
 
@@ -198,8 +192,8 @@ def run_task(data: ConstraintDataset, task: RunTask, *, seed: int, restarts: int
     """Compute one run and return its record."""
     k = data.n_classes
     code = _percent_code(task.percent)
-    constraint_seed = _seed(seed, data.name, code, task.run)
-    random_state = _seed(seed, data.name, code, task.run, task.method)
+    constraint_seed = derive_seed(seed, data.name, code, task.run)
+    random_state = derive_seed(seed, data.name, code, task.run, task.method)
     pairs = {}
     if task.percent > 0:
         if task.method not in SEMI_SUPERVISED:
@@ -246,63 +240,9 @@ def _record_key(r: Mapping[str, Any]) -> tuple:
                 r["restarts"])
 
 
-class _RunStore:
-    """``results.json``: every run ever computed in the folder, rewritten atomically."""
-
-    SAVE_EVERY = 10.0  # seconds: a killed run loses at most this much work
-
-    def __init__(self, path: Path, target: str):
-        self.path, self.target = path, target
-        self.records: dict[tuple, dict[str, Any]] = {}
-        if path.exists():
-            try:
-                content = json.loads(path.read_text(encoding="utf-8"))
-                runs = content["runs"]
-                for r in runs:
-                    self.records[_record_key(r)] = r
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ProtocolError(f"{path} is not a results file of {target} ({exc}); use "
-                                    "another output folder, or delete the file") from None
-        self._saved = time.monotonic()
-
-    def add(self, record: dict[str, Any]) -> None:
-        self.records[_record_key(record)] = record
-        if time.monotonic() - self._saved > self.SAVE_EVERY:
-            self.save()
-
-    def save(self) -> None:
-        runs = sorted(self.records.values(), key=lambda r: (r["dataset"], r["method"],
-                                                            r["percent"], r["seed"], r["run"]))
-        write_json(self.path, {"target": self.target, "paper": PAPER, "runs": runs})
-        self._saved = time.monotonic()
-
-
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker() -> None:
-    from threadpoolctl import threadpool_limits
-
-    _WORKER["limits"] = threadpool_limits(limits=1)
-
-
-def _execute(tasks: list[RunTask], datasets: Mapping[str, ConstraintDataset], seed: int,
-             restarts: int, jobs: int) -> Iterable[dict[str, Any]]:
-    from threadpoolctl import threadpool_limits
-
-    if jobs <= 1 or len(tasks) <= 1:
-        # one BLAS thread: on matrices of a few hundred rows, more threads only contend
-        with threadpool_limits(limits=1):
-            for task in tasks:
-                yield run_task(datasets[task.dataset], task, seed=seed, restarts=restarts)
-        return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
-        pending = {pool.submit(run_task, datasets[t.dataset], t, seed=seed, restarts=restarts)
-                   for t in tasks}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
+def _task_in(context, task: RunTask) -> dict[str, Any]:
+    datasets, seed, restarts = context
+    return run_task(datasets[task.dataset], task, seed=seed, restarts=restarts)
 
 
 @dataclass
@@ -315,29 +255,44 @@ class _Outcome:
 
 def run_tasks(tasks: Sequence[RunTask], datasets: Mapping[str, ConstraintDataset], outdir: Path,
               target: str, *, seed: int, restarts: int, jobs: int = 1) -> _Outcome:
-    """Run the tasks missing from ``outdir/results.json`` and return the records of all of them."""
-    t0 = time.perf_counter()
-    store = _RunStore(Path(outdir) / "results.json", target)
+    """Run the tasks missing from the folder's results and return the records of all of them.
 
+    Every finished run is appended to ``outdir/results.jsonl`` (so an
+    interrupted invocation resumes); ``results.json`` then lists every run
+    in the folder.
+    """
+    t0 = time.perf_counter()
+    results = ResultsFile(Path(outdir) / "results.jsonl", {"target": target, "paper": PAPER},
+                          key=_record_key)
+    store = {_record_key(r): r for r in results.open()}
     prints = {name: data.fingerprint() for name, data in datasets.items()}
 
     def key(t: RunTask) -> tuple:
         return _key(t.dataset, prints[t.dataset], t.method, t.percent, t.run, seed, restarts)
 
-    todo = [t for t in tasks if key(t) not in store.records]
+    todo = [t for t in tasks if key(t) not in store]
     if len(todo) < len(tasks):
-        logger.info("%s: reusing %d of %d runs", store.path, len(tasks) - len(todo), len(tasks))
+        logger.info("%s: reusing %d of %d runs", results.path, len(tasks) - len(todo), len(tasks))
     started = time.perf_counter()
+    needed = {t.dataset: datasets[t.dataset] for t in todo}
     try:
-        for done, record in enumerate(_execute(todo, datasets, seed, restarts, jobs), start=1):
-            store.add(record)
+        # one BLAS thread here too: on matrices of a few hundred rows, more threads only contend
+        runs = run_in_workers(_task_in, todo, (needed, seed, restarts), jobs=jobs, one_thread=True,
+                              describe=lambda t: f"{t.dataset} {t.method} {t.percent}% run {t.run}")
+        for done, (_, record) in enumerate(runs, start=1):
+            results.append(record)
+            store[_record_key(record)] = record
             eta = (time.perf_counter() - started) / done * (len(todo) - done)
             logger.info("[%d/%d] %s %s %g%% run %d: AC %.3f (%.1fs); ETA %s", done, len(todo),
                         record["dataset"], record["method"], record["percent"], record["run"],
                         record["accuracy"], record["seconds"], _duration(eta))
     finally:  # an interrupted invocation keeps what it computed
-        store.save()
-    records = [store.records[key(t)] for t in tasks]
+        results.close()
+        write_json(Path(outdir) / "results.json", {
+            "target": target, "paper": PAPER,
+            "runs": sorted(store.values(), key=lambda r: (r["dataset"], r["method"],
+                                                          r["percent"], r["seed"], r["run"]))})
+    records = [store[key(t)] for t in tasks]
     return _Outcome(records, len(todo), len(tasks) - len(todo), time.perf_counter() - t0)
 
 
