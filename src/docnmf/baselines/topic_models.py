@@ -101,7 +101,8 @@ def plsi_em(X: sp.csr_matrix, theta: np.ndarray, phi: np.ndarray, *, max_iter: i
         phi = _normalise_rows(new_phi)
         ll, p = likelihood(theta, phi)
         history.append(ll)
-        if has_converged(-history[-2], -history[-1], tol):   # the objective: -log-likelihood
+        # the objective is the negative log-likelihood
+        if has_converged(-history[-2], -history[-1], tol, stop_on_rise=False):
             converged = True
             break
     return theta, phi, np.asarray(history), n_iter, converged

@@ -253,7 +253,7 @@ def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.n
             if callback is not None:
                 callback(runs.index(run), n_iter, run.losses[-1])
             previous, loss = run.losses[-2], run.losses[-1]
-            if has_converged(previous, loss, tol):
+            if has_converged(previous, loss, tol, stop_on_rise=False):
                 run.converged = True
             else:
                 still.append(run)

@@ -546,7 +546,7 @@ def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarr
             if callback is not None:
                 callback(runs.index(run), n_iter, run.losses[-1])
             previous = run.losses[-2]
-            if has_converged(previous, run.losses[-1], tol):
+            if has_converged(previous, run.losses[-1], tol, stop_on_rise=False):
                 run.converged = True
             else:
                 still.append(run)
