@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
-from .sentences import split_sentences
 
 __all__ = ["SentencePool", "TermMatrices", "build_pool", "term_matrices"]
 
@@ -57,7 +57,7 @@ def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     """
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
-        for p, s in enumerate(split_sentences(text)):
+        for p, s in enumerate(split_sentences(text, rules="news")):
             if len(s.split()) >= min_words:
                 sentences.append(s)
                 doc_index.append(d)
