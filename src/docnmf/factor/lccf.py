@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .graph import GraphLaplacian
+from ._restarts import Start, run_starts
 from .nmf import EPS, flush_tiny, side_by_side
 
 __all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
@@ -367,15 +368,13 @@ def _graph_in(graph: GraphLaplacian | None, dtype) -> GraphLaplacian | None:
     return GraphLaplacian(graph.S.astype(dtype), graph.degrees.astype(dtype), graph.L.astype(dtype))
 
 
-class _Start:
-    """One start's factors, its current products and its history, while it runs."""
+class _Start(Start):
+    """One start's factors and current products, while it runs."""
 
     def __init__(self, W, V):
+        super().__init__()
         self.W, self.V = W, V
         self.KW = self.KpW = self.WKW = self.SV = None
-        self.losses: list[float] = []
-        self.n_iter = 0
-        self.converged = False
 
 
 def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.ndarray]], *,
@@ -430,11 +429,7 @@ def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.n
             run.WKW = run.W.T @ KW
             run.losses.append(_loss(trace, run.W, run.V, KW, run.WKW, SV, graph, lam))
 
-    products(runs)
-    active = runs
-    for n_iter in range(1, max_iter + 1):
-        if not active:
-            break
+    def step(active):
         for run in active:
             run.V = flush_tiny(_update_v(K, run.W, run.V, run.KW, run.KpW, run.WKW, run.SV,
                                          graph, lam))
@@ -445,18 +440,8 @@ def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.n
                 norms = np.where(norms > 0, norms, 1.0)
                 run.V /= norms
                 run.W *= norms
-        products(active)
-        still = []
-        for run in active:
-            run.n_iter = n_iter
-            if callback is not None:
-                callback(runs.index(run), n_iter, run.losses[-1])
-            previous, loss = run.losses[-2], run.losses[-1]
-            if previous <= 0 or abs(previous - loss) < tol * previous:
-                run.converged = True
-            else:
-                still.append(run)
-        active = still
+
+    run_starts(runs, step=step, products=products, max_iter=max_iter, tol=tol, callback=callback)
     return [ConceptResult(run.W, run.V, run.n_iter, np.asarray(run.losses), run.converged)
             for run in runs]
 
