@@ -14,11 +14,11 @@ from docnmf.text.segment import (
     read_choi,
     segment_text,
     segments_from_boundaries,
-    split_sentences,
     texttiling_boundaries,
     window_size,
     windowdiff,
 )
+from docnmf.text.sentences import split_sentences
 
 # --------------------------------------------------------------------------- metrics by hand
 

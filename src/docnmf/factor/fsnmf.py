@@ -48,7 +48,7 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 
 from ._losses import has_converged
-from .nmf import EPS, flush_tiny, normalize_uv
+from .nmf import EPS, fixed_mu_steps, flush_tiny, normalize_uv
 
 __all__ = [
     "FSNMFResult",
@@ -193,14 +193,9 @@ def solve_g(X, F: np.ndarray, w: np.ndarray, G0: np.ndarray, *, n_iter: int = 30
     Places new documents among fitted clusters; a fixed number of steps keeps
     each document's answer independent of the others passed with it.
     """
-    G = np.array(G0, dtype=np.float64, copy=True)
     wF = F * w[:, None]
-    XwF = np.asarray(X @ wF)
-    FtwF = F.T @ wF
-    for _ in range(n_iter):
-        G *= XwF / (G @ FtwF + EPS)
-        flush_tiny(G)
-    return G
+    return fixed_mu_steps(np.array(G0, dtype=np.float64, copy=True), np.asarray(X @ wF), F.T @ wF,
+                          n_iter)
 
 
 def fit_fsnmf(X, F0: np.ndarray, G0: np.ndarray, *, alpha: float = 0.7,

@@ -32,8 +32,8 @@ from typing import Callable, Literal, NamedTuple, Sequence
 
 import numpy as np
 
-from ._losses import has_converged
 from .graph import GraphLaplacian
+from ._restarts import Start, run_starts
 from .kernels import KernelOperator
 from .nmf import EPS, flush_tiny, side_by_side
 
@@ -168,15 +168,13 @@ def _graph_in(graph: GraphLaplacian | None, dtype) -> GraphLaplacian | None:
     return GraphLaplacian(graph.S.astype(dtype), graph.degrees.astype(dtype), graph.L.astype(dtype))
 
 
-class _Start:
-    """One start's factors, its current products and its history, while it runs."""
+class _Start(Start):
+    """One start's factors and current products, while it runs."""
 
     def __init__(self, W, V):
+        super().__init__()
         self.W, self.V = W, V
         self.KW = self.KpW = self.WKW = self.SV = None
-        self.losses: list[float] = []
-        self.n_iter = 0
-        self.converged = False
 
 
 def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.ndarray]], *,
@@ -231,11 +229,7 @@ def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.n
             run.WKW = run.W.T @ KW
             run.losses.append(_loss(trace, run.W, run.V, KW, run.WKW, SV, graph, lam))
 
-    products(runs)
-    active = runs
-    for n_iter in range(1, max_iter + 1):
-        if not active:
-            break
+    def step(active):
         for run in active:
             run.V = flush_tiny(_update_v(K, run.W, run.V, run.KW, run.KpW, run.WKW, run.SV,
                                          graph, lam))
@@ -246,18 +240,8 @@ def fit_lccf_restarts(K: KernelOperator, starts: Sequence[tuple[np.ndarray, np.n
                 norms = np.where(norms > 0, norms, 1.0)
                 run.V /= norms
                 run.W *= norms
-        products(active)
-        still = []
-        for run in active:
-            run.n_iter = n_iter
-            if callback is not None:
-                callback(runs.index(run), n_iter, run.losses[-1])
-            previous, loss = run.losses[-2], run.losses[-1]
-            if has_converged(previous, loss, tol, stop_on_rise=False):
-                run.converged = True
-            else:
-                still.append(run)
-        active = still
+
+    run_starts(runs, step=step, products=products, max_iter=max_iter, tol=tol, callback=callback)
     return [ConceptResult(run.W, run.V, run.n_iter, np.asarray(run.losses), run.converged)
             for run in runs]
 

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from ._losses import has_converged, nmf_loss, squared_norm
 
 __all__ = ["FactorResult", "fit_nmf_mu", "fit_nmf_mu_batched", "random_init", "normalize_uv",
-           "solve_v", "side_by_side", "wide_product"]
+           "solve_v", "fixed_mu_steps", "side_by_side", "wide_product"]
 
 #: Keeps 0/0 at 0 in the updates: a factor entry that reaches zero stays zero (Lee & Seung).
 EPS = 1e-12
@@ -236,11 +236,28 @@ def solve_v(X, U: np.ndarray, V0: np.ndarray, *, n_iter: int = 300) -> np.ndarra
     steps (no data-dependent stopping) keeps each document's answer
     independent of the other documents passed with it.
     """
-    V = np.array(V0, dtype=np.float64, copy=True)
-    XU = np.asarray(X @ U)
-    UtU = U.T @ U
+    return fixed_mu_steps(np.array(V0, dtype=np.float64, copy=True), np.asarray(X @ U), U.T @ U,
+                          n_iter)
+
+
+def fixed_mu_steps(R: np.ndarray, numerator: np.ndarray, gram: np.ndarray,
+                   n_iter: int) -> np.ndarray:
+    """``n_iter`` steps of ``R <- R numerator / (R gram)`` in place, each then :func:`flush_tiny`.
+
+    The multiplicative rule for ``min ||A - R B||^2`` over rows ``R >= 0``
+    with ``B`` fixed (``numerator = A B^T``, ``gram = B B^T``) that places
+    new documents in a fitted model (NMF, FS-NMF, SS-NMF). A fixed number of
+    steps, with no data-dependent stopping, keeps each row independent of
+    the other rows passed with it.
+
+    Examples
+    --------
+    >>> R = fixed_mu_steps(np.ones((1, 1)), np.array([[6.0]]), np.array([[2.0]]), 5)
+    >>> round(float(R[0, 0]), 6)   # the minimiser 6 / 2, reached in one step
+    3.0
+    """
     for _ in range(n_iter):
-        V *= XU / (V @ UtU + EPS)
-        flush_tiny(V)
-    return V
+        R *= numerator / (R @ gram + EPS)
+        flush_tiny(R)
+    return R
 

@@ -68,8 +68,8 @@ from typing import Callable, Literal, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ._losses import has_converged
-from .nmf import EPS, flush_tiny, side_by_side
+from ._restarts import Start, run_starts
+from .nmf import EPS, fixed_mu_steps, flush_tiny, side_by_side
 
 __all__ = ["TriFactorResult", "ConstrainedSimilarity", "constrained_similarity", "gram_sqnorm",
            "pair_similarities", "tri_factor_loss", "random_init", "normalize_gs", "fit_ssnmf",
@@ -470,15 +470,13 @@ def fit_ssnmf(A: ConstrainedSimilarity, G0: np.ndarray, S0: np.ndarray, *, updat
                               callback=each)[0]
 
 
-class _Start:
-    """One start's factors, its current products and its history, while it runs."""
+class _Start(Start):
+    """One start's factors and current products, while it runs."""
 
     def __init__(self, G, S):
+        super().__init__()
         self.G, self.S = G, S
         self.AG = self.GtG = self.GtAG = None
-        self.losses: list[float] = []
-        self.n_iter = 0
-        self.converged = False
 
 
 def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarray, np.ndarray]],
@@ -524,11 +522,7 @@ def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarr
             run.AG, run.GtG, run.GtAG = AG, run.G.T @ run.G, run.G.T @ AG
             run.losses.append(_loss(A_sqnorm, run.S, run.GtG, run.GtAG))
 
-    products(runs)
-    active = runs
-    for n_iter in range(1, max_iter + 1):
-        if not active:
-            break
+    def step(active):
         for run in active:
             G, S, GtG = run.G, run.S, run.GtG
             # eq. 5: S <- S (G^T A~ G) / (G^T G S G^T G); eps keeps 0/0 at 0
@@ -539,18 +533,8 @@ def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarr
             G *= ratio if power == 1.0 else np.sqrt(ratio)
             flush_tiny(G)
             run.G, run.S = normalize_gs(G, S)
-        products(active)
-        still = []
-        for run in active:
-            run.n_iter = n_iter
-            if callback is not None:
-                callback(runs.index(run), n_iter, run.losses[-1])
-            previous = run.losses[-2]
-            if has_converged(previous, run.losses[-1], tol, stop_on_rise=False):
-                run.converged = True
-            else:
-                still.append(run)
-        active = still
+
+    run_starts(runs, step=step, products=products, max_iter=max_iter, tol=tol, callback=callback)
     return [TriFactorResult(run.G, run.S, run.n_iter, np.asarray(run.losses), run.converged)
             for run in runs]
 
@@ -564,13 +548,8 @@ def solve_g(AG: np.ndarray, S: np.ndarray, GtG: np.ndarray, *, n_iter: int = 300
     answer does not depend on the others passed with it.
     """
     k = S.shape[0]
-    g = np.full((AG.shape[0], k), 1.0 / k)
-    numer = np.maximum(AG @ S, 0.0)
-    M = S @ GtG @ S
-    for _ in range(n_iter):
-        g *= numer / (g @ M + EPS)
-        flush_tiny(g)
-    return g
+    return fixed_mu_steps(np.full((AG.shape[0], k), 1.0 / k), np.maximum(AG @ S, 0.0),
+                          S @ GtG @ S, n_iter)
 
 
 #: Update rules by name, with the power applied to eq. 6's ratio.

@@ -12,7 +12,7 @@ from .api import METHODS, keywords_report, summarize_documents, summarize_texts
 from .assemble import assemble_summary, summary_size
 from .duc import DUCTopic, read_duc2004, read_duc2004_peers
 from .rouge import Rouge, RougeScore, average_scores, parse_length
-from .sentences import split_sentences
+from .matrices import split_news_sentences as split_sentences
 
 __all__ = [
     "METHODS",

@@ -17,10 +17,23 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
-from .sentences import split_sentences
 
-__all__ = ["SentencePool", "TermMatrices", "build_pool", "term_matrices"]
+__all__ = ["SentencePool", "TermMatrices", "build_pool", "split_news_sentences", "term_matrices"]
+
+
+def split_news_sentences(text: str) -> list[str]:
+    """The sentences the summarizers work on: newswire rules, white space collapsed.
+
+    :func:`docnmf.text.sentences.split_sentences` with ``rules="news"``.
+
+    Examples
+    --------
+    >>> split_news_sentences("Mr. Smith left the U.S. Army base. He met  Gen. Lee.")
+    ['Mr. Smith left the U.S. Army base.', 'He met Gen. Lee.']
+    """
+    return split_sentences(text, rules="news")
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,7 @@ def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     """
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
-        for p, s in enumerate(split_sentences(text)):
+        for p, s in enumerate(split_news_sentences(text)):
             if len(s.split()) >= min_words:
                 sentences.append(s)
                 doc_index.append(d)

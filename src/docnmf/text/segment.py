@@ -17,7 +17,8 @@ Segmenters:
   in an 11 x 11 neighbourhood, divisive clustering by inside density,
   stopped by the smoothed density gradient or at a given segment count.
 
-:func:`segment_text` puts a raw text through :func:`split_sentences` and one
+:func:`segment_text` puts a raw text through
+:func:`~docnmf.text.sentences.split_sentences` (its ``"plain"`` rules) and one
 of them and returns the segment texts; :data:`SEGMENTERS` names them.
 """
 
@@ -31,59 +32,15 @@ from typing import Callable, Literal, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from .sentences import split_sentences
 from .tokenize import Analyzer
 
 __all__ = [
-    "split_sentences", "equal_word_segments", "equal_sentence_boundaries",
+    "equal_word_segments", "equal_sentence_boundaries",
     "texttiling_boundaries", "c99_boundaries", "segments_from_boundaries", "segment_text",
     "SEGMENTERS", "boundaries_to_masses", "masses_to_boundaries", "window_size", "pk",
     "windowdiff", "ChoiDocument", "read_choi",
 ]
-
-# ----------------------------------------------------------------------------- sentences
-
-#: A sentence ends at ., ! or ? (possibly followed by a closing quote or bracket) and
-#: whitespace before something that can open a sentence; a blank line always ends one.
-_SENTENCE_BREAK = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9])|\n[ \t]*\n\s*")
-
-#: Words whose trailing period does not end a sentence (compared lowercased, without it).
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st mt vs etc e.g i.e cf inc ltd co corp no nos fig figs eq al "
-    "gen col lt sgt gov sen rep rev jan feb mar apr jun jul aug sep sept oct nov dec "
-    "u.s u.k u.n".split())
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split raw text into sentences with a regular expression.
-
-    Breaks after ``.``, ``!`` or ``?`` followed by whitespace and an
-    upper-case letter, digit or opening quote, and at blank lines; a period
-    after a common abbreviation or a single initial does not break.
-    Whitespace inside a sentence is kept as it was; empty pieces are dropped.
-
-    Examples
-    --------
-    >>> split_sentences("Dr. Smith arrived. He said: 'Hi!' Then he left.\\n\\nNew paragraph")
-    ['Dr. Smith arrived.', "He said: 'Hi!'", 'Then he left.', 'New paragraph']
-    >>> split_sentences("J. R. R. Tolkien wrote it. Yes.")
-    ['J. R. R. Tolkien wrote it.', 'Yes.']
-    """
-    pieces = [p.strip() for p in _SENTENCE_BREAK.split(text)]
-    out: list[str] = []
-    glue = False
-    for piece in pieces:
-        if not piece:
-            continue
-        if glue and out:
-            out[-1] = f"{out[-1]} {piece}"
-        else:
-            out.append(piece)
-        last = out[-1].rsplit(None, 1)[-1].lower().rstrip(".")
-        glue = out[-1].endswith(".") and (last in _ABBREVIATIONS or
-                                          (len(last) == 1 and last.isalpha()))
-    return out
-
 
 # ----------------------------------------------------------------------------- fixed sizes
 

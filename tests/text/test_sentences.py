@@ -1,8 +1,8 @@
-"""The regex sentence splitter on news-style text."""
+"""The rule-based sentence splitter: the newswire rules, and how they differ from the plain ones."""
 
 import pytest
 
-from docnmf.summarize.sentences import split_sentences
+from docnmf.text.sentences import split_sentences
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -29,5 +29,28 @@ from docnmf.summarize.sentences import split_sentences
     ("Wrapped line\ncontinues here. Next.", ["Wrapped line continues here.", "Next."]),
     ("", []),
 ])
-def test_split(text, expected):
-    assert split_sentences(text) == expected
+def test_news_rules(text, expected):
+    assert split_sentences(text, rules="news") == expected
+
+
+@pytest.mark.parametrize("text, plain, news", [
+    # newswire quotes: the plain rules need an upper-case letter, digit or simple quote next
+    ("``We will win,'' he said. ``Not now.''",
+     ["``We will win,'' he said. ``Not now.''"], ["``We will win,'' he said.", "``Not now.''"]),
+    # the plain rules keep white space, the news rules collapse it
+    ("One  two.\nThree four.", ["One  two.", "Three four."], ["One two.", "Three four."]),
+    # a dotted acronym before a sentence opener ends a sentence only by the news rules
+    ("It happened in the U.S. The president spoke.",
+     ["It happened in the U.S. The president spoke."],
+     ["It happened in the U.S.", "The president spoke."]),
+    # both keep an abbreviation that does not precede an opener inside the sentence
+    ("Ask the Corp. Board now.", ["Ask the Corp. Board now."], ["Ask the Corp. Board now."]),
+])
+def test_plain_and_news_rules(text, plain, news):
+    assert split_sentences(text) == split_sentences(text, rules="plain") == plain
+    assert split_sentences(text, rules="news") == news
+
+
+def test_unknown_rules():
+    with pytest.raises(ValueError, match="rules"):
+        split_sentences("A. B.", rules="nltk")

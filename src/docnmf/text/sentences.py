@@ -1,0 +1,207 @@
+"""Rule-based sentence splitting (no trained model, no downloads), one function for every caller.
+
+:func:`split_sentences` has two rule sets, chosen by ``rules``:
+
+``"plain"`` (segmentation: :func:`docnmf.text.segment.segment_text`, NMA's sentence runs)
+    A break after ``.``, ``!`` or ``?`` (possibly followed by one closing
+    quote or bracket) and white space before an upper-case letter, a digit
+    or an opening quote, and at blank lines; a period after a common
+    abbreviation or a single initial does not break. White space inside a
+    sentence is kept as it was.
+
+``"news"`` (summarization: :mod:`docnmf.summarize`, the DUC 2004 reports)
+    Tuned to newswire. A boundary is a ``.``, ``!`` or ``?`` (possibly
+    several, possibly followed by closing quotes or brackets, including
+    newswire ``''``) followed by white space and then a capital letter or a
+    digit, optionally after opening quotes. A period is not a boundary after:
+
+    * titles and other abbreviations that precede a name or a number
+      (``Mr.``, ``Dr.``, ``Gen.``, ``Sen.``, ``St.``, ``No.``, ``Jan.``, ...);
+    * a single letter (an initial: ``George W. Bush``);
+    * a dotted acronym (``U.S.``, ``U.N.``) or a word that can end a sentence
+      but usually does not (``Inc.``, ``Corp.``, ``Jr.``, ``etc.``), *unless* the
+      next word is a typical sentence opener (``The``, ``He``, ``But``, ...), as in
+      "... was founded in the U.S. The company ...".
+
+    Blank lines always separate sentences (paragraph breaks); single
+    newlines do not. Each sentence's white space is collapsed to single spaces.
+
+The two are kept apart because the published results depend on each: the
+segmentation experiments were run with the first, the summaries with the
+second, and they split the same text differently (e.g. ``U.S. Army``,
+``p.m.``, newswire quotes, white space).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+__all__ = ["AMBIGUOUS_ABBREVIATIONS", "TITLE_ABBREVIATIONS", "SentenceRules", "split_sentences"]
+
+SentenceRules = Literal["plain", "news"]
+
+
+def split_sentences(text: str, *, rules: SentenceRules = "plain") -> list[str]:
+    """Split raw ``text`` into sentences by the rule set ``rules`` (see the module docstring).
+
+    Parameters
+    ----------
+    text : str
+    rules : {"plain", "news"}, default="plain"
+        ``"plain"``: the segmenters' rules, white space kept; ``"news"``: the
+        summarizer's newswire rules, white space collapsed.
+
+    Returns
+    -------
+    list of str
+        The sentences in order; empty pieces are dropped.
+
+    Examples
+    --------
+    >>> text = "``We will win,'' he said.  ``Not now.''"
+    >>> split_sentences(text)
+    ["``We will win,'' he said.  ``Not now.''"]
+    >>> split_sentences(text, rules="news")
+    ["``We will win,'' he said.", "``Not now.''"]
+    """
+    if rules == "plain":
+        return _split_plain(text)
+    if rules == "news":
+        return _split_news(text)
+    raise ValueError(f"rules must be 'plain' or 'news', got {rules!r}")
+
+
+# ----------------------------------------------------------------------------- "plain"
+
+#: A sentence ends at ., ! or ? (possibly followed by a closing quote or bracket) and
+#: whitespace before something that can open a sentence; a blank line always ends one.
+_SENTENCE_BREAK = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[A-Z0-9])|\n[ \t]*\n\s*")
+
+#: Words whose trailing period does not end a sentence (compared lowercased, without it).
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st mt vs etc e.g i.e cf inc ltd co corp no nos fig figs eq al "
+    "gen col lt sgt gov sen rep rev jan feb mar apr jun jul aug sep sept oct nov dec "
+    "u.s u.k u.n".split())
+
+
+def _split_plain(text: str) -> list[str]:
+    """The ``"plain"`` rules: breaks by one regular expression, white space kept.
+
+    Breaks after ``.``, ``!`` or ``?`` followed by whitespace and an
+    upper-case letter, digit or opening quote, and at blank lines; a period
+    after a common abbreviation or a single initial does not break.
+    Whitespace inside a sentence is kept as it was; empty pieces are dropped.
+
+    Examples
+    --------
+    >>> _split_plain("Dr. Smith arrived. He said: 'Hi!' Then he left.\\n\\nNew paragraph")
+    ['Dr. Smith arrived.', "He said: 'Hi!'", 'Then he left.', 'New paragraph']
+    >>> _split_plain("J. R. R. Tolkien wrote it. Yes.")
+    ['J. R. R. Tolkien wrote it.', 'Yes.']
+    """
+    pieces = [p.strip() for p in _SENTENCE_BREAK.split(text)]
+    out: list[str] = []
+    glue = False
+    for piece in pieces:
+        if not piece:
+            continue
+        if glue and out:
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+        last = out[-1].rsplit(None, 1)[-1].lower().rstrip(".")
+        glue = out[-1].endswith(".") and (last in _ABBREVIATIONS or
+                                          (len(last) == 1 and last.isalpha()))
+    return out
+
+
+# ----------------------------------------------------------------------------- "news"
+
+#: Abbreviations that are followed by a name, a number or a place: never sentence ends.
+TITLE_ABBREVIATIONS = frozenset({
+    "mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "prof", "gen", "lt", "col", "maj", "capt",
+    "cmdr", "cmdt", "adm", "sgt", "cpl", "pvt", "brig", "gov", "sen", "rep", "reps", "sens",
+    "pres", "supt", "insp", "det", "rev", "fr", "msgr", "hon", "amb", "atty", "asst", "assoc",
+    "sr", "st", "ste", "mt", "ft", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "ave", "blvd", "rd", "hwy", "approx", "est", "op", "cf", "vs",
+    "ariz", "calif", "colo", "conn", "del", "fla", "ga", "ill", "ind", "kan", "ky", "la", "md",
+    "mass", "mich", "minn", "miss", "mo", "mont", "neb", "nev", "okla", "ore", "pa", "tenn",
+    "tex", "va", "vt", "wash", "wis", "wyo", "ald"
+})
+
+#: Abbreviations that precede a number (``No. 5``); elsewhere they are words ("said no.").
+NUMBER_ABBREVIATIONS = frozenset(["no", "nos", "vol", "vols", "pp", "fig", "figs", "art"])
+
+#: Abbreviations that can end a sentence; a boundary only before a typical sentence opener.
+AMBIGUOUS_ABBREVIATIONS = frozenset({
+    "inc", "corp", "co", "ltd", "jr", "bros", "etc", "al", "dept", "univ", "assn", "govt",
+    "intl", "natl"
+})
+
+#: Capitalised words that usually open a sentence rather than continue a name.
+SENTENCE_OPENERS = frozenset({
+    "the", "a", "an", "he", "she", "it", "they", "we", "i", "you", "his", "her", "its", "their",
+    "our", "this", "that", "these", "those", "there", "here", "but", "and", "or", "so", "yet",
+    "in", "on", "at", "for", "with", "after", "before", "when", "while", "if", "as", "although",
+    "though", "because", "since", "however", "meanwhile", "also", "some", "many", "most",
+    "several", "both", "all", "no", "not", "one", "two", "three", "four", "five", "it's",
+    "that's", "there's", "what", "who", "why", "how", "where", "which", "later", "earlier",
+    "still", "even", "now", "then", "today", "yesterday", "tomorrow", "last", "next", "such",
+    "other", "another", "each", "every"
+})
+
+_BOUNDARY = re.compile(
+    r"""(?P<punct>[.!?]+)(?P<close>(?:''|["'\u201d\u2019)\]])*)(?P<space>\s+)"""
+    r"""(?=(?P<next>(?:``|["'\u201c\u2018(\[])?\s*(?P<word>[A-Z0-9][\w'-]*)))"""
+)
+_ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n+")
+
+
+def _is_boundary(text: str, m: re.Match) -> bool:
+    if m.group("punct") != ".":
+        return True
+    before = text[:m.start()]
+    word = re.split(r"\s", before)[-1].lstrip("(\"'`[")
+    next_word = m.group("word").lower()
+    low = word.lower()
+    if low in TITLE_ABBREVIATIONS:
+        return False
+    if low in NUMBER_ABBREVIATIONS and word[:1].isupper():
+        return not next_word[:1].isdigit()
+    if re.fullmatch(r"[A-Za-z]", word):
+        return False
+    if _ACRONYM.fullmatch(word) or low in AMBIGUOUS_ABBREVIATIONS:
+        return next_word in SENTENCE_OPENERS
+    return True
+
+
+def _split_news(text: str) -> list[str]:
+    """The ``"news"`` rules (see the module docstring), each sentence's white space collapsed.
+
+    Examples
+    --------
+    >>> _split_news("Mr. Smith went to Washington. He met Gen. Lee at 5 p.m. on Friday.")
+    ['Mr. Smith went to Washington.', 'He met Gen. Lee at 5 p.m. on Friday.']
+    >>> _split_news("Troops left the U.S. Army base. The U.S. The end?")[0]
+    'Troops left the U.S. Army base.'
+    >>> _split_news("``We will win,'' he said. ``Not now.''")
+    ["``We will win,'' he said.", "``Not now.''"]
+    """
+    sentences = []
+    for paragraph in _PARAGRAPH.split(text):
+        paragraph = " ".join(paragraph.split())
+        start = 0
+        for m in _BOUNDARY.finditer(paragraph):
+            if _is_boundary(paragraph, m):
+                end = m.start("space")
+                sentence = paragraph[start:end].strip()
+                if sentence:
+                    sentences.append(sentence)
+                start = m.end("space")
+        tail = paragraph[start:].strip()
+        if tail:
+            sentences.append(tail)
+    return sentences
