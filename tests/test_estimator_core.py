@@ -75,3 +75,11 @@ def test_best_restart_keeps_the_first_of_equal_objectives_and_warns_if_unconverg
     assert best is runs[1] and objectives.tolist() == [3.0, 1.0, 1.0]
     with pytest.raises(ValueError, match="no restarts"):
         best_restart([], key=float)
+
+
+def test_estimators_without_term_weights_offer_no_keywords():
+    """The pipeline then ranks terms by each cluster's mean document instead."""
+    for name in ("kernel-km", "ss-kk", "ss-snc"):
+        assert not hasattr(METHODS[name].estimator(), "top_keywords")
+    for name in ("nmf", "km", "plsi", "lccf"):
+        assert hasattr(METHODS[name].estimator(), "top_keywords")

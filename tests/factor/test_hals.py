@@ -59,6 +59,21 @@ def test_matches_dense_reference(planted, sparse, sweeps):
     np.testing.assert_allclose(res.losses, losses_ref, rtol=1e-9)
 
 
+def test_sweeps_in_several_cache_blocks_match_the_reference(planted, monkeypatch):
+    """Blocks of columns swept one after another are the same column steps as one whole sweep."""
+    import docnmf.factor.hals as hals
+
+    monkeypatch.setattr(hals, "BLOCK_BYTES", 1)   # the narrowest blocks: 256 columns
+    X, _ = planted(600, 300, 3, seed=2)
+    U0, V0 = random_init(X, 3, np.random.default_rng(1))
+    U_ref, V_ref, losses_ref = reference_hals(X, U0, V0, 3, 3, 2, delta=0.1)
+    res, = fit_nmf_hals_batched(sp.csr_matrix(X), [(U0, V0)], max_iter=3, tol=-1.0,
+                                sweeps=(3, 2), delta=0.1)
+    np.testing.assert_allclose(res.U, U_ref, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(res.V, V_ref, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(res.losses, losses_ref, rtol=1e-9)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_objective_never_increases(planted, seed):
     X, _ = planted(60, 40, 4, seed=seed)
