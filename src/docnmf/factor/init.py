@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
-from sklearn.utils.extmath import randomized_svd
 
 from .nmf import random_init
+from .sparse import SparseProducts, thread_pool
 
 __all__ = ["INITS", "Init", "nndsvd_init", "make_starts"]
 
@@ -101,11 +102,42 @@ def nndsvd_init(X, k: int, rng: np.random.Generator, *, variant: Init = "nndsvd"
     return U, V
 
 
-def truncated_svd(X, k: int, rng: np.random.Generator):
-    """The ``k`` leading singular triplets ``(P, s, Qt)`` of sparse or dense ``X`` (randomized)."""
-    A = X.astype(np.float64, copy=False) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
+                  n_oversamples: int = 10, threads: int | None = None):
+    """The ``k`` leading singular triplets ``(P, s, Qt)`` of ``X`` by a randomized range finder.
+
+    Halko, Martinsson & Tropp (2011), Algorithm 4.4: a Gaussian test matrix of
+    ``k + n_oversamples`` columns, ``n_iter`` power steps each normalised by
+    an LU factorization (as scikit-learn's ``randomized_svd``), a QR basis
+    ``Q`` of the range, then the exact SVD of ``Q^T X``. A sparse ``X`` (or a
+    prepared :class:`~docnmf.factor.sparse.SparseProducts`, which may carry
+    row weights and single precision) is multiplied in threaded row blocks,
+    never densified.
+
+    References
+    ----------
+    Halko, Martinsson & Tropp, Finding structure with randomness: probabilistic
+    algorithms for constructing approximate matrix decompositions, SIAM Review
+    53, 2011.
+    """
     seed = int(rng.integers(np.iinfo(np.int32).max))
-    return randomized_svd(A, k, n_iter=7, random_state=np.random.RandomState(seed))
+    if not isinstance(X, SparseProducts):
+        X = SparseProducts(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    n_rows, n_cols = X.shape
+    size = min(k + n_oversamples, n_rows, n_cols)
+    dtype = X.dtype
+    Q = np.random.default_rng(seed).standard_normal((n_cols, size)).astype(dtype)
+    with thread_pool(threads) as pool:
+        dot = (lambda B: X.dot(B, pool)) if isinstance(X, SparseProducts) else X.__matmul__
+        tdot = (lambda B: X.tdot(B, pool)) if isinstance(X, SparseProducts) else X.T.__matmul__
+        for _ in range(n_iter):
+            Q = scipy.linalg.lu(dot(Q), permute_l=True)[0]
+            Q = scipy.linalg.lu(tdot(Q), permute_l=True)[0]
+        Q = scipy.linalg.qr(dot(Q), mode="economic")[0]
+        B = tdot(Q).T                                      # Q^T X, (size, n_cols)
+    Ub, s, Qt = scipy.linalg.svd(B.astype(np.float64), full_matrices=False)
+    P = Q.astype(np.float64) @ Ub
+    return P[:, :k], s[:k], Qt[:k]
 
 
 def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator], *,
