@@ -42,83 +42,93 @@ def spmm_rows(indptr, indices, data, row_scale, col_scale, B, out, start, stop):
                 o[j] *= s
 
 
-@njit(nogil=True, cache=True)
-def _hals_row(a, f, G, max_sweeps, delta2, h):
-    """HALS steps on one row ``f`` (k,) of a factor: ``min 1/2 f G f - a f`` over ``f >= 0``.
+#: Rows swept together: each coordinate step runs across them as one vector operation, so the
+#: steps of different rows overlap instead of each waiting on the last (the step for f_ij
+#: needs f_i,j-1 just written).
+BLOCK_ROWS = 32
 
-    Each step minimises over one coordinate exactly: ``f_j <- max(0, f_j + (a_j -
-    (G f)_j) / G_jj)``; ``h = G f`` is kept up to date as ``f`` moves. At most
-    ``max_sweeps`` sweeps over ``j = 1..k``; stops once a sweep moves ``f`` by at
-    most ``delta2`` times the squared move of the first (Gillis & Glineur 2012,
-    applied to the row). A coordinate whose ``G_jj`` is zero is left as it is.
+
+@njit(nogil=True, cache=True)
+def _hals_block(at, ft, G, inv_diag, m, max_sweeps, delta2, acc, first, moved, active):
+    """HALS steps on ``m`` rows at once, stored as columns of ``ft`` (k, BLOCK_ROWS).
+
+    Row ``b`` minimises ``1/2 f G f - a f`` over ``f >= 0`` with ``a`` column
+    ``b`` of ``at``, one coordinate at a time: ``f_j <- max(0, f_j + (a_j -
+    (G f)_j) / G_jj)`` (a coordinate whose ``G_jj`` is zero, ``inv_diag``
+    zero, is left as it is). At most ``max_sweeps`` sweeps over ``j = 1..k``;
+    a row stops once a sweep moves it by at most ``delta2`` times the squared
+    move of its first sweep (Gillis & Glineur 2012, applied to the row).
     """
-    k = f.shape[0]
-    for j in range(k):
-        h[j] = 0.0
-    for l in range(k):
-        fl = f[l]
-        if fl != 0.0:
-            for j in range(k):
-                h[j] += G[l, j] * fl
-    first = 0.0
+    k = ft.shape[0]
+    for b in range(BLOCK_ROWS):
+        active[b] = b < m
     for s in range(max_sweeps):
-        moved = 0.0
+        moved[:] = 0.0
         for j in range(k):
-            d = G[j, j]
-            if d <= 0.0:
+            inv = inv_diag[j]
+            if inv == 0.0:
                 continue
-            new = f[j] + (a[j] - h[j]) / d
-            if new < 0.0:
-                new = 0.0
-            step = new - f[j]
-            if step != 0.0:
-                moved += step * step
-                f[j] = new
-                for l in range(k):
-                    h[l] += G[j, l] * step
-        if s == 0:
-            first = moved
-        elif moved <= delta2 * first:
+            gj = G[j]
+            acc[:] = at[j]
+            for l in range(k):
+                g = gj[l]
+                fl = ft[l]
+                for b in range(BLOCK_ROWS):
+                    acc[b] -= g * fl[b]
+            fj = ft[j]
+            for b in range(BLOCK_ROWS):
+                if active[b]:
+                    new = fj[b] + acc[b] * inv
+                    if new < 0.0:
+                        new = 0.0
+                    step = new - fj[b]
+                    moved[b] += step * step
+                    fj[b] = new
+        left = False
+        for b in range(m):
+            if active[b]:
+                if s == 0:
+                    first[b] = moved[b]
+                elif moved[b] <= delta2 * first[b]:
+                    active[b] = False
+                left = left or active[b]
+        if not left:
             break
 
 
 @njit(nogil=True, cache=True)
-def _gram_and_cross(a, f, gram, cross):
-    """Add ``f f^T`` to ``gram`` (k, k) and return ``cross + a . f``, summed in float64."""
-    k = f.shape[0]
-    for l in range(k):
-        fl = np.float64(f[l])
-        if fl != 0.0:
-            cross += np.float64(a[l]) * fl
-            for j in range(k):
-                gram[l, j] += fl * np.float64(f[j])
-    return cross
-
-
-@njit(nogil=True, cache=True)
-def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, max_sweeps, delta2,
-              gram, cross, start, stop):
+def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag, max_sweeps,
+              delta2, cross, start, stop):
     """HALS on rows ``[start, stop)`` of the factors ``F`` (n, r*k) of ``r`` restarts side by side.
 
     Row ``i`` of restart ``t`` (columns ``t*k:(t+1)*k``) minimises
     ``1/2 f G_t f - a f`` with ``a`` its row of the product ``M W``: gathered
     here from the CSR arrays of ``M`` (scaled as in :func:`spmm_rows`), or
     read from ``A`` (n, r*k) when ``A`` has rows (dense ``M``, product made by
-    the caller). Adds each updated row's ``f f^T`` to ``gram[t]`` (r, k, k)
-    and ``a . f`` to ``cross[t]``, both in float64: the Gram matrix of the new
-    factor and the cross term of the objective, for this block of rows.
+    the caller). ``inv_diag[t]`` is ``1 / diag(G_t)`` (0 where the diagonal
+    is). Adds each updated row's ``a . f`` to ``cross[t]`` in float64: the
+    cross term of the objective, for this block of rows.
     """
     r, k = G.shape[0], G.shape[1]
     width = r * k
     given = A.shape[0] > 0
     scale_rows = row_scale.shape[0] > 0
     scale_cols = col_scale.shape[0] > 0
-    a = np.empty(width, dtype=F.dtype)
-    h = np.empty(k, dtype=F.dtype)
-    for i in range(start, stop):
-        if given:
-            a[:] = A[i]
-        else:
+    rows = np.empty((BLOCK_ROWS, width), dtype=F.dtype)
+    at = np.zeros((k, BLOCK_ROWS), dtype=F.dtype)
+    ft = np.zeros((k, BLOCK_ROWS), dtype=F.dtype)
+    acc = np.empty(BLOCK_ROWS, dtype=F.dtype)
+    first = np.empty(BLOCK_ROWS, dtype=F.dtype)
+    moved = np.empty(BLOCK_ROWS, dtype=F.dtype)
+    active = np.empty(BLOCK_ROWS, dtype=np.bool_)
+    for i0 in range(start, stop, BLOCK_ROWS):
+        m = min(BLOCK_ROWS, stop - i0)
+        for b in range(m):
+            i = i0 + b
+            a = rows[b]
+            if given:
+                a[:] = A[i]
+                continue
             a[:] = 0.0
             for p in range(indptr[i], indptr[i + 1]):
                 x = data[p]
@@ -132,11 +142,20 @@ def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, max_sweep
                 s = row_scale[i]
                 for j in range(width):
                     a[j] *= s
-        f = F[i]
         for t in range(r):
             lo = t * k
-            _hals_row(a[lo:lo + k], f[lo:lo + k], G[t], max_sweeps, delta2, h)
-            cross[t] = _gram_and_cross(a[lo:lo + k], f[lo:lo + k], gram[t], cross[t])
+            for b in range(m):
+                for j in range(k):
+                    at[j, b] = rows[b, lo + j]
+                    ft[j, b] = F[i0 + b, lo + j]
+            _hals_block(at, ft, G[t], inv_diag[t], m, max_sweeps, delta2, acc, first, moved,
+                        active)
+            c = 0.0
+            for b in range(m):
+                for j in range(k):
+                    F[i0 + b, lo + j] = ft[j, b]
+                    c += np.float64(at[j, b]) * np.float64(ft[j, b])
+            cross[t] += c
 
 
 @njit(nogil=True, cache=True)

@@ -79,14 +79,15 @@ class _Side:
         r, k = G.shape[0], G.shape[1]
         A = self._product(W, r, k)
         Gd = G.astype(self.dtype)
-        grams = np.zeros((len(self.blocks), r, k, k))
+        diag = np.diagonal(G, axis1=1, axis2=2)
+        inv_diag = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0).astype(self.dtype)
         cross = np.zeros((len(self.blocks), r))
 
         def task(b, start, stop):
-            hals_rows(*self.arrays, W, A, F, Gd, sweeps, delta * delta, grams[b], cross[b],
+            hals_rows(*self.arrays, W, A, F, Gd, inv_diag, sweeps, delta * delta, cross[b],
                       start, stop)
         run_blocks(task, self.blocks, pool)
-        return grams.sum(axis=0), cross.sum(axis=0)
+        return _grams(F, r, k), cross.sum(axis=0)
 
     def _product(self, W: np.ndarray, r: int, k: int) -> np.ndarray:
         """``M W`` restart by restart for a dense ``M``; an empty array for the sparse kernel."""
@@ -196,10 +197,21 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
                     delta=delta, sweeps=(sweeps_v, sweeps_u), callback=callback)
 
 
+def _per_restart(fn, F: np.ndarray, r: int, k: int) -> np.ndarray:
+    """``fn(t, F_t)`` of each restart's own contiguous ``F_t`` (n, k), side by side again.
+
+    Each restart's BLAS call sees the same array as it would alone, so side by
+    side and one at a time give the same bits.
+    """
+    if r == 1:
+        return np.ascontiguousarray(fn(0, F))
+    return np.hstack([fn(t, np.ascontiguousarray(F[:, t * k:(t + 1) * k])) for t in range(r)])
+
+
 def _grams(F: np.ndarray, r: int, k: int) -> np.ndarray:
     """The restarts' Gram matrices ``F_t^T F_t`` (r, k, k) in float64."""
-    return np.stack([F[:, t * k:(t + 1) * k].T.astype(np.float64)
-                     @ F[:, t * k:(t + 1) * k].astype(np.float64) for t in range(r)])
+    F64 = F.astype(np.float64, copy=False)
+    return _per_restart(lambda t, Ft: Ft.T @ Ft, F64, r, k).reshape(k, r, k).transpose(1, 0, 2)
 
 
 def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol, delta, sweeps,
