@@ -77,3 +77,50 @@ def test_row_blocks_cover_every_row_once():
     assert all(a < b for a, b in blocks)
     assert all(b1 == a2 for (_, b1), (a2, _) in zip(blocks[:-1], blocks[1:]))
     assert row_blocks(np.zeros(1, dtype=np.int64)) == []
+
+
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_every_kernel_build_gives_scipys_product(index, dtype):
+    """The four builds (float64/float32 values x int32/int64 indices) of the sparse product."""
+    from docnmf.factor._kernels import spmm_rows
+
+    X = _matrix(120, 90)
+    B = np.random.default_rng(4).random((90, 6)).astype(dtype)
+    out = np.empty((50, 6), dtype=dtype)
+    spmm_rows(X.indptr.astype(index), X.indices.astype(index), X.data.astype(dtype),
+              np.empty(0, dtype), np.empty(0, dtype), B, out, 30, 80)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(out, (X @ B.astype(np.float64))[30:80], rtol=tol, atol=tol)
+
+
+def test_kernels_refuse_arrays_that_do_not_fit():
+    """A wrong dtype, order or shape is a ValueError before the call, never a stray write."""
+    from docnmf.factor._kernels import hals_rows, spmm_rows
+
+    X = _matrix(40, 30)
+    none = np.empty(0)
+    B = np.ones((30, 4))
+    with pytest.raises(ValueError, match="C-contiguous float64"):
+        spmm_rows(X.indptr, X.indices, X.data, none, none, np.asfortranarray(B),
+                  np.empty((40, 4)), 0, 40)
+    with pytest.raises(ValueError, match="shape"):
+        spmm_rows(X.indptr, X.indices, X.data, none, none, B, np.empty((39, 4)), 0, 40)
+    with pytest.raises(ValueError, match="outside"):
+        spmm_rows(X.indptr, X.indices, X.data, none, none, B, np.empty((41, 4)), 0, 41)
+    F, G = np.ones((40, 4)), np.ones((1, 4, 4))
+    args = dict(W=B, A=np.empty((0, 4)), F=F, G=G, inv_diag=np.ones((1, 4)), max_sweeps=1,
+                delta2=0.0, cross=np.zeros(1), gram=np.zeros((1, 4, 4)))
+    with pytest.raises(ValueError, match="disagree"):
+        hals_rows(X.indptr, X.indices, X.data, none, none, start=0, stop=40,
+                  **{**args, "gram": np.zeros((1, 3, 3))})
+    with pytest.raises(ValueError, match="C-contiguous float64"):
+        hals_rows(X.indptr, X.indices, X.data, none, none, start=0, stop=40,
+                  **{**args, "F": np.asfortranarray(F)})
+    with pytest.raises(ValueError, match="do not fit"):
+        hals_rows(X.indptr, X.indices, X.data, none, none, start=0, stop=40,
+                  **{**args, "F": F.astype(np.float32)})
+    with pytest.raises(ValueError, match="out of range"):
+        bad = sp.csr_matrix((np.ones(1), np.array([5]), np.array([0, 1])), shape=(1, 6))
+        bad.indices[0] = 9
+        SparseProducts(bad)

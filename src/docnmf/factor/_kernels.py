@@ -1,181 +1,175 @@
-"""Compiled row kernels (numba) for the fast NMF path: sparse products and HALS row updates.
+"""Compiled row kernels of the fast NMF path: sparse products and HALS row updates.
 
-Every kernel works on a range of rows ``[start, stop)`` and releases the GIL,
-so :class:`docnmf.factor.sparse.SparseProducts` runs the row blocks of one
-product on a thread pool. Rows are independent, and each kernel writes the
+The kernels are C (``_kernels.c``, built with the package), called through
+:mod:`ctypes`, which releases the GIL for the duration of each call:
+:class:`docnmf.factor.sparse.SparseProducts` runs the row blocks of one
+product on a thread pool. Rows are independent, and each call writes the
 partial sums of its block into that block's own output, which the caller adds
 up in block order: the result does not depend on how many threads ran.
+
+Every function here checks the arrays it hands over (dtype, C order, shapes)
+before the call: a mistake gives a ``ValueError``, never a write out of bounds.
+The column indices of a CSR matrix are trusted to be in range (it costs a pass
+over them): :class:`~docnmf.factor.sparse.SparseProducts` checks them once.
 """
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
-from numba import njit
 
-__all__ = ["spmm_rows", "hals_rows", "csr_transpose"]
+from . import _ckernels
+
+__all__ = ["spmm_rows", "hals_rows", "csr_transpose", "csr_row_sums", "BLOCK_ROWS"]
+
+_LIB = ctypes.CDLL(_ckernels.__file__)
+_P, _I64, _F64, _INT = ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_int
+
+#: Rows the HALS kernel sweeps together, one vector operation across them per step.
+BLOCK_ROWS = int(_LIB.block_rows())
 
 
-@njit(nogil=True, cache=True)
-def spmm_rows(indptr, indices, data, row_scale, col_scale, B, out, start, stop):
-    """``out[i] = row_scale[i] * sum_p data[p] * col_scale[q_p] * B[q_p]`` for rows in range.
+def _declare(name: str, restype, *argtypes):
+    fn = getattr(_LIB, name)
+    fn.restype, fn.argtypes = restype, list(argtypes)
+    return fn
+
+
+_SUFFIXES = {(np.dtype(np.float64), np.dtype(np.int32)): "f64_i32",
+             (np.dtype(np.float64), np.dtype(np.int64)): "f64_i64",
+             (np.dtype(np.float32), np.dtype(np.int32)): "f32_i32",
+             (np.dtype(np.float32), np.dtype(np.int64)): "f32_i64"}
+_FUNCTIONS = {
+    suffix: {
+        "spmm": _declare(f"spmm_rows_{suffix}", None, _P, _P, _P, _P, _P, _P, _I64, _P, _I64,
+                         _I64),
+        "hals": _declare(f"hals_rows_{suffix}", _INT, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P,
+                         _I64, _I64, _I64, _F64, _P, _P, _I64, _I64),
+        "transpose": _declare(f"csr_transpose_{suffix}", _INT, _P, _P, _P, _I64, _I64, _P, _P,
+                              _P),
+        "row_sums": _declare(f"csr_row_sums_{suffix}", None, _P, _P, _I64, _P, _P),
+    }
+    for suffix in _SUFFIXES.values()
+}
+
+
+def _kernels(values: np.dtype, index: np.dtype) -> dict:
+    try:
+        return _FUNCTIONS[_SUFFIXES[np.dtype(values), np.dtype(index)]]
+    except KeyError:
+        raise ValueError(f"no kernel for {np.dtype(values)} values with {np.dtype(index)} "
+                         "indices") from None
+
+
+def _address(a: np.ndarray | None, dtype, what: str, size: int | None = None) -> int | None:
+    """The data address of a C-contiguous ``a`` of ``dtype`` (None for an empty scale)."""
+    if a is None or (size is None and a.size == 0):
+        return None
+    if a.dtype != dtype or not a.flags.c_contiguous:
+        raise ValueError(f"{what} must be a C-contiguous {np.dtype(dtype)} array")
+    if size is not None and a.size < size:
+        raise ValueError(f"{what} has {a.size} entries, {size} needed")
+    return a.ctypes.data
+
+
+def _csr(indptr, indices, data, start: int, stop: int):
+    if indptr.dtype != indices.dtype:
+        raise ValueError("indptr and indices must have the same integer type")
+    if not 0 <= start <= stop <= len(indptr) - 1:
+        raise ValueError(f"rows {start}:{stop} outside the {len(indptr) - 1} rows")
+    nnz = int(indptr[-1])
+    return (_address(indptr, indptr.dtype, "indptr", len(indptr)),
+            _address(indices, indices.dtype, "indices", nnz),
+            _address(data, data.dtype, "data", nnz))
+
+
+def spmm_rows(indptr, indices, data, row_scale, col_scale, B, out, start: int, stop: int):
+    """``out[i - start] = row_scale[i] * sum_p data[p] * col_scale[q_p] * B[q_p]`` for rows in range.
 
     ``row_scale`` / ``col_scale`` of length 0 mean no scaling. ``out`` has
-    ``stop - start`` rows.
+    ``stop - start`` rows of ``B``'s width.
     """
+    dtype = data.dtype
     width = B.shape[1]
-    scale_rows = row_scale.shape[0] > 0
-    scale_cols = col_scale.shape[0] > 0
-    for i in range(start, stop):
-        o = out[i - start]
-        o[:] = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            x = data[p]
-            q = indices[p]
-            if scale_cols:
-                x = x * col_scale[q]
-            b = B[q]
-            for j in range(width):
-                o[j] += x * b[j]
-        if scale_rows:
-            s = row_scale[i]
-            for j in range(width):
-                o[j] *= s
+    if out.shape != (stop - start, width):
+        raise ValueError(f"out must have shape {(stop - start, width)}, not {out.shape}")
+    _kernels(dtype, indptr.dtype)["spmm"](
+        *_csr(indptr, indices, data, start, stop), _address(row_scale, dtype, "row_scale"),
+        _address(col_scale, dtype, "col_scale"), _address(B, dtype, "B"), width,
+        _address(out, dtype, "out"), start, stop)
 
 
-#: Rows swept together: each coordinate step runs across them as one vector operation, so the
-#: steps of different rows overlap instead of each waiting on the last (the step for f_ij
-#: needs f_i,j-1 just written).
-BLOCK_ROWS = 32
-
-
-@njit(nogil=True, cache=True)
-def _hals_block(at, ft, G, inv_diag, m, max_sweeps, delta2, acc, first, moved, active):
-    """HALS steps on ``m`` rows at once, stored as columns of ``ft`` (k, BLOCK_ROWS).
-
-    Row ``b`` minimises ``1/2 f G f - a f`` over ``f >= 0`` with ``a`` column
-    ``b`` of ``at``, one coordinate at a time: ``f_j <- max(0, f_j + (a_j -
-    (G f)_j) / G_jj)`` (a coordinate whose ``G_jj`` is zero, ``inv_diag``
-    zero, is left as it is). At most ``max_sweeps`` sweeps over ``j = 1..k``;
-    a row stops once a sweep moves it by at most ``delta2`` times the squared
-    move of its first sweep (Gillis & Glineur 2012, applied to the row).
-    """
-    k = ft.shape[0]
-    for b in range(BLOCK_ROWS):
-        active[b] = b < m
-    for s in range(max_sweeps):
-        moved[:] = 0.0
-        for j in range(k):
-            inv = inv_diag[j]
-            if inv == 0.0:
-                continue
-            gj = G[j]
-            acc[:] = at[j]
-            for l in range(k):
-                g = gj[l]
-                fl = ft[l]
-                for b in range(BLOCK_ROWS):
-                    acc[b] -= g * fl[b]
-            fj = ft[j]
-            for b in range(BLOCK_ROWS):
-                if active[b]:
-                    new = fj[b] + acc[b] * inv
-                    if new < 0.0:
-                        new = 0.0
-                    step = new - fj[b]
-                    moved[b] += step * step
-                    fj[b] = new
-        left = False
-        for b in range(m):
-            if active[b]:
-                if s == 0:
-                    first[b] = moved[b]
-                elif moved[b] <= delta2 * first[b]:
-                    active[b] = False
-                left = left or active[b]
-        if not left:
-            break
-
-
-@njit(nogil=True, cache=True)
-def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag, max_sweeps,
-              delta2, cross, start, stop):
+def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag,
+              max_sweeps: int, delta2: float, cross, gram, start: int, stop: int) -> None:
     """HALS on rows ``[start, stop)`` of the factors ``F`` (n, r*k) of ``r`` restarts side by side.
 
     Row ``i`` of restart ``t`` (columns ``t*k:(t+1)*k``) minimises
-    ``1/2 f G_t f - a f`` with ``a`` its row of the product ``M W``: gathered
-    here from the CSR arrays of ``M`` (scaled as in :func:`spmm_rows`), or
-    read from ``A`` (n, r*k) when ``A`` has rows (dense ``M``, product made by
-    the caller). ``inv_diag[t]`` is ``1 / diag(G_t)`` (0 where the diagonal
-    is). Adds each updated row's ``a . f`` to ``cross[t]`` in float64: the
-    cross term of the objective, for this block of rows.
+    ``1/2 f G_t f - a f`` over ``f >= 0`` with ``a`` its row of the product
+    ``M W``: gathered from the CSR arrays of ``M`` (scaled as in
+    :func:`spmm_rows`), or read from ``A`` (n, r*k) when ``A`` has rows (dense
+    ``M``, product made by the caller). One exact coordinate step at a time,
+    ``f_j <- max(0, f_j + (a_j - (G f)_j) / G_jj)`` (``inv_diag[t]`` holds
+    ``1 / diag(G_t)``, 0 to leave a coordinate alone), at most ``max_sweeps``
+    sweeps over ``j``; a row stops once a sweep moves it by at most ``delta2``
+    times the squared move of its first (Gillis & Glineur 2012, per row).
+    Adds each new row's ``a . f`` to ``cross[t]`` and ``f f^T`` to ``gram[t]``
+    (float64, shapes (r,) and (r, k, k)): the cross term of the objective and
+    the new factor's Gram matrix, for these rows.
     """
+    dtype = F.dtype
     r, k = G.shape[0], G.shape[1]
-    width = r * k
-    given = A.shape[0] > 0
-    scale_rows = row_scale.shape[0] > 0
-    scale_cols = col_scale.shape[0] > 0
-    rows = np.empty((BLOCK_ROWS, width), dtype=F.dtype)
-    at = np.zeros((k, BLOCK_ROWS), dtype=F.dtype)
-    ft = np.zeros((k, BLOCK_ROWS), dtype=F.dtype)
-    acc = np.empty(BLOCK_ROWS, dtype=F.dtype)
-    first = np.empty(BLOCK_ROWS, dtype=F.dtype)
-    moved = np.empty(BLOCK_ROWS, dtype=F.dtype)
-    active = np.empty(BLOCK_ROWS, dtype=np.bool_)
-    for i0 in range(start, stop, BLOCK_ROWS):
-        m = min(BLOCK_ROWS, stop - i0)
-        for b in range(m):
-            i = i0 + b
-            a = rows[b]
-            if given:
-                a[:] = A[i]
-                continue
-            a[:] = 0.0
-            for p in range(indptr[i], indptr[i + 1]):
-                x = data[p]
-                q = indices[p]
-                if scale_cols:
-                    x = x * col_scale[q]
-                w = W[q]
-                for j in range(width):
-                    a[j] += x * w[j]
-            if scale_rows:
-                s = row_scale[i]
-                for j in range(width):
-                    a[j] *= s
-        for t in range(r):
-            lo = t * k
-            for b in range(m):
-                for j in range(k):
-                    at[j, b] = rows[b, lo + j]
-                    ft[j, b] = F[i0 + b, lo + j]
-            _hals_block(at, ft, G[t], inv_diag[t], m, max_sweeps, delta2, acc, first, moved,
-                        active)
-            c = 0.0
-            for b in range(m):
-                for j in range(k):
-                    F[i0 + b, lo + j] = ft[j, b]
-                    c += np.float64(at[j, b]) * np.float64(ft[j, b])
-            cross[t] += c
+    n, width = F.shape
+    if (width != r * k or G.shape != (r, k, k) or inv_diag.shape != (r, k)
+            or cross.shape != (r,) or gram.shape != (r, k, k)):
+        raise ValueError("F, G, inv_diag, cross and gram disagree on the restarts and k")
+    if not 0 <= start <= stop <= n:
+        raise ValueError(f"rows {start}:{stop} outside the {n} rows of F")
+    dense = A is not None and A.shape[0] > 0
+    if dense:
+        if A.shape != F.shape:
+            raise ValueError(f"A must have F's shape {F.shape}, not {A.shape}")
+        pointers = (None, None, None)
+        kernel = _kernels(dtype, np.int64)["hals"]
+    else:
+        if len(indptr) - 1 != n or W.shape[1] != width or data.dtype != dtype:
+            raise ValueError("the CSR rows, W and F do not fit together")
+        pointers = _csr(indptr, indices, data, start, stop)
+        kernel = _kernels(dtype, indptr.dtype)["hals"]
+    status = kernel(*pointers, _address(row_scale, dtype, "row_scale"),
+                    _address(col_scale, dtype, "col_scale"),
+                    None if dense else _address(W, dtype, "W"),
+                    _address(A, dtype, "A") if dense else None, _address(F, dtype, "F"),
+                    _address(G, dtype, "G"), _address(inv_diag, dtype, "inv_diag"), r, k,
+                    int(max_sweeps), float(delta2), _address(cross, np.float64, "cross"),
+                    _address(gram, np.float64, "gram"), start, stop)
+    if status != 0:
+        raise MemoryError("the HALS kernel could not allocate its buffers")
 
 
-@njit(nogil=True, cache=True)
-def csr_transpose(indptr, indices, data, n_cols):
-    """The CSR arrays of the transpose (columns become rows, entries in row order)."""
-    n_rows = indptr.shape[0] - 1
-    nnz = indptr[n_rows]
-    t_indptr = np.zeros(n_cols + 1, dtype=indptr.dtype)
-    for p in range(nnz):
-        t_indptr[indices[p] + 1] += 1
-    for j in range(n_cols):
-        t_indptr[j + 1] += t_indptr[j]
-    fill = t_indptr[:-1].copy()
+def csr_transpose(indptr, indices, data, n_cols: int):
+    """The CSR arrays ``(indptr, indices, data)`` of the transpose (entries in row order)."""
+    n_rows = len(indptr) - 1
+    nnz = int(indptr[-1])
+    if len(indices) and int(indices.max(initial=0)) >= n_cols:
+        raise ValueError("a column index is beyond n_cols")
+    t_indptr = np.empty(n_cols + 1, dtype=indptr.dtype)
     t_indices = np.empty(nnz, dtype=indices.dtype)
     t_data = np.empty(nnz, dtype=data.dtype)
-    for i in range(n_rows):
-        for p in range(indptr[i], indptr[i + 1]):
-            q = indices[p]
-            dest = fill[q]
-            t_indices[dest] = i
-            t_data[dest] = data[p]
-            fill[q] = dest + 1
+    status = _kernels(data.dtype, indptr.dtype)["transpose"](
+        *_csr(indptr, indices, data, 0, n_rows), n_rows, n_cols, t_indptr.ctypes.data,
+        t_indices.ctypes.data, t_data.ctypes.data)
+    if status != 0:
+        raise MemoryError("csr_transpose could not allocate its buffer")
     return t_indptr, t_indices, t_data
+
+
+def csr_row_sums(indptr, data) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the sum of the stored entries and the sum of their squares (float64)."""
+    n_rows = len(indptr) - 1
+    sums, squares = np.empty(n_rows), np.empty(n_rows)
+    nnz = int(indptr[-1])
+    _kernels(data.dtype, indptr.dtype)["row_sums"](
+        _address(indptr, indptr.dtype, "indptr", n_rows + 1),
+        _address(data, data.dtype, "data", nnz), n_rows, sums.ctypes.data, squares.ctypes.data)
+    return sums, squares

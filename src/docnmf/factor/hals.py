@@ -78,16 +78,18 @@ class _Side:
         """
         r, k = G.shape[0], G.shape[1]
         A = self._product(W, r, k)
-        Gd = G.astype(self.dtype)
-        diag = np.diagonal(G, axis1=1, axis2=2)
+        Gd = np.ascontiguousarray(G, dtype=self.dtype)
+        diag = np.diagonal(G, axis1=1, axis2=2).copy()
         inv_diag = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0).astype(self.dtype)
         cross = np.zeros((len(self.blocks), r))
+        grams = np.zeros((len(self.blocks), r, k, k))
 
         def task(b, start, stop):
             hals_rows(*self.arrays, W, A, F, Gd, inv_diag, sweeps, delta * delta, cross[b],
-                      start, stop)
+                      grams[b], start, stop)
         run_blocks(task, self.blocks, pool)
-        return _grams(F, r, k), cross.sum(axis=0)
+        # the blocks' partial sums added in block order: the same bits on any number of threads
+        return grams.sum(axis=0), cross.sum(axis=0)
 
     def _product(self, W: np.ndarray, r: int, k: int) -> np.ndarray:
         """``M W`` restart by restart for a dense ``M``; an empty array for the sparse kernel."""
@@ -211,7 +213,8 @@ def _per_restart(fn, F: np.ndarray, r: int, k: int) -> np.ndarray:
 def _grams(F: np.ndarray, r: int, k: int) -> np.ndarray:
     """The restarts' Gram matrices ``F_t^T F_t`` (r, k, k) in float64."""
     F64 = F.astype(np.float64, copy=False)
-    return _per_restart(lambda t, Ft: Ft.T @ Ft, F64, r, k).reshape(k, r, k).transpose(1, 0, 2)
+    return np.ascontiguousarray(
+        _per_restart(lambda t, Ft: Ft.T @ Ft, F64, r, k).reshape(k, r, k).transpose(1, 0, 2))
 
 
 def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol, delta, sweeps,
@@ -248,7 +251,8 @@ def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol
                         for i, rr in enumerate(active) if stop[i])
             keep = np.flatnonzero(~stop)
             columns = (keep[:, None] * k + np.arange(k)).ravel()
-            active, U, V = active[keep], U[:, columns], V[:, columns]
+            active = active[keep]
+            U, V = np.ascontiguousarray(U[:, columns]), np.ascontiguousarray(V[:, columns])
             UtU = UtU[keep]
         if not len(active):
             break

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_info
 
-from ._kernels import csr_transpose, spmm_rows
+from ._kernels import csr_row_sums, csr_transpose, spmm_rows
 
 __all__ = ["SparseProducts", "blas_threads", "thread_pool"]
 
@@ -115,23 +115,25 @@ class SparseProducts:
         if not X.has_canonical_format:
             X = X.copy()
             X.sum_duplicates()
+        if X.nnz and (X.indices.min() < 0 or X.indices.max() >= X.shape[1]):
+            raise ValueError("the sparse matrix has column indices out of range")
         self.dtype = np.dtype(dtype)
         self.shape = X.shape
         self.nnz = int(X.nnz)
-        self.indptr, self.indices = X.indptr, X.indices
+        index = np.int32 if max(X.nnz, *X.shape) < np.iinfo(np.int32).max else np.int64
+        self.indptr = X.indptr.astype(index, copy=False)
+        self.indices = X.indices.astype(index, copy=False)
         self.data = X.data.astype(self.dtype, copy=False)
         self.t_indptr, self.t_indices, self.t_data = csr_transpose(
             self.indptr, self.indices, self.data, X.shape[1])
+        # sums from the given values, before any cast to single precision
+        self._row_sums, squares = csr_row_sums(self.indptr, X.data.astype(np.float64, copy=False))
         weights = None if row_weights is None else np.asarray(row_weights, dtype=np.float64)
         self._weights64 = weights
         self.row_weights = (np.empty(0, dtype=self.dtype) if weights is None
                             else weights.astype(self.dtype))
-        squares = np.square(X.data.astype(np.float64))
-        if weights is not None:
-            squares *= np.repeat(np.square(weights), np.diff(X.indptr))
-        self.squared_norm = float(squares.sum())
-        self._row_sums = np.bincount(np.repeat(np.arange(X.shape[0]), np.diff(X.indptr)),
-                                     weights=X.data, minlength=X.shape[0])
+        self.squared_norm = float(squares @ np.square(weights) if weights is not None
+                                  else squares.sum())
         self.blocks = row_blocks(self.indptr)
         self.t_blocks = row_blocks(self.t_indptr)
 
