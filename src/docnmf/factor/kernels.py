@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .nmf import side_by_side
+from .sparse import SparseProducts, thread_pool
 
 __all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
            "KernelSpec"]
@@ -116,18 +117,32 @@ class LinearKernel(KernelOperator):
         self.dtype = np.dtype(dtype)
         self.X = sp.csr_matrix(X, dtype=self.dtype) if sp.issparse(X) \
             else np.asarray(X, self.dtype)
-        self.Xt = self.X.T.tocsr() if sp.issparse(self.X) else self.X.T
+        # sparse products by the compiled kernels, which sum each entry in scipy's order:
+        # the same bits, on every core
+        self._ops = SparseProducts(self.X, dtype=self.dtype) if sp.issparse(self.X) else None
+        self.Xt = None if self._ops is not None else self.X.T
         self.n = self.X.shape[0]
         self.g = None if g is None else np.asarray(g, dtype=self.dtype)
+
+    def _product(self, transposed: bool, A: np.ndarray) -> np.ndarray:
+        """``X^T @ A`` or ``X @ A``."""
+        if np.ndim(A) == 1:
+            return self._product(transposed, np.reshape(A, (-1, 1))).ravel()
+        if self._ops is None:
+            return np.asarray((self.Xt if transposed else self.X) @ A)
+        if A.dtype != self.dtype:   # as scipy would: the wider type
+            return np.asarray((self.X.T if transposed else self.X) @ A)
+        with thread_pool() as pool:
+            return self._ops.tdot(A, pool) if transposed else self._ops.dot(A, pool)
 
     def concepts(self, A: np.ndarray) -> np.ndarray:
         """``X^T diag(g) A``: the term vectors of the concepts (the paper's ``X W``)."""
         if self.g is not None:
             A = A * self.g[:, None]
-        return np.asarray(self.Xt @ A)
+        return self._product(True, A)
 
     def matmul(self, A):
-        out = np.asarray(self.X @ self.concepts(A))
+        out = self._product(False, self.concepts(A))
         return out if self.g is None else out * self.g[:, None]
 
     def matmul_blocks(self, blocks):

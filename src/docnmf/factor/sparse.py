@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 import scipy.sparse as sp
-from threadpoolctl import threadpool_info
+from threadpoolctl import ThreadpoolController
 
 from ._kernels import csr_row_sums, csr_transpose, spmm_rows
 
@@ -35,14 +35,20 @@ BLOCK_WORK = 1 << 16
 MAX_BLOCKS = 64
 
 
+_BLAS: list = []
+
+
 def blas_threads() -> int:
     """The number of threads BLAS may use here (as threadpoolctl limits it), at least 1.
 
     The compiled kernels are not BLAS, but take the same limit: a process
     pinned to one BLAS thread (as the experiment runner's workers are) runs
-    them on one thread too.
+    them on one thread too. The BLAS libraries are found once (a scan of the
+    loaded libraries costs milliseconds); their limits are read each time.
     """
-    counts = [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+    if not _BLAS:
+        _BLAS.extend(ThreadpoolController().select(user_api="blas").lib_controllers)
+    counts = [lib.num_threads for lib in _BLAS]
     return max(1, min(counts)) if counts else 1
 
 

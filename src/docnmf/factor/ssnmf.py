@@ -70,6 +70,7 @@ import scipy.sparse as sp
 
 from ._restarts import Start, run_starts
 from .nmf import EPS, fixed_mu_steps, flush_tiny, side_by_side
+from .sparse import SparseProducts, thread_pool
 
 __all__ = ["TriFactorResult", "ConstrainedSimilarity", "constrained_similarity", "gram_sqnorm",
            "pair_similarities", "tri_factor_loss", "random_init", "normalize_gs", "fit_ssnmf",
@@ -202,7 +203,8 @@ class ConstrainedSimilarity:
         self.n = X.shape[0]
         if self.precomputed and X.shape != (self.n, self.n):
             raise ValueError(f"a precomputed similarity must be square, got shape {X.shape}")
-        self._Xt = X.T.tocsr() if sp.issparse(X) and not self.precomputed else X.T
+        # the documents' sparse products by the compiled kernels: scipy's bits, on every core
+        self._ops = SparseProducts(X) if sp.issparse(X) and not self.precomputed else None
         if correction is None:
             correction = sp.csr_matrix((self.n, self.n))
             base_at_correction = np.empty(0)
@@ -221,8 +223,11 @@ class ConstrainedSimilarity:
         """``A~ @ G`` for ``G`` of shape (n, k): ``X (X^T G) + C G``."""
         if self.precomputed:
             AG = self.X @ G
+        elif self._ops is not None and np.ndim(G) == 2:
+            with thread_pool() as pool:
+                AG = self._ops.dot(self._ops.tdot(G, pool), pool)
         else:
-            AG = self.X @ (self._Xt @ G)
+            AG = self.X @ (self.X.T @ G)
         return np.asarray(AG) + self.C @ G
 
     def dot_blocks(self, blocks: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -265,7 +270,7 @@ class ConstrainedSimilarity:
         if self.precomputed:
             A = self.X.toarray() if sp.issparse(self.X) else np.array(self.X)
         else:
-            A = self.X @ self._Xt
+            A = self.X @ (self.X.T.tocsr() if sp.issparse(self.X) else self.X.T)
             A = A.toarray() if sp.issparse(A) else np.asarray(A)
         return A + self.C.toarray()
 
