@@ -103,3 +103,30 @@ def require(path):
             pytest.fail(msg + "; CI must have the corpora")
         pytest.skip(msg)
     return path
+
+
+def check_distance_memberships(memberships, sq_distances, labels=None):
+    """``memberships`` are the fuzzy c-means (m = 2) reading of ``sq_distances``, written out.
+
+    Each row is ``(1 / d_ic) / sum_j (1 / d_ij)``, computed here one document at
+    a time; when ``labels`` are given they are the largest membership of each
+    row, and at least one row is not one-hot (the memberships carry more than
+    the labels).
+    """
+    expected = np.empty_like(memberships)
+    for i, row in enumerate(np.asarray(sq_distances, dtype=float)):
+        row = np.maximum(row, 0.0)
+        if np.any(row == 0):
+            expected[i] = (row == 0) / np.sum(row == 0)
+        else:
+            expected[i] = (1.0 / row) / np.sum(1.0 / row)
+    np.testing.assert_allclose(memberships, expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(memberships.sum(axis=1), 1.0)
+    if labels is not None:
+        np.testing.assert_array_equal(np.argmax(memberships, axis=1), labels)
+        assert np.any(memberships.max(axis=1) < 1.0)
+
+
+@pytest.fixture
+def distance_memberships_check():
+    return check_distance_memberships

@@ -20,11 +20,12 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints
+from .._estimator import (DocumentClusterer, check_n_clusters, check_positive_ints,
+                          distance_memberships)
 from .._rng import as_generator
 
-__all__ = ["ONE_HOT_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows",
-           "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts",
+__all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "check_n_clusters",
+           "scale_rows", "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts",
            "pca_solver"]
 
 logger = logging.getLogger(__name__)
@@ -32,12 +33,15 @@ logger = logging.getLogger(__name__)
 Weighting = Literal["none", "ncw"]
 
 #: The start of every baseline's list of fitted attributes (its docstring goes on from here).
-ONE_HOT_ATTRIBUTES = """
+MEMBERSHIP_ATTRIBUTES = """
     Attributes
     ----------
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
+        Soft memberships read from the squared distances by which documents
+        are assigned (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`); the largest is the
+        label.
 """
 
 
@@ -153,7 +157,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     parameters ``n_clusters, n_init, max_iter, tol, random_state, verbose``.
 
     Fitted attributes common to all baselines: ``labels_``,
-    ``memberships_`` (one-hot rows), ``cluster_centers_`` (k-means centres
+    ``memberships_`` (from the distances to the k-means centres), ``cluster_centers_`` (k-means centres
     in the space k-means ran in), ``centroids_`` (unweighted mean of the
     rows of ``X`` in each cluster, in term space), ``objective_`` (the
     k-means objective the restarts minimised, weighted where weights are
@@ -191,7 +195,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
             E, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
             seed=int_seed(rng), sample_weight=sample_weight)
         self.labels_ = km.labels_.astype(np.int64)
-        self.memberships_ = one_hot(self.labels_, k)
+        self.memberships_ = distance_memberships(km.transform(E) ** 2)
         self.cluster_centers_ = km.cluster_centers_
         self.centroids_ = cluster_means(X, self.labels_, k)
         self.objective_ = float(km.inertia_)

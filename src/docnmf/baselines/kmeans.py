@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._estimator import store_params
 from ..text.weighting import ncw_weights
-from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, Weighting
+from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans, Weighting
 
 __all__ = ["KMeansClustering"]
 
@@ -45,7 +45,7 @@ class KMeansClustering(EmbeddingKMeans):
     verbose : int
         Log the kept restart at INFO level when > 0.
 
-""" + ONE_HOT_ATTRIBUTES + """    cluster_centers_ : ndarray of shape (n_clusters, n_terms)
+""" + MEMBERSHIP_ATTRIBUTES + """    cluster_centers_ : ndarray of shape (n_clusters, n_terms)
         K-means centres (weighted means, eq. 20, for KM-NCW).
     centroids_ : ndarray of shape (n_clusters, n_terms)
         Unweighted mean document of each cluster; the source of keywords.

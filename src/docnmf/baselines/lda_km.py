@@ -16,13 +16,13 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
-from sklearn.metrics import pairwise_distances_argmin
+from sklearn.metrics import euclidean_distances, pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          fit_restarts, store_params)
+                          distance_memberships, fit_restarts, store_params)
 from .._rng import as_generator
-from ._common import ONE_HOT_ATTRIBUTES, cluster_means, int_seed, one_hot, pca_solver
+from ._common import MEMBERSHIP_ATTRIBUTES, cluster_means, int_seed, pca_solver
 
 __all__ = ["lda_subspace", "within_scatter", "LDAKMeansClustering"]
 
@@ -163,7 +163,7 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     random_state : None, int or numpy Generator
     verbose : int
 
-""" + ONE_HOT_ATTRIBUTES + """    components_ : ndarray of shape (n_dims, n_terms)
+""" + MEMBERSHIP_ATTRIBUTES + """    components_ : ndarray of shape (n_dims, n_terms)
         The discriminant directions in term space (``W`` composed with the
         principal axes); ``embedding_ = (X - mean_) @ components_.T``.
     embedding_ : ndarray of shape (n_docs, n_dims)
@@ -273,8 +273,9 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self.components_ = W.T @ pca.components_
         self.embedding_ = pca.transform(X) @ W
         self.labels_ = np.asarray(labels, dtype=np.int64)
-        self.memberships_ = one_hot(self.labels_, k)
         self.cluster_centers_ = cluster_means(self.embedding_, self.labels_, k)
+        self.memberships_ = distance_memberships(
+            euclidean_distances(self.embedding_, self.cluster_centers_, squared=True))
         self.centroids_ = cluster_means(X, self.labels_, k)
         self.loss_history_ = np.asarray(history, dtype=np.float64)
         self.objective_ = float(self.loss_history_[-1])

@@ -8,7 +8,7 @@ from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._estimator import store_params
-from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, int_seed, pca_solver
+from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans, int_seed, pca_solver
 
 __all__ = ["LSIClustering", "PCAClustering"]
 
@@ -71,7 +71,7 @@ class LSIClustering(_ProjectedKMeans):
     kept sparse: ARPACK when ``n_components < min(X.shape)``, otherwise the
     randomized solver, which is exact once it spans the whole row space.
 """ + _PARAMETERS + """
-""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
+""" + MEMBERSHIP_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
         ``U_r S_r``, the documents in the latent semantic space.
     components_ : ndarray of shape (n_components_, n_terms)
         ``V_r^T``: the latent semantic directions over terms.
@@ -129,7 +129,7 @@ class PCAClustering(_ProjectedKMeans):
     the n_terms x n_terms covariance if terms are the smaller side,
     otherwise on a dense copy of ``X`` (then at most ``n_components`` rows).
 """ + _PARAMETERS + """
-""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
+""" + MEMBERSHIP_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
         Principal component scores.
     components_ : ndarray of shape (n_components_, n_terms)
         Principal axes.

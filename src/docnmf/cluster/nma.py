@@ -12,7 +12,7 @@ from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          fit_restarts, store_params, top_terms)
+                          distance_memberships, fit_restarts, store_params, top_terms)
 from .._rng import as_generator
 from ..factor.nma import fit_nma, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
@@ -100,8 +100,10 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     ----------
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows (disjoint), or the fraction of the document's non-empty
-        segments in each cluster (overlapping).
+        Disjoint: read from the squared distances of ``d_i`` to the k-means
+        centres (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`). Overlapping: the
+        fraction of the document's non-empty segments in each cluster.
     overlapping_labels_ : list of set of int
         Only with ``overlapping=True``.
     segment_labels_ : ndarray of shape (n_docs, n_segments)
@@ -261,7 +263,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         if not self.overlapping:
             km.fit(d_doc)
             self.labels_ = km.labels_.astype(np.int64)
-            self.memberships_ = np.eye(k)[self.labels_]
+            self.memberships_ = distance_memberships(km.transform(d_doc) ** 2)
         else:
             seg_rows = d_seg[present]
             if len(seg_rows) < k:
