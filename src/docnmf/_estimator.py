@@ -229,11 +229,23 @@ class DocumentClusterer:
       weights sets ``_keyword_attribute = None`` and has no ``top_keywords``.
     - ``fit_predict`` passes ``y`` and fit parameters (``must_link``,
       ``cannot_link``) on to ``fit``.
+    - ``_placement_state``: the fitted attributes a saved model keeps.
     - Tags: sparse input; ``_positive_only()`` and ``_pairwise()`` say the
       rest.
     """
 
     _keyword_attribute: str | None = "components_"
+
+    #: The fitted attributes that placing new documents (``predict``,
+    #: ``predict_memberships``) and keywords need: what a saved model keeps
+    #: (:mod:`docnmf.model`). An attribute a fit did not set is left out.
+    _placement_state: tuple[str, ...] = ()
+
+    def _placement_blocker(self) -> str | None:
+        """Why this fitted estimator cannot be saved to place new documents, or None."""
+        if not hasattr(self, "predict_memberships"):
+            return f"{type(self).__name__} cannot place new documents"
+        return None
 
     def _keyword_weights(self) -> np.ndarray:
         return getattr(self, self._keyword_attribute)
@@ -276,3 +288,7 @@ class SoftClusterer(DocumentClusterer):
     def predict(self, X):
         """Cluster of each new document: the argmax of its memberships."""
         return np.argmax(self.transform(X), axis=1)
+
+    def predict_memberships(self, X):
+        """Soft memberships of new documents (``transform``)."""
+        return self.transform(X)

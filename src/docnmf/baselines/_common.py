@@ -18,13 +18,15 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
-from sklearn.utils.validation import check_non_negative, validate_data
+from sklearn.metrics import euclidean_distances
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (DocumentClusterer, check_n_clusters, check_positive_ints,
                           distance_memberships)
 from .._rng import as_generator
 
-__all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "check_n_clusters",
+__all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
+           "check_n_clusters",
            "scale_rows", "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts",
            "pca_solver"]
 
@@ -205,6 +207,32 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
                         type(self).__name__, self.n_init, self.objective_, self.n_iter_)
         self._after_fit(X)
         return self
+
+
+class NearestCentre:
+    """``predict`` and ``predict_memberships`` for estimators that can embed new documents.
+
+    A subclass defines ``_embed_new(X)``, the new documents in the space
+    its k-means ran in; a new document goes to the nearest of
+    ``cluster_centers_`` and its memberships are read from the squared
+    distances to them, as the fitted documents' are.
+    """
+
+    def _embed_new(self, X):
+        raise NotImplementedError
+
+    def _centre_sq_distances(self, X) -> np.ndarray:
+        check_is_fitted(self, "cluster_centers_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return euclidean_distances(self._embed_new(X), self.cluster_centers_, squared=True)
+
+    def predict(self, X):
+        """Cluster of each new document: the nearest cluster centre."""
+        return np.argmin(self._centre_sq_distances(X), axis=1).astype(np.int64)
+
+    def predict_memberships(self, X):
+        """Soft memberships of new documents, read from their distances to the centres."""
+        return distance_memberships(self._centre_sq_distances(X))
 
 
 def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: int,

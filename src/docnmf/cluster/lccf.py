@@ -195,6 +195,17 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
     True
     """
 
+    _placement_state = ("n_features_in_", "embedding_", "cluster_centers_", "components_",
+                        "label_rule_", "lam_effective_", "ncw_scale_", "_degrees", "_p", "_W",
+                        "_V", "_norms", "_WKW", "_WKW_pos", "_linear", "_concepts_W",
+                        "_concepts_V", "_column_sums", "_X_fit", "_fit_kernel_diag")
+
+    def _placement_blocker(self) -> str | None:
+        if callable(self.kernel) or self._precomputed():
+            return ("a CF/LCCF with a precomputed or callable kernel cannot be saved to place "
+                    "new texts")
+        return super()._placement_blocker()
+
     def __init__(self, n_clusters: int = 8, *, lam: float = 0.3, n_neighbors: int = 5,
                  weighting: Weighting = "none", kernel: KernelSpec = "linear",
                  labels: LabelRule = "auto", lam_scale: LamScale = "data",

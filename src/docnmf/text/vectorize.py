@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from numbers import Integral, Real
-from typing import Iterable, Literal
+from typing import Iterable, Literal, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -99,6 +99,50 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
     def fit(self, raw_documents, y=None):
         self.fit_transform(raw_documents)
         return self
+
+    @classmethod
+    def from_vocabulary(cls, vocabulary: Sequence[str], idf_values, /, *,
+                        readable_names: Sequence[str] | None = None,
+                        **params) -> "DocumentVectorizer":
+        """A fitted vectorizer from what ``fit`` learnt: the terms in column order and their idf.
+
+        ``params`` are the constructor's; ``readable_names`` the display names
+        of the terms (:meth:`readable_feature_names` of the fitting texts),
+        returned by :attr:`fitted_readable_names_`. This is how a saved model
+        is rebuilt without refitting.
+
+        Examples
+        --------
+        >>> v = DocumentVectorizer(min_df=1).fit(["Stars and planets", "Bread in the oven"])
+        >>> w = DocumentVectorizer.from_vocabulary(v.get_feature_names_out(), v.idf_, min_df=1)
+        >>> bool((w.transform(["planets, stars"]) != v.transform(["planets, stars"])).nnz == 0)
+        True
+        """
+        terms = [str(t) for t in vocabulary]
+        idf = np.asarray(idf_values, dtype=np.float64)
+        if idf.shape != (len(terms),):
+            raise ValueError(f"{idf.shape[0] if idf.ndim else 0} idf values for {len(terms)} terms")
+        if len(set(terms)) != len(terms):
+            raise ValueError("the vocabulary repeats a term")
+        vectorizer = cls(**params)
+        vectorizer.analyzer_ = Analyzer(vectorizer.stop_words, vectorizer.stem,
+                                        vectorizer.token_pattern)
+        vectorizer.vocabulary_ = {term: j for j, term in enumerate(terms)}
+        weighting = TfidfWeighting(tf=vectorizer.tf, idf=vectorizer.idf, norm=vectorizer.norm)
+        weighting.idf_, weighting.n_features_in_ = idf, len(terms)
+        vectorizer.weighting_, vectorizer.idf_ = weighting, idf
+        names = terms if readable_names is None else [str(t) for t in readable_names]
+        if len(names) != len(terms):
+            raise ValueError(f"{len(names)} readable names for {len(terms)} terms")
+        vectorizer._fit_readable_names = np.array(names, dtype=object)
+        vectorizer._fit_digest = None
+        return vectorizer
+
+    @property
+    def fitted_readable_names_(self) -> np.ndarray:
+        """The readable term names found in the fitting texts (see :meth:`readable_feature_names`)."""
+        check_is_fitted(self, "vocabulary_")
+        return self._fit_readable_names.copy()
 
     def fit_transform(self, raw_documents, y=None):
         docs = _as_text_list(raw_documents)
