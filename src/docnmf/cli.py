@@ -136,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_corpus_options(p)
     _add_text_options(p)
 
+    _add_assign_parser(sub)
+
     sub.add_parser("datasets", help="list the named datasets and whether each was found")
 
     from .summarize.api import METHODS as SUMMARIZERS
@@ -197,6 +199,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
     return parser
+
+
+def _add_assign_parser(sub) -> None:
+    p = sub.add_parser(
+        "assign", help="place new documents with a model saved by 'docnmf cluster'",
+        description="Place the documents of INPUT (a folder, CSV/JSONL file or dataset name) in "
+                    "the clusters of a saved model, without refitting. MODEL is the output folder "
+                    "of 'docnmf cluster -o OUT' (or OUT/model, or a folder written by "
+                    "docnmf.save). Writes assignments.csv in the layout of 'docnmf cluster' "
+                    "(cluster -1 for a document with no word the model knows, also listed in "
+                    "unassigned.csv), clusters.csv, memberships.npz, run.json, and metrics.json "
+                    "when INPUT is labelled.")
+    p.add_argument("model", type=Path, help="model folder, or the output folder of 'cluster'")
+    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="output folder (default: docnmf-assign/<input name>)")
+    p.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
+    _add_corpus_options(p)
 
 
 #: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
@@ -323,7 +343,7 @@ def _constraint_pairs(corpus, args) -> dict:
 
 
 def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> int:
-    from .pipeline import cluster_corpus, format_summary, write_run
+    from .pipeline import cluster_corpus, format_summary
 
     if len(corpus) == 0:
         raise UsageError("the corpus has no documents")
@@ -333,18 +353,83 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
         raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
     logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
                 len(corpus), k, args.method, args.restarts)
+    files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
     run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
                          estimator_params=_estimator_params(args),
                          fit_params=_constraint_pairs(corpus, args),
+                         constraint_files={k: v for k, v in files.items() if v is not None},
                          vectorizer_params=vectorizer_params, n_keywords=args.keywords)
     print(format_summary(run))
     if outdir is not None:
-        try:
-            paths = write_run(run, outdir)
-        except OSError as exc:
-            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
-        print(f"\nwrote {', '.join(str(p) for p in paths)}")
+        _write(run, outdir)
+        if run.saved_model is None:
+            logger.info("no model saved: %s", _why_no_model(run))
     return 0
+
+
+def _write(run, outdir: Path) -> None:
+    from .model import ModelSaveError
+    from .pipeline import write_run
+
+    try:
+        paths = write_run(run, outdir)
+    except OSError as exc:
+        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    except ModelSaveError as exc:
+        raise UsageError(f"cannot save the model: {exc}") from None
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
+
+
+def _why_no_model(run) -> str:
+    from .methods import METHODS
+
+    if run.corpus.texts is None:
+        return "the corpus is a count matrix, and a saved model places texts"
+    spec = METHODS.get(run.method)
+    if spec is not None and not spec.places_new_documents:
+        able = ", ".join(m for m, s in METHODS.items() if s.places_new_documents)
+        return f"{run.method} cannot place new documents (methods that can: {able})"
+    return run.model._placement_blocker() or "this model cannot place new documents"
+
+
+def _cmd_assign(args) -> int:
+    from .model import ClusteringModel, ModelFormatError, load
+    from .pipeline import assign_corpus, format_summary
+
+    try:
+        model = load(args.model)
+    except ModelFormatError as exc:
+        raise UsageError(_no_model_message(args.model, exc)) from None
+    if not isinstance(model, ClusteringModel):
+        raise UsageError(f"{args.model} holds an estimator saved without its vectorizer; "
+                         "'docnmf assign' needs a model that reads texts (docnmf.save of a "
+                         "ClusteringModel, or the output folder of 'docnmf cluster')")
+    corpus = _load_input(args)
+    if len(corpus) == 0:
+        raise UsageError("the corpus has no documents")
+    logger.info("placing %d documents in the %d clusters of the %s model %s", len(corpus),
+                model.n_clusters, model.method or "saved", args.model)
+    run = assign_corpus(model, corpus, n_keywords=args.keywords)
+    print(format_summary(run))
+    name = _safe_name(corpus.metadata.get("name") or args.input)
+    _write(run, args.output or Path("docnmf-assign") / name)
+    return 0
+
+
+def _no_model_message(path: Path, exc: Exception) -> str:
+    """The loader's reason, or why a result folder of 'docnmf cluster' holds no model."""
+    import json
+
+    run_json = Path(path) / "run.json"
+    if run_json.is_file() and not (Path(path) / "model").exists():
+        try:
+            method = json.loads(run_json.read_text(encoding="utf-8"))["parameters"]["method"]
+        except (ValueError, KeyError, TypeError, OSError):
+            method = None
+        if method is not None:
+            return (f"{path} holds no model: it was clustered with {method}, which cannot "
+                    "place new documents")
+    return str(exc)
 
 
 def _cmd_demo(args) -> int:
@@ -535,7 +620,8 @@ def _safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(str(name)).name) or "corpus"
 
 
-COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
+COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "assign": _cmd_assign,
+            "datasets": _cmd_datasets,
             "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
             "summarize": _cmd_summarize, "keywords": _cmd_keywords}
 
