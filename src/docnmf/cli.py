@@ -192,12 +192,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score methods on random k-class subsets of a labelled corpus",
                        description="Run the papers' protocol on any labelled corpus: for each k, "
                                    "cluster the documents of k randomly chosen classes with every "
-                                   "method and report accuracy, NMI and purity.")
+                                   "method and report accuracy, NMI and purity. By default each "
+                                   "subset is prepared and clustered as 'docnmf cluster' would "
+                                   "(its text options, the methods' own defaults); --weighting "
+                                   "xu-subset or cai-global and --as-published give the papers' "
+                                   "settings.")
     p.add_argument("input", help="labelled folder, CSV/JSONL file, or dataset name")
     _add_protocol_options(p, from_table=False)
+    p.add_argument("--as-published", action="store_true",
+                   help="fit as the papers did (multiplicative updates from random starts) "
+                        "instead of with the defaults of 'docnmf cluster'")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
+    _add_text_options(p)
     return parser
 
 
@@ -221,7 +229,7 @@ def _add_assign_parser(sub) -> None:
 
 #: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
 _EVALUATE_DEFAULTS = {"methods": "nmf,nmf-ncw", "k_range": None, "runs": 10, "restarts": 10,
-                      "seed": 0, "weighting": "xu-subset"}
+                      "seed": 0, "weighting": "cluster"}
 
 
 def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
@@ -601,7 +609,10 @@ def _cmd_evaluate(args) -> int:
         options = {"text_column": args.text_column, "label_column": args.label_column,
                    "id_column": args.id_column}
     name = _safe_name(args.input)
-    condition = DataCondition(name, str(args.input), tuple(options.items()))
+    text = _vectorizer_params(args)
+    text.pop("norm", None)
+    condition = DataCondition(name, str(args.input), tuple(options.items()),
+                              text_options=tuple(sorted(text.items())))
     try:
         data = prepare_data(condition)
     except ProtocolError as exc:
@@ -611,7 +622,7 @@ def _cmd_evaluate(args) -> int:
     if k_values is None:
         k_values = tuple(range(2, min(10, data.n_classes) + 1))
     protocol = Protocol(condition, tuple(methods), k_values, args.runs, args.restarts, args.seed,
-                        tuple(weightings))
+                        tuple(weightings), as_published=args.as_published)
     outdir = args.output or Path("docnmf-evaluate") / name
     return _run_experiment(protocol, outdir, args, data=data)
 

@@ -14,7 +14,8 @@ from sklearn.utils.validation import check_is_fitted
 from .tokenize import DEFAULT_TOKEN_PATTERN, Analyzer, CorpusTokens, most_frequent_forms
 from .weighting import IdfScheme, TfidfWeighting, TfScheme
 
-__all__ = ["DocumentVectorizer", "EmptyVocabularyError"]
+__all__ = ["DocumentVectorizer", "EmptyVocabularyError", "document_count_bounds",
+           "kept_columns"]
 
 
 class EmptyVocabularyError(ValueError):
@@ -80,21 +81,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         self.token_pattern = token_pattern
 
     def _document_count_bounds(self, n_docs: int) -> tuple[float, float]:
-        """``min_df`` and ``max_df`` as document counts, read as CountVectorizer reads them."""
-        _check_df("min_df", self.min_df)
-        _check_df("max_df", self.max_df)
-        if self.max_features is not None and not _is_count(self.max_features):
-            raise ValueError(f"max_features must be None or an int >= 1, not {self.max_features!r}")
-        # a count above the number of documents is clipped, so a tiny corpus is not emptied
-        min_df = int(min(self.min_df, n_docs)) if isinstance(self.min_df, Integral) else self.min_df
-        max_df = self.max_df
-        if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1):
-            max_df = 1.0  # a tiny corpus: a fraction below one document would prune everything
-        low = min_df if isinstance(min_df, int) else min_df * n_docs
-        high = max_df if isinstance(max_df, Integral) else max_df * n_docs
-        if high < low:
-            raise ValueError("max_df corresponds to fewer documents than min_df")
-        return low, high
+        return document_count_bounds(self.min_df, self.max_df, self.max_features, n_docs)
 
     def fit(self, raw_documents, y=None):
         self.fit_transform(raw_documents)
@@ -158,7 +145,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
                                len(terms))
         forms = most_frequent_forms(tokens.words, stems, tokens.word_counts())
         del tokens  # the token stream is the largest array here; the counts hold what it had
-        kept = _kept_columns(counts, low, high, self.max_features)
+        kept = kept_columns(counts, low, high, self.max_features)
         if not kept.size:
             raise EmptyVocabularyError(
                 "no index terms left after tokenization, stop words and document-frequency "
@@ -211,6 +198,30 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return tags
 
 
+def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[float, float]:
+    """``min_df`` and ``max_df`` as document counts for ``n_docs`` documents, read as
+    CountVectorizer reads them (see :class:`DocumentVectorizer`).
+
+    Examples
+    --------
+    >>> document_count_bounds(2, 0.95, None, 100)
+    (2, 95.0)
+    """
+    _check_df("min_df", min_df)
+    _check_df("max_df", max_df)
+    if max_features is not None and not _is_count(max_features):
+        raise ValueError(f"max_features must be None or an int >= 1, not {max_features!r}")
+    # a count above the number of documents is clipped, so a tiny corpus is not emptied
+    min_df = int(min(min_df, n_docs)) if isinstance(min_df, Integral) else min_df
+    if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1):
+        max_df = 1.0  # a tiny corpus: a fraction below one document would prune everything
+    low = min_df if isinstance(min_df, int) else min_df * n_docs
+    high = max_df if isinstance(max_df, Integral) else max_df * n_docs
+    if high < low:
+        raise ValueError("max_df corresponds to fewer documents than min_df")
+    return low, high
+
+
 def _as_text_list(raw_documents) -> list[str]:
     if isinstance(raw_documents, str):
         raise TypeError("expected an iterable of documents, got a single string")
@@ -251,7 +262,7 @@ def _count_matrix(tokens: CorpusTokens, column_of_word: np.ndarray,
     return X.astype(np.float64)
 
 
-def _kept_columns(counts: sp.csr_matrix, low: float, high: float,
+def kept_columns(counts: sp.csr_matrix, low: float, high: float,
                   max_features: int | None) -> np.ndarray:
     """Columns in ``low`` to ``high`` documents, capped at the ``max_features`` most frequent.
 
