@@ -11,49 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from docnmf.cli import main
 
-TRAIN = {
-    "space": ["The telescope observed a distant galaxy and a bright comet in orbit.",
-              "Astronomers measured the planet orbit around the faint star.",
-              "A comet passed the planet while the telescope tracked the star.",
-              "The galaxy holds billions of stars; astronomers map the orbit of each planet."],
-    "food": ["Simmer the garlic and onion sauce, then bake the dough in the oven.",
-             "The recipe needs garlic, butter and flour for the dough.",
-             "Bake the bread in a hot oven and serve with garlic butter.",
-             "Chop the onion, simmer the sauce and season the recipe with salt."],
-}
 NEW = {"space": ["Astronomers pointed the telescope at a comet near the star."],
        "food": ["Bake the dough with butter and garlic in the oven."]}
 
 
-def _folder(root: Path, topics: dict) -> Path:
-    for label, texts in topics.items():
-        (root / label).mkdir(parents=True)
-        for i, text in enumerate(texts):
-            (root / label / f"{i:03d}.txt").write_text(text)
-    return root
-
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
-def fitted(tmp_path, capsys):
+def fitted(tmp_path, cli, text_folder, toy_topics):
     out = tmp_path / "out"
-    code, _, _ = run(["cluster", str(_folder(tmp_path / "train", TRAIN)), "-k", "2",
-                      "--min-df", "1", "-o", str(out)], capsys)
+    code, _, _ = cli(["cluster", text_folder(tmp_path / "train", toy_topics), "-k", "2",
+                      "--min-df", "1", "-o", out])
     assert code == 0 and (out / "model" / "model.json").is_file()
     return out
 
 
-def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, capsys):
-    new = _folder(tmp_path / "new", NEW)
+def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, cli, text_folder):
+    new = text_folder(tmp_path / "new", NEW)
     (new / "food" / "junk.txt").write_text("Qwzx plorb frimble.")     # no known word
-    code, out, err = run(["assign", str(fitted), str(new), "-o", str(tmp_path / "a")], capsys)
+    code, out, err = cli(["assign", str(fitted), str(new), "-o", str(tmp_path / "a")])
     assert code == 0, err
     header = open(fitted / "assignments.csv").readline()
     with open(tmp_path / "a" / "assignments.csv") as fh:
@@ -71,35 +46,37 @@ def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, 
     assert "garlic" in out                                  # the model's keywords
 
 
-def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, capsys):
-    new = _folder(tmp_path / "new", NEW)
+def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, cli, text_folder):
+    new = text_folder(tmp_path / "new", NEW)
     (tmp_path / "model.pkl").write_bytes(b"\x80\x04K\x01.")
     for bad, message in [(tmp_path / "model.pkl", "never loads pickle"),
                          (tmp_path / "nowhere", "no such model")]:
-        code, _, err = run(["assign", str(bad), str(new)], capsys)
+        code, _, err = cli(["assign", str(bad), str(new)])
         assert code == 2 and message in err and "Traceback" not in err
     record = json.loads((fitted / "model" / "model.json").read_text())
     record["format_version"] = 99
     (fitted / "model" / "model.json").write_text(json.dumps(record))
-    code, _, err = run(["assign", str(fitted), str(new)], capsys)
+    code, _, err = cli(["assign", str(fitted), str(new)])
     assert code == 2 and "format version 99" in err and "upgrade docnmf" in err
 
 
-def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_path, capsys):
+def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_path, cli,
+                                                                           text_folder,
+                                                                           toy_topics):
     out = tmp_path / "out"
-    code, _, err = run(["cluster", str(_folder(tmp_path / "train", TRAIN)), "-k", "2",
-                        "--min-df", "1", "--method", "aa", "-o", str(out)], capsys)
+    code, _, err = cli(["cluster", str(text_folder(tmp_path / "train", toy_topics)), "-k", "2",
+                        "--min-df", "1", "--method", "aa", "-o", str(out)])
     assert code == 0 and "no model saved: aa cannot place new documents" in err
     assert not (out / "model").exists()
-    code, _, err = run(["assign", str(out), str(_folder(tmp_path / "new", NEW))], capsys)
+    code, _, err = cli(["assign", str(out), str(text_folder(tmp_path / "new", NEW))])
     assert code == 2
     assert "clustered with aa, which cannot place new documents" in err
 
 
-def test_assign_as_a_real_subprocess(fitted, tmp_path):
+def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder):
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
     proc = subprocess.run([sys.executable, "-m", "docnmf", "assign", str(fitted),
-                           str(_folder(tmp_path / "new", NEW)), "-o", str(tmp_path / "a")],
+                           str(text_folder(tmp_path / "new", NEW)), "-o", str(tmp_path / "a")],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "a" / "memberships.npz").is_file()

@@ -107,6 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
     _add_method_options(p, "nmf-ncw")
+    g = p.add_argument_group("summaries")
+    g.add_argument("--summaries", action="store_true",
+                   help="also write summaries.csv: an extractive summary of each cluster")
+    g.add_argument("--summary-length", default="665b",
+                   help="length of each summary: bytes ('665b') or words ('100w')")
+    _add_max_documents(g)
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
@@ -157,8 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cut the last sentence to fill the limit exactly, as DUC evaluations "
                         "do (default: whole sentences only)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--per-cluster", action="store_true",
+                   help="cluster the documents (-k clusters, --cluster-method) and print one "
+                        "summary per cluster")
+    p.add_argument("-k", "--clusters", type=int, default=None,
+                   help="number of clusters for --per-cluster (given alone, implies it)")
+    p.add_argument("--cluster-method", choices=_placing_methods(), default="nmf-ncw",
+                   help="clustering method for --per-cluster (default nmf-ncw)")
+    _add_max_documents(p)
     _add_corpus_options(p)
-
 
     p = sub.add_parser("keywords", help="a collection's top keywords and each cluster's",
                        description="Print the top keywords of all documents in INPUT (a folder, "
@@ -207,6 +220,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_corpus_options(p)
     _add_text_options(p)
     return parser
+
+
+def _placing_methods() -> list[str]:
+    from .methods import METHODS
+
+    return [m for m, spec in METHODS.items() if spec.input == "tfidf"]
+
+
+def _add_max_documents(p) -> None:
+    p.add_argument("--max-documents", type=int, default=100, metavar="N",
+                   help="summarize at most N documents per summary: a cluster's N most "
+                        "representative ones, or N drawn at random from the collection "
+                        "(default 100; 0: all). The time grows with documents x sentences.")
 
 
 def _add_assign_parser(sub) -> None:
@@ -368,11 +394,34 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
                          constraint_files={k: v for k, v in files.items() if v is not None},
                          vectorizer_params=vectorizer_params, n_keywords=args.keywords)
     print(format_summary(run))
+    summaries = _cluster_summaries(run, args) if getattr(args, "summaries", False) else None
     if outdir is not None:
         _write(run, outdir)
+        if summaries is not None:
+            from .io import write_csv
+
+            path = write_csv(outdir / "summaries.csv", ["cluster", "size", "summary"],
+                             ([c, int(run.sizes[c]), text] for c, text in enumerate(summaries)))
+            print(f"wrote {path}")
         if run.saved_model is None:
             logger.info("no model saved: %s", _why_no_model(run))
     return 0
+
+
+def _cluster_summaries(run, args) -> list[str]:
+    from .summarize.api import summarize_clusters
+    from .summarize.rouge import parse_length
+
+    if run.corpus.texts is None:
+        raise UsageError("--summaries needs texts; this corpus is a count matrix")
+    try:
+        parse_length(args.summary_length)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    logger.info("summarizing each of the %d clusters", run.n_clusters)
+    return summarize_clusters(run.corpus.texts, run.labels, run.memberships, run.n_clusters,
+                              length=args.summary_length, max_documents=args.max_documents,
+                              random_state=args.seed, policy="skip")
 
 
 def _write(run, outdir: Path) -> None:
@@ -464,20 +513,57 @@ def _texts_of(args) -> list[str]:
 
 
 def _cmd_summarize(args) -> int:
-    from .summarize.api import summarize_texts
+    from .summarize.api import pick_documents, summarize_texts
     from .summarize.rouge import parse_length
 
     try:
         parse_length(args.length)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.max_documents < 0:
+        raise UsageError(f"--max-documents must be 0 or more, got {args.max_documents}")
+    policy = "truncate" if args.fill else "skip"
+    if args.per_cluster or args.clusters is not None:
+        return _summarize_per_cluster(args, policy)
     texts = _texts_of(args)
+    picked = pick_documents(len(texts), args.max_documents, random_state=args.seed)
+    if picked.size < len(texts):
+        logger.info("summarizing %d of the %d documents, drawn at random (--max-documents; "
+                    "--per-cluster gives one summary per cluster)", picked.size, len(texts))
+        texts = [texts[i] for i in picked]
     logger.info("summarizing %d documents with %s, limit %s", len(texts), args.method, args.length)
     summary = summarize_texts(texts, length=args.length, method=args.method,
-                              random_state=args.seed, policy="truncate" if args.fill else "skip")
+                              random_state=args.seed, policy=policy)
     if not summary:
         raise UsageError("no sentence long enough to summarize was found")
     print(summary)
+    return 0
+
+
+def _summarize_per_cluster(args, policy: str) -> int:
+    from .pipeline import cluster_corpus
+    from .summarize.api import summarize_clusters
+
+    if args.clusters is None:
+        raise UsageError("--per-cluster needs -k, the number of clusters")
+    corpus = _load_input(args)
+    if corpus.texts is None:
+        raise UsageError(f"{args.input} is a count matrix without texts")
+    if not 2 <= args.clusters <= len(corpus):
+        raise UsageError(f"-k must lie between 2 and the {len(corpus)} documents, "
+                         f"got {args.clusters}")
+    logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
+                args.cluster_method)
+    run = cluster_corpus(corpus, args.clusters, args.cluster_method, random_state=args.seed)
+    summaries = summarize_clusters(corpus.texts, run.labels, run.memberships, args.clusters,
+                                   length=args.length, method=args.method,
+                                   max_documents=args.max_documents, random_state=args.seed,
+                                   policy=policy)
+    blocks = []
+    for c, text in enumerate(summaries):
+        head = f"== cluster {c} ({run.sizes[c]} documents): {', '.join(run.keywords[c][:8])}"
+        blocks.append(head + "\n" + (text or "(no sentence long enough to summarize)"))
+    print("\n\n".join(blocks))
     return 0
 
 
