@@ -42,8 +42,12 @@ HINT_SAMPLE = 2_000_000
 
 
 def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
-                   n_listed: int = 5) -> list[dict[str, Any]]:
+                   n_listed: int = 5,
+                   examples: Sequence[Sequence[int]] | None = None) -> list[dict[str, Any]]:
     """Clusters under ``SMALL_SHARE`` of the assigned documents or under ``SMALL_SIZE`` of them.
+
+    Each is listed with up to ``n_listed`` of its documents: ``examples[c]``
+    (e.g. its representatives) when given, else its first members.
 
     Examples
     --------
@@ -57,7 +61,8 @@ def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
     limit = max(SMALL_SHARE * assigned.size, SMALL_SIZE)
     out = []
     for c in np.flatnonzero(sizes < limit):
-        members = np.flatnonzero(labels == c)[:n_listed]
+        members = (np.flatnonzero(labels == c) if examples is None
+                   else np.asarray(examples[c], dtype=np.int64))[:n_listed]
         out.append({"cluster": int(c), "size": int(sizes[c]),
                     "examples": [ids[i] for i in members]})
     return out

@@ -172,7 +172,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     metrics = score_labels(corpus, labels)
     report = _diagnose(corpus, labels, n_clusters, fit_params, constraint_files,
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
-                        "reason": "no index term left after preprocessing"})
+                        "reason": "no index term left after preprocessing"}, reps)
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -264,7 +264,7 @@ def centroid_similarity(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
 def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               fit_params: dict | None,
               constraint_files: Mapping[str, str | Path] | None,
-              unassigned: dict[str, Any]) -> dict[str, Any]:
+              unassigned: dict[str, Any], representatives=None) -> dict[str, Any]:
     """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning."""
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
@@ -272,7 +272,8 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
     report: dict[str, Any] = {
         "unassigned": unassigned,
         "small_clusters": ([] if n_clusters is None
-                           else diagnostics.small_clusters(labels, n_clusters, ids)),
+                           else diagnostics.small_clusters(labels, n_clusters, ids,
+                                                           examples=representatives)),
         "duplicates": {"groups": len(groups), "documents": sum(len(g) - 1 for g in groups),
                        "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]},
         "vocabulary": (diagnostics.text_hints(corpus.texts) if corpus.texts is not None
