@@ -35,7 +35,7 @@ def test_empty_documents_stay_out_of_the_fit_and_unassigned(tmp_path, caplog):
     assert not run.memberships[n:].any()
     assert run.sizes.sum() == n
     assert run.diagnostics["unassigned"]["ids"] == ["sw", "blank", "digits"]
-    assert "3 documents have no index term left after preprocessing" in caplog.text
+    assert "3 documents with no index term left after preprocessing, not assigned" in caplog.text
     # metrics leave the three out, and say what counting them as errors would give
     m = run.metrics
     assert m["n_scored"] == n and m["n_unassigned"] == 3
@@ -101,7 +101,7 @@ def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
     d = run.diagnostics
     assert d["duplicates"]["groups"] == 1 and d["duplicates"]["documents"] == 2
     assert d["duplicates"]["examples"] == [[demo.ids[0], "copy1", "copy2"]]
-    assert "2 documents are exact copies of another" in caplog.text
+    assert "2 documents repeating another exactly (1 group)" in caplog.text
     music = int(run.labels[-1])
     found = {c["cluster"]: c for c in d["small_clusters"]}
     assert found[music]["size"] == 2

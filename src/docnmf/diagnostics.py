@@ -187,6 +187,10 @@ def constraint_report(labels: np.ndarray, must_link, cannot_link, ids: Sequence[
     return out
 
 
+def _documents(n: int) -> str:
+    return f"{n} document" + ("s" if n != 1 else "")
+
+
 def _examples(items: Sequence[str], n: int = 5) -> str:
     shown = ", ".join(items[:n])
     return shown + (f" and {len(items) - n} more" if len(items) > n else "")
@@ -197,7 +201,7 @@ def warning_lines(report: dict[str, Any]) -> list[str]:
     lines = []
     unassigned = report.get("unassigned", {})
     if unassigned.get("count"):
-        lines.append(f"{unassigned['count']} documents have {unassigned['reason']} and are not "
+        lines.append(f"{_documents(unassigned['count'])} with {unassigned['reason']}, not "
                      f"assigned (cluster -1): {_examples(unassigned['ids'])}")
     for c in report.get("small_clusters", []):
         if not c["size"]:
@@ -208,8 +212,9 @@ def warning_lines(report: dict[str, Any]) -> list[str]:
                      + _examples(c["examples"]))
     dup = report.get("duplicates", {})
     if dup.get("groups"):
-        lines.append(f"{dup['documents']} documents are exact copies of another "
-                     f"({dup['groups']} groups), e.g. " + " = ".join(dup["examples"][0]))
+        lines.append(f"{_documents(dup['documents'])} repeating another exactly "
+                     f"({dup['groups']} group{'s' if dup['groups'] != 1 else ''}), e.g. "
+                     + " = ".join(dup["examples"][0]))
     hints = report.get("vocabulary", {})
     if hints.get("stemmed"):
         lines.append("the vocabulary looks stemmed already (Porter stemming changes "
