@@ -1,4 +1,4 @@
-"""Why ``docnmf summarize`` was slow on a collection, and what the cap and per-cluster summaries buy.
+"""Why ``docnmf summarize`` was slow on a collection; what the cap and per-cluster summaries buy.
 
 A summary ranks sentences by NMF on the document-sentence matrix ``D S^T``
 (documents x sentences, dense), ten restarts of up to 300 multiplicative

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import pickle
@@ -129,7 +130,6 @@ def _rewrite_arrays(folder, arrays):
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     (folder / "arrays.npz").write_bytes(buf.getvalue())
-    import hashlib
     _rewrite_json(folder, lambda r: r["arrays"].update(
         sha256=hashlib.sha256(buf.getvalue()).hexdigest()))
 

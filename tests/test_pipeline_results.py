@@ -7,14 +7,17 @@ import csv
 import hashlib
 import json
 import logging
+import re
 
 import numpy as np
 import pytest
+import Stemmer
 
 import docnmf
 from docnmf import Corpus
+from docnmf._estimator import representative_documents
 from docnmf.corpus.demo import load_demo
-from docnmf.pipeline import assign_corpus, cluster_corpus, write_run
+from docnmf.pipeline import assign_corpus, centroid_similarity, cluster_corpus, write_run
 
 
 def _with(corpus: Corpus, texts: list[str], ids: list[str], label=()) -> Corpus:
@@ -81,8 +84,6 @@ def test_ties_in_membership_go_to_the_document_nearest_its_cluster_mean():
     corpus = Corpus(texts=texts, labels=[()] * 6, ids=[f"d{i}" for i in range(6)])
     run = cluster_corpus(corpus, 2, "nmf", vectorizer_params={"min_df": 1, "max_df": 1.0})
     run.memberships[:] = np.eye(2)[run.labels]       # every member ties
-    from docnmf._estimator import representative_documents
-    from docnmf.pipeline import centroid_similarity
     reps = representative_documents(run.memberships, run.labels, 3,
                                     tiebreak=centroid_similarity(run.X, run.labels, 2))
     sims = centroid_similarity(run.X, run.labels, 2)
@@ -112,8 +113,6 @@ def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
 
 
 def test_pre_stemmed_lowercased_text_is_reported(caplog):
-    import Stemmer
-    import re
     stem = Stemmer.Stemmer("porter", 0).stemWord
     demo = load_demo()
     texts = [" ".join(stem(w) for w in re.findall(r"[a-z]+", t.lower())) for t in demo.texts]

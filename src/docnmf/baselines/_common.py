@@ -27,8 +27,8 @@ from .._rng import as_generator
 
 __all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
            "check_n_clusters",
-           "scale_rows", "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts",
-           "pca_solver"]
+           "scale_rows", "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot",
+           "kmeans_restarts", "pca_solver"]
 
 logger = logging.getLogger(__name__)
 
@@ -159,8 +159,8 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     parameters ``n_clusters, n_init, max_iter, tol, random_state, verbose``.
 
     Fitted attributes common to all baselines: ``labels_``,
-    ``memberships_`` (from the distances to the k-means centres), ``cluster_centers_`` (k-means centres
-    in the space k-means ran in), ``centroids_`` (unweighted mean of the
+    ``memberships_`` (from the distances to the k-means centres), ``cluster_centers_``
+    (k-means centres in the space k-means ran in), ``centroids_`` (unweighted mean of the
     rows of ``X`` in each cluster, in term space), ``objective_`` (the
     k-means objective the restarts minimised, weighted where weights are
     used), ``restart_objectives_`` (every k-means restart's) and ``n_iter_``
