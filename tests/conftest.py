@@ -103,3 +103,74 @@ def require(path):
             pytest.fail(msg + "; CI must have the corpora")
         pytest.skip(msg)
     return path
+
+
+def check_distance_memberships(memberships, sq_distances, labels=None):
+    """``memberships`` are the fuzzy c-means (m = 2) reading of ``sq_distances``, written out.
+
+    Each row is ``(1 / d_ic) / sum_j (1 / d_ij)``, computed here one document at
+    a time; when ``labels`` are given they are the largest membership of each
+    row, and at least one row is not one-hot (the memberships carry more than
+    the labels).
+    """
+    expected = np.empty_like(memberships)
+    for i, row in enumerate(np.asarray(sq_distances, dtype=float)):
+        row = np.maximum(row, 0.0)
+        if np.any(row == 0):
+            expected[i] = (row == 0) / np.sum(row == 0)
+        else:
+            expected[i] = (1.0 / row) / np.sum(1.0 / row)
+    np.testing.assert_allclose(memberships, expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(memberships.sum(axis=1), 1.0)
+    if labels is not None:
+        np.testing.assert_array_equal(np.argmax(memberships, axis=1), labels)
+        assert np.any(memberships.max(axis=1) < 1.0)
+
+
+@pytest.fixture
+def distance_memberships_check():
+    return check_distance_memberships
+
+
+def write_text_folder(root, topics: dict[str, list[str]]):
+    """``root/<label>/<i>.txt`` for each label's texts (``i`` three digits); returns ``root``."""
+    for label, texts in topics.items():
+        (root / label).mkdir(parents=True)
+        for i, text in enumerate(texts):
+            (root / label / f"{i:03d}.txt").write_text(text)
+    return root
+
+
+@pytest.fixture
+def text_folder():
+    return write_text_folder
+
+
+@pytest.fixture
+def cli(capsys):
+    """``docnmf`` in-process: ``cli(argv) -> (exit status, stdout, stderr)``."""
+    from docnmf.cli import main
+
+    def run(argv):
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+#: Two topics of four short documents each, for command-line tests.
+TOY_TOPICS = {
+    "space": ["The telescope observed a distant galaxy and a bright comet in orbit.",
+              "Astronomers measured the planet orbit around the faint star.",
+              "A comet passed the planet while the telescope tracked the star.",
+              "The galaxy holds billions of stars; astronomers map the orbit of each planet."],
+    "food": ["Simmer the garlic and onion sauce, then bake the dough in the oven.",
+             "The recipe needs garlic, butter and flour for the dough.",
+             "Bake the bread in a hot oven and serve with garlic butter.",
+             "Chop the onion, simmer the sauce and season the recipe with salt."],
+}
+
+
+@pytest.fixture
+def toy_topics() -> dict[str, list[str]]:
+    return {label: list(texts) for label, texts in TOY_TOPICS.items()}

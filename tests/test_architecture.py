@@ -25,16 +25,18 @@ ALLOWED = {
     "cluster": {"_rng", "_estimator", "constraints", "factor", "text"},
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
     "methods": {"cluster", "baselines", "factor"},
+    "model": {"_version", "methods", "text"},
+    "diagnostics": {"text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "corpus", "text", "io", "metrics",
-                 "cluster"},
+                 "cluster", "model", "diagnostics"},
     "experiments": {"_rng", "_estimator", "constraints", "methods", "corpus", "text", "factor",
                     "cluster", "baselines", "io", "metrics"},
     "summarize": {"_rng", "_estimator", "corpus", "text", "factor", "cluster", "io"},
     "cli": {"methods", "constraints", "corpus", "text", "pipeline", "experiments", "summarize",
-            "io", "metrics"},
+            "io", "metrics", "model"},
     "__main__": {"cli"},
     "__init__": {"_version", "_estimator", "methods", "constraints", "cluster", "baselines",
-                 "corpus", "metrics", "pipeline", "text", "io"},
+                 "corpus", "metrics", "pipeline", "text", "io", "model"},
 }
 
 

@@ -11,26 +11,11 @@ import pytest
 
 from docnmf.cli import main
 
-TOPICS = {
-    "space": ["The telescope observed a distant galaxy and a bright comet in orbit.",
-              "Astronomers measured the planet orbit around the faint star.",
-              "A comet passed the planet while the telescope tracked the star.",
-              "The galaxy holds billions of stars; astronomers map the orbit of each planet."],
-    "food": ["Simmer the garlic and onion sauce, then bake the dough in the oven.",
-             "The recipe needs garlic, butter and flour for the dough.",
-             "Bake the bread in a hot oven and serve with garlic butter.",
-             "Chop the onion, simmer the sauce and season the recipe with salt."],
-}
 
 
 @pytest.fixture
-def folder(tmp_path):
-    root = tmp_path / "docs"
-    for label, texts in TOPICS.items():
-        (root / label).mkdir(parents=True)
-        for i, text in enumerate(texts):
-            (root / label / f"{i:03d}.txt").write_text(text)
-    return root
+def folder(tmp_path, text_folder, toy_topics):
+    return text_folder(tmp_path / "docs", toy_topics)
 
 
 def run(argv, capsys):
@@ -74,12 +59,12 @@ def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     assert {p: p.read_bytes() for p in folder.rglob("*.txt")} == before  # input untouched
 
 
-def test_cluster_csv_and_ncw(tmp_path, capsys):
+def test_cluster_csv_and_ncw(tmp_path, capsys, toy_topics):
     path = tmp_path / "docs.csv"
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["doc", "body", "topic"])
-        for label, texts in TOPICS.items():
+        for label, texts in toy_topics.items():
             for i, text in enumerate(texts):
                 w.writerow([f"{label}-{i}", text, label])
     code, out, _ = run(["cluster", str(path), "-k", "2", "--method", "nmf-ncw", "--min-df", "1",
@@ -206,17 +191,17 @@ def test_other_methods_from_the_shell(method, folder, tmp_path, capsys):
     assert code == 0 and "accuracy" in out
 
 
-def test_summarize_prints_only_the_summary(tmp_path, capsys):
+def test_summarize_prints_only_the_summary(tmp_path, capsys, toy_topics):
     docs = tmp_path / "docs"
     docs.mkdir()
-    for i, texts in enumerate(TOPICS.values()):
+    for i, texts in enumerate(toy_topics.values()):
         (docs / f"{i}.txt").write_text(" ".join(texts))
     code, out, err = run(["summarize", str(docs), "--length", "25w"], capsys)
     assert code == 0 and out.strip()
     assert len(out.split()) <= 25
     sentences = [s for s in out.splitlines() if s]
     assert len(sentences) == len(set(sentences))
-    assert all(s in " ".join(" ".join(t) for t in TOPICS.values()) for s in sentences)
+    assert all(s in " ".join(" ".join(t) for t in toy_topics.values()) for s in sentences)
     assert "docnmf:" not in out and "summarizing" in err
     code, out, _ = run(["summarize", str(docs), "--length", "100b", "--fill"], capsys)
     assert code == 0 and len(out.rstrip("\n").encode()) <= 100

@@ -22,8 +22,8 @@ from sklearn.utils.validation import check_is_fitted
 from ._rng import child_generators
 
 __all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_n_clusters",
-           "check_positive_ints", "fit_restarts", "memberships_from", "representative_documents",
-           "store_params", "top_terms"]
+           "check_positive_ints", "distance_memberships", "fit_restarts", "memberships_from",
+           "representative_documents", "store_params", "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 
@@ -166,20 +166,56 @@ def top_terms(components: np.ndarray, feature_names: Sequence[str], n: int = 10)
     return [[str(names[j]) for j in row if components[i, j] > 0] for i, row in enumerate(order)]
 
 
-def representative_documents(memberships: np.ndarray, labels: np.ndarray,
-                             n: int = 3) -> list[list[int]]:
+def distance_memberships(sq_distances: np.ndarray) -> np.ndarray:
+    """Memberships from squared distances to cluster centres: fuzzy c-means with ``m = 2``.
+
+    ``u_ic = (1 / d_ic) / sum_j (1 / d_ij)`` for the squared distances
+    ``d_ic`` of document ``i`` to centre ``c``: the memberships that minimise
+    the fuzzy c-means objective ``sum_ic u_ic^2 d_ic`` for the given centres
+    (Bezdek 1981). They are the methods' own geometry read softly: the
+    largest is the nearest centre (the k-means label), a document at a
+    centre belongs wholly to it (shared equally among centres it coincides
+    with), and they do not change when every distance is scaled alike, so
+    they need no temperature and mean the same in any space k-means ran in
+    (tf-idf vectors, LSI coordinates, topic distributions, kernel feature
+    space). An infinite distance (an empty cluster) gives 0.
+
+    Examples
+    --------
+    >>> distance_memberships(np.array([[1.0, 3.0], [0.0, 2.0], [4.0, 4.0]])).tolist()
+    [[0.75, 0.25], [1.0, 0.0], [0.5, 0.5]]
+    """
+    D = np.maximum(np.asarray(sq_distances, dtype=np.float64), 0.0)   # rounding: -1e-16
+    at_centre = D == 0
+    with np.errstate(divide="ignore"):
+        inverse = np.where(at_centre, 0.0, 1.0 / np.where(at_centre, 1.0, D))
+    inverse = np.where(at_centre.any(axis=1, keepdims=True), at_centre.astype(np.float64),
+                       inverse)
+    return memberships_from(inverse)
+
+
+def representative_documents(memberships: np.ndarray, labels: np.ndarray, n: int = 3, *,
+                             tiebreak: np.ndarray | None = None) -> list[list[int]]:
     """For each cluster, the indices of its ``n`` members with the strongest membership.
+
+    Members with equal membership are ordered by ``tiebreak`` (larger first,
+    e.g. each document's similarity to its cluster's mean), then by index.
 
     Examples
     --------
     >>> M = np.array([[0.9, 0.1], [0.6, 0.4], [0.2, 0.8], [0.95, 0.05]])
     >>> representative_documents(M, np.array([0, 0, 1, 0]), 2)
     [[3, 0], [2]]
+    >>> representative_documents(np.ones((3, 1)), np.zeros(3, int), 2,
+    ...                          tiebreak=np.array([0.1, 0.7, 0.3]))
+    [[1, 2]]
     """
+    second = np.zeros(len(labels)) if tiebreak is None else np.asarray(tiebreak, dtype=np.float64)
     out = []
     for c in range(memberships.shape[1]):
         members = np.flatnonzero(labels == c)
-        order = np.argsort(-memberships[members, c], kind="stable")
+        # np.lexsort sorts by its last key first: membership, then the tie-break, then index
+        order = np.lexsort((members, -second[members], -memberships[members, c]))
         out.append(members[order[:n]].tolist())
     return out
 
@@ -193,11 +229,23 @@ class DocumentClusterer:
       weights sets ``_keyword_attribute = None`` and has no ``top_keywords``.
     - ``fit_predict`` passes ``y`` and fit parameters (``must_link``,
       ``cannot_link``) on to ``fit``.
+    - ``_placement_state``: the fitted attributes a saved model keeps.
     - Tags: sparse input; ``_positive_only()`` and ``_pairwise()`` say the
       rest.
     """
 
     _keyword_attribute: str | None = "components_"
+
+    #: The fitted attributes that placing new documents (``predict``,
+    #: ``predict_memberships``) and keywords need: what a saved model keeps
+    #: (:mod:`docnmf.model`). An attribute a fit did not set is left out.
+    _placement_state: tuple[str, ...] = ()
+
+    def _placement_blocker(self) -> str | None:
+        """Why this fitted estimator cannot be saved to place new documents, or None."""
+        if not hasattr(self, "predict_memberships"):
+            return f"{type(self).__name__} cannot place new documents"
+        return None
 
     def _keyword_weights(self) -> np.ndarray:
         return getattr(self, self._keyword_attribute)
@@ -240,3 +288,7 @@ class SoftClusterer(DocumentClusterer):
     def predict(self, X):
         """Cluster of each new document: the argmax of its memberships."""
         return np.argmax(self.transform(X), axis=1)
+
+    def predict_memberships(self, X):
+        """Soft memberships of new documents (``transform``)."""
+        return self.transform(X)

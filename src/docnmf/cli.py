@@ -107,6 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
     _add_method_options(p, "nmf-ncw")
+    g = p.add_argument_group("summaries")
+    g.add_argument("--summaries", action="store_true",
+                   help="also write summaries.csv: an extractive summary of each cluster")
+    g.add_argument("--summary-length", default="665b",
+                   help="length of each summary: bytes ('665b') or words ('100w')")
+    _add_max_documents(g)
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
@@ -136,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_corpus_options(p)
     _add_text_options(p)
 
+    _add_assign_parser(sub)
+
     sub.add_parser("datasets", help="list the named datasets and whether each was found")
 
     from .summarize.api import METHODS as SUMMARIZERS
@@ -155,8 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cut the last sentence to fill the limit exactly, as DUC evaluations "
                         "do (default: whole sentences only)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--per-cluster", action="store_true",
+                   help="cluster the documents (-k clusters, --cluster-method) and print one "
+                        "summary per cluster")
+    p.add_argument("-k", "--clusters", type=int, default=None,
+                   help="number of clusters for --per-cluster (given alone, implies it)")
+    p.add_argument("--cluster-method", choices=_placing_methods(), default="nmf-ncw",
+                   help="clustering method for --per-cluster (default nmf-ncw)")
+    _add_max_documents(p)
     _add_corpus_options(p)
-
 
     p = sub.add_parser("keywords", help="a collection's top keywords and each cluster's",
                        description="Print the top keywords of all documents in INPUT (a folder, "
@@ -190,18 +205,57 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score methods on random k-class subsets of a labelled corpus",
                        description="Run the papers' protocol on any labelled corpus: for each k, "
                                    "cluster the documents of k randomly chosen classes with every "
-                                   "method and report accuracy, NMI and purity.")
+                                   "method and report accuracy, NMI and purity. By default each "
+                                   "subset is prepared and clustered as 'docnmf cluster' would "
+                                   "(its text options, the methods' own defaults); --weighting "
+                                   "xu-subset or cai-global and --as-published give the papers' "
+                                   "settings.")
     p.add_argument("input", help="labelled folder, CSV/JSONL file, or dataset name")
     _add_protocol_options(p, from_table=False)
+    p.add_argument("--as-published", action="store_true",
+                   help="fit as the papers did (multiplicative updates from random starts) "
+                        "instead of with the defaults of 'docnmf cluster'")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
+    _add_text_options(p)
     return parser
+
+
+def _placing_methods() -> list[str]:
+    from .methods import METHODS
+
+    return [m for m, spec in METHODS.items() if spec.input == "tfidf"]
+
+
+def _add_max_documents(p) -> None:
+    p.add_argument("--max-documents", type=int, default=100, metavar="N",
+                   help="summarize at most N documents per summary: a cluster's N most "
+                        "representative ones, or N drawn at random from the collection "
+                        "(default 100; 0: all). The time grows with documents x sentences.")
+
+
+def _add_assign_parser(sub) -> None:
+    p = sub.add_parser(
+        "assign", help="place new documents with a model saved by 'docnmf cluster'",
+        description="Place the documents of INPUT (a folder, CSV/JSONL file or dataset name) in "
+                    "the clusters of a saved model, without refitting. MODEL is the output folder "
+                    "of 'docnmf cluster -o OUT' (or OUT/model, or a folder written by "
+                    "docnmf.save). Writes assignments.csv in the layout of 'docnmf cluster' "
+                    "(cluster -1 for a document with no word the model knows, also listed in "
+                    "unassigned.csv), clusters.csv, memberships.npz, run.json, and metrics.json "
+                    "when INPUT is labelled.")
+    p.add_argument("model", type=Path, help="model folder, or the output folder of 'cluster'")
+    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="output folder (default: docnmf-assign/<input name>)")
+    p.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
+    _add_corpus_options(p)
 
 
 #: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
 _EVALUATE_DEFAULTS = {"methods": "nmf,nmf-ncw", "k_range": None, "runs": 10, "restarts": 10,
-                      "seed": 0, "weighting": "xu-subset"}
+                      "seed": 0, "weighting": "cluster"}
 
 
 def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
@@ -323,7 +377,7 @@ def _constraint_pairs(corpus, args) -> dict:
 
 
 def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> int:
-    from .pipeline import cluster_corpus, format_summary, write_run
+    from .pipeline import cluster_corpus, format_summary
 
     if len(corpus) == 0:
         raise UsageError("the corpus has no documents")
@@ -333,18 +387,106 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
         raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
     logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
                 len(corpus), k, args.method, args.restarts)
+    files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
     run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
                          estimator_params=_estimator_params(args),
                          fit_params=_constraint_pairs(corpus, args),
+                         constraint_files={k: v for k, v in files.items() if v is not None},
                          vectorizer_params=vectorizer_params, n_keywords=args.keywords)
     print(format_summary(run))
+    summaries = _cluster_summaries(run, args) if getattr(args, "summaries", False) else None
     if outdir is not None:
-        try:
-            paths = write_run(run, outdir)
-        except OSError as exc:
-            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
-        print(f"\nwrote {', '.join(str(p) for p in paths)}")
+        _write(run, outdir)
+        if summaries is not None:
+            from .io import write_csv
+
+            path = write_csv(outdir / "summaries.csv", ["cluster", "size", "summary"],
+                             ([c, int(run.sizes[c]), text] for c, text in enumerate(summaries)))
+            print(f"wrote {path}")
+        if run.saved_model is None:
+            logger.info("no model saved: %s", _why_no_model(run))
     return 0
+
+
+def _cluster_summaries(run, args) -> list[str]:
+    from .summarize.api import summarize_clusters
+    from .summarize.rouge import parse_length
+
+    if run.corpus.texts is None:
+        raise UsageError("--summaries needs texts; this corpus is a count matrix")
+    try:
+        parse_length(args.summary_length)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    logger.info("summarizing each of the %d clusters", run.n_clusters)
+    return summarize_clusters(run.corpus.texts, run.labels, run.memberships, run.n_clusters,
+                              length=args.summary_length, max_documents=args.max_documents,
+                              random_state=args.seed, policy="skip")
+
+
+def _write(run, outdir: Path) -> None:
+    from .model import ModelSaveError
+    from .pipeline import write_run
+
+    try:
+        paths = write_run(run, outdir)
+    except OSError as exc:
+        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    except ModelSaveError as exc:
+        raise UsageError(f"cannot save the model: {exc}") from None
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
+
+
+def _why_no_model(run) -> str:
+    from .methods import METHODS
+
+    if run.corpus.texts is None:
+        return "the corpus is a count matrix, and a saved model places texts"
+    spec = METHODS.get(run.method)
+    if spec is not None and not spec.places_new_documents:
+        able = ", ".join(m for m, s in METHODS.items() if s.places_new_documents)
+        return f"{run.method} cannot place new documents (methods that can: {able})"
+    return run.model._placement_blocker() or "this model cannot place new documents"
+
+
+def _cmd_assign(args) -> int:
+    from .model import ClusteringModel, ModelFormatError, load
+    from .pipeline import assign_corpus, format_summary
+
+    try:
+        model = load(args.model)
+    except ModelFormatError as exc:
+        raise UsageError(_no_model_message(args.model, exc)) from None
+    if not isinstance(model, ClusteringModel):
+        raise UsageError(f"{args.model} holds an estimator saved without its vectorizer; "
+                         "'docnmf assign' needs a model that reads texts (docnmf.save of a "
+                         "ClusteringModel, or the output folder of 'docnmf cluster')")
+    corpus = _load_input(args)
+    if len(corpus) == 0:
+        raise UsageError("the corpus has no documents")
+    logger.info("placing %d documents in the %d clusters of the %s model %s", len(corpus),
+                model.n_clusters, model.method or "saved", args.model)
+    run = assign_corpus(model, corpus, n_keywords=args.keywords)
+    print(format_summary(run))
+    name = _safe_name(corpus.metadata.get("name") or args.input)
+    _write(run, args.output or Path("docnmf-assign") / name)
+    return 0
+
+
+def _no_model_message(path: Path, exc: Exception) -> str:
+    """The loader's reason, or why a result folder of 'docnmf cluster' holds no model."""
+    import json
+
+    run_json = Path(path) / "run.json"
+    if run_json.is_file() and not (Path(path) / "model").exists():
+        try:
+            method = json.loads(run_json.read_text(encoding="utf-8"))["parameters"]["method"]
+        except (ValueError, KeyError, TypeError, OSError):
+            method = None
+        if method is not None:
+            return (f"{path} holds no model: it was clustered with {method}, which cannot "
+                    "place new documents")
+    return str(exc)
 
 
 def _cmd_demo(args) -> int:
@@ -371,20 +513,57 @@ def _texts_of(args) -> list[str]:
 
 
 def _cmd_summarize(args) -> int:
-    from .summarize.api import summarize_texts
+    from .summarize.api import pick_documents, summarize_texts
     from .summarize.rouge import parse_length
 
     try:
         parse_length(args.length)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.max_documents < 0:
+        raise UsageError(f"--max-documents must be 0 or more, got {args.max_documents}")
+    policy = "truncate" if args.fill else "skip"
+    if args.per_cluster or args.clusters is not None:
+        return _summarize_per_cluster(args, policy)
     texts = _texts_of(args)
+    picked = pick_documents(len(texts), args.max_documents, random_state=args.seed)
+    if picked.size < len(texts):
+        logger.info("summarizing %d of the %d documents, drawn at random (--max-documents; "
+                    "--per-cluster gives one summary per cluster)", picked.size, len(texts))
+        texts = [texts[i] for i in picked]
     logger.info("summarizing %d documents with %s, limit %s", len(texts), args.method, args.length)
     summary = summarize_texts(texts, length=args.length, method=args.method,
-                              random_state=args.seed, policy="truncate" if args.fill else "skip")
+                              random_state=args.seed, policy=policy)
     if not summary:
         raise UsageError("no sentence long enough to summarize was found")
     print(summary)
+    return 0
+
+
+def _summarize_per_cluster(args, policy: str) -> int:
+    from .pipeline import cluster_corpus
+    from .summarize.api import summarize_clusters
+
+    if args.clusters is None:
+        raise UsageError("--per-cluster needs -k, the number of clusters")
+    corpus = _load_input(args)
+    if corpus.texts is None:
+        raise UsageError(f"{args.input} is a count matrix without texts")
+    if not 2 <= args.clusters <= len(corpus):
+        raise UsageError(f"-k must lie between 2 and the {len(corpus)} documents, "
+                         f"got {args.clusters}")
+    logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
+                args.cluster_method)
+    run = cluster_corpus(corpus, args.clusters, args.cluster_method, random_state=args.seed)
+    summaries = summarize_clusters(corpus.texts, run.labels, run.memberships, args.clusters,
+                                   length=args.length, method=args.method,
+                                   max_documents=args.max_documents, random_state=args.seed,
+                                   policy=policy)
+    blocks = []
+    for c, text in enumerate(summaries):
+        head = f"== cluster {c} ({run.sizes[c]} documents): {', '.join(run.keywords[c][:8])}"
+        blocks.append(head + "\n" + (text or "(no sentence long enough to summarize)"))
+    print("\n\n".join(blocks))
     return 0
 
 
@@ -516,7 +695,10 @@ def _cmd_evaluate(args) -> int:
         options = {"text_column": args.text_column, "label_column": args.label_column,
                    "id_column": args.id_column}
     name = _safe_name(args.input)
-    condition = DataCondition(name, str(args.input), tuple(options.items()))
+    text = _vectorizer_params(args)
+    text.pop("norm", None)
+    condition = DataCondition(name, str(args.input), tuple(options.items()),
+                              text_options=tuple(sorted(text.items())))
     try:
         data = prepare_data(condition)
     except ProtocolError as exc:
@@ -526,7 +708,7 @@ def _cmd_evaluate(args) -> int:
     if k_values is None:
         k_values = tuple(range(2, min(10, data.n_classes) + 1))
     protocol = Protocol(condition, tuple(methods), k_values, args.runs, args.restarts, args.seed,
-                        tuple(weightings))
+                        tuple(weightings), as_published=args.as_published)
     outdir = args.output or Path("docnmf-evaluate") / name
     return _run_experiment(protocol, outdir, args, data=data)
 
@@ -535,7 +717,8 @@ def _safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(str(name)).name) or "corpus"
 
 
-COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
+COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "assign": _cmd_assign,
+            "datasets": _cmd_datasets,
             "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
             "summarize": _cmd_summarize, "keywords": _cmd_keywords}
 

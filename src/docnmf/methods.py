@@ -59,6 +59,17 @@ class Method:
         defaults = self.estimator(**self.fixed, **self.preset).get_params(deep=False)
         return {k: v for k, v in defaults.items() if k != "n_clusters" and k not in self.fixed}
 
+    @property
+    def places_new_documents(self) -> bool:
+        """Whether a fitted estimator places new documents (``predict``, ``predict_memberships``).
+
+        Examples
+        --------
+        >>> METHODS["lccf"].places_new_documents, METHODS["aa"].places_new_documents
+        (True, False)
+        """
+        return hasattr(self.estimator, "predict_memberships")
+
     def check_options(self, params: Mapping[str, Any]) -> None:
         """A :class:`MethodOptionError` naming the options in ``params`` this method does not take."""
         taken = self.parameters()

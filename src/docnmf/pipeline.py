@@ -1,39 +1,51 @@
-"""From a corpus to readable clusters: vectorize, fit, summarise, score, write.
+"""From a corpus to readable clusters: vectorize, fit, summarise, score, check, write.
 
-This is what ``docnmf cluster`` and ``docnmf demo`` run; it is public so the
-same result can be had from Python.
+This is what ``docnmf cluster``, ``docnmf demo`` and ``docnmf assign`` run;
+it is public so the same result can be had from Python.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import logging
 import platform
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import diagnostics
 from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
-from .io import write_csv, write_json
+from .io import atomic_write_bytes, write_csv, write_json
 from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
+from .model import ClusteringModel, save
 from .text.vectorize import DocumentVectorizer
 from .text.weighting import TfidfWeighting
 
-__all__ = ["ClusterRun", "vectorize_corpus", "cluster_corpus", "write_run", "format_summary"]
+__all__ = ["ClusterRun", "vectorize_corpus", "cluster_corpus", "assign_corpus", "write_run",
+           "format_summary"]
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass
 class ClusterRun:
-    """Everything a clustering run produced, ready to print or write."""
+    """Everything a clustering run produced, ready to print or write.
+
+    ``labels`` is -1 for a document left unassigned (no index term after
+    preprocessing, or none a saved model knows), whose row of
+    ``memberships`` is zero. ``saved_model`` is what ``write_run`` saves
+    in ``model/`` (None when the method cannot place new documents or the
+    corpus has no texts).
+    """
 
     corpus: Corpus
     method: str
@@ -48,10 +60,17 @@ class ClusterRun:
     metrics: dict[str, Any] | None
     params: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+    saved_model: ClusteringModel | None = None
 
     @property
     def sizes(self) -> np.ndarray:
-        return np.bincount(self.labels, minlength=self.n_clusters)
+        return np.bincount(self.labels[self.labels >= 0], minlength=self.n_clusters)
+
+    @property
+    def unassigned(self) -> np.ndarray:
+        """Indices of the documents in no cluster."""
+        return np.flatnonzero(self.labels < 0)
 
 
 def vectorize_corpus(corpus: Corpus, **options) -> tuple[sp.csr_matrix, np.ndarray]:
@@ -62,21 +81,33 @@ def vectorize_corpus(corpus: Corpus, **options) -> tuple[sp.csr_matrix, np.ndarr
     :class:`TfidfWeighting` (``tf``, ``idf``, ``norm`` apply, the rest are
     ignored because tokenization already happened upstream).
     """
+    X, names, _ = _vectorize(corpus, options)
+    return X, names
+
+
+def _vectorize(corpus: Corpus, options: Mapping[str, Any]):
+    """``vectorize_corpus``, and the fitted vectorizer (None for a count matrix)."""
     if corpus.texts is not None:
         vectorizer = DocumentVectorizer(**options)
         X = vectorizer.fit_transform(corpus.texts)
-        return X, vectorizer.readable_feature_names(corpus.texts)
+        return X, vectorizer.readable_feature_names(corpus.texts), vectorizer
     weighting = TfidfWeighting(**{k: v for k, v in options.items() if k in ("tf", "idf", "norm")})
     X = weighting.fit_transform(corpus.counts)
     names = corpus.vocabulary or [f"term{j}" for j in range(X.shape[1])]
-    return X, np.asarray(names, dtype=object)
+    return X, np.asarray(names, dtype=object), None
 
 
 def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
                    random_state: int | None = 0, estimator_params: dict | None = None,
                    vectorizer_params: dict | None = None, fit_params: dict | None = None,
+                   constraint_files: Mapping[str, str | Path] | None = None,
                    n_keywords: int = 10, n_representatives: int = 3) -> ClusterRun:
-    """Vectorize ``corpus``, cluster it with ``method`` and summarise the clusters.
+    """Vectorize ``corpus``, cluster it with ``method``, summarise and check the clusters.
+
+    Documents with no index term left after preprocessing are kept out of
+    the fit and left unassigned (label -1); the findings of
+    :mod:`docnmf.diagnostics` are logged as warnings and kept in
+    ``run.diagnostics``.
 
     Parameters
     ----------
@@ -89,7 +120,11 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     estimator_params, vectorizer_params : dict
         Passed to the estimator and to :func:`vectorize_corpus`.
     fit_params : dict
-        Passed to ``fit`` (e.g. ``must_link`` / ``cannot_link`` index pairs).
+        Passed to ``fit`` (e.g. ``must_link`` / ``cannot_link`` index pairs
+        into ``corpus``).
+    constraint_files : mapping, optional
+        ``must_link`` / ``cannot_link`` -> the file the pairs were read from,
+        recorded with its SHA-256.
 
     Returns
     -------
@@ -99,41 +134,166 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     spec = METHODS[method] if method in METHODS else None
     kind = spec.input if spec is not None else "tfidf"
     params = dict(estimator_params or {})
+    options = dict(vectorizer_params or {})
+    if kind == "texts" and corpus.texts is None:
+        raise CorpusError(f"method {method} segments raw texts, but "
+                          f"{corpus.metadata.get('name', 'this corpus')} is a count matrix")
     t0 = time.perf_counter()
+    # for methods that read texts this is the documents' view, for empties and keywords
+    X, names, vectorizer = _vectorize(corpus, options)
+    empty = diagnostics.empty_rows(X)
+    active = np.setdiff1d(np.arange(len(corpus)), empty)
+    if active.size < n_clusters:
+        raise CorpusError(f"only {active.size} of the {len(corpus)} documents have index terms "
+                          f"left after preprocessing; {n_clusters} clusters need at least as many")
     if kind == "texts":
-        if corpus.texts is None:
-            raise CorpusError(f"method {method} segments raw texts, but "
-                              f"{corpus.metadata.get('name', 'this corpus')} is a count matrix")
-        params["vectorizer"] = DocumentVectorizer(**(vectorizer_params or {}))
-        data = corpus.texts
+        params["vectorizer"] = DocumentVectorizer(**options)
+        data = [corpus.texts[i] for i in active]
     else:
-        X, names = vectorize_corpus(corpus, **(vectorizer_params or {}))
-        data = X if kind == "tfidf" else _counts(corpus, vectorizer_params)
-        timings["vectorize_s"] = time.perf_counter() - t0
-        _log_matrix(X)
+        data = (X if kind == "tfidf" else _counts(corpus, options))[active]
+    timings["vectorize_s"] = time.perf_counter() - t0
+    _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
     t0 = time.perf_counter()
-    labels = np.asarray(model.fit_predict(data, **(fit_params or {})))
+    fitted = np.asarray(model.fit_predict(data, **_pairs_among(fit_params, active, len(corpus))))
     timings["fit_s"] = time.perf_counter() - t0
+    labels = np.full(len(corpus), -1, dtype=np.int64)
+    labels[active] = fitted
+    memberships = np.zeros((len(corpus), n_clusters))
+    memberships[active] = (model.memberships_ if hasattr(model, "memberships_")
+                           else np.eye(n_clusters)[fitted])
     if kind == "texts":
         # document-level view on the segments' vocabulary, for keywords and sizes
         X = model.vectorizer_.transform(corpus.texts)
         names = model.vectorizer_.readable_feature_names(corpus.texts)
-        _log_matrix(X)
-    empty = int(np.sum(np.diff(X.indptr) == 0))
-    memberships = getattr(model, "memberships_", None)
-    if memberships is None:
-        memberships = np.eye(n_clusters)[labels]
     keywords = _cluster_keywords(model, X, labels, names, n_keywords)
-    reps = representative_documents(memberships, labels, n_representatives)
+    reps = representative_documents(memberships, labels, n_representatives,
+                                    tiebreak=centroid_similarity(X, labels, n_clusters))
     metrics = score_labels(corpus, labels)
-    params = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
+    report = _diagnose(corpus, labels, n_clusters, fit_params, constraint_files,
+                       {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
+                        "reason": "no index term left after preprocessing"}, reps)
+    record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
               "n_docs": X.shape[0], "n_terms": X.shape[1], "nnz": X.nnz,
-              "empty_documents": empty}
+              "empty_documents": int(empty.size), "fitted_documents": int(active.size)}
+    saved = None
+    if corpus.texts is not None and kind != "counts" and spec is not None \
+            and spec.places_new_documents and model._placement_blocker() is None:
+        saved = ClusteringModel(model, vectorizer if kind == "tfidf" else None, method,
+                                {"corpus": corpus.metadata.get("name"),
+                                 "n_documents": len(corpus), "fitted_documents": int(active.size),
+                                 "vectorizer": vectorizer_params or {}})
     return ClusterRun(corpus, method, n_clusters, model, X, names, labels, memberships,
-                      keywords, reps, metrics, params, timings)
+                      keywords, reps, metrics, record, timings, report, saved)
+
+
+def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 10,
+                  n_representatives: int = 3) -> ClusterRun:
+    """Place the documents of ``corpus`` with a saved model, without refitting.
+
+    The result has the shape of :func:`cluster_corpus`'s, so :func:`write_run`
+    writes the same files. Documents with no index term the model knows are
+    left unassigned (label -1) and reported.
+    """
+    if corpus.texts is None:
+        raise CorpusError(f"{corpus.metadata.get('name', 'the input')} is a count matrix; a "
+                          "saved model places texts")
+    t0 = time.perf_counter()
+    placed = model.place(corpus.texts)
+    timings = {"assign_s": time.perf_counter() - t0}
+    k, labels = model.n_clusters, placed.labels
+    names = model.feature_names
+    keywords = model.keywords(n_keywords) or _cluster_keywords(model.estimator, placed.X, labels,
+                                                               names, n_keywords)
+    reps = representative_documents(placed.memberships, labels, n_representatives,
+                                    tiebreak=centroid_similarity(placed.X, labels, k))
+    unplaced = placed.unplaced
+    # cluster sizes describe the model's fit, not the new documents: no small-cluster check
+    report = _diagnose(corpus, labels, None, None, None,
+                       {"count": int(unplaced.size), "ids": [corpus.ids[i] for i in unplaced],
+                        "reason": "no index term the model knows"})
+    record = {"method": model.method, "n_clusters": k, "source_model": model.info,
+              "n_docs": placed.X.shape[0], "n_terms": placed.X.shape[1], "nnz": placed.X.nnz,
+              "unassigned_documents": int(unplaced.size)}
+    return ClusterRun(corpus, model.method or type(model.estimator).__name__, k, model.estimator,
+                      placed.X, names, labels, placed.memberships, keywords, reps,
+                      score_labels(corpus, labels), record, timings, report)
+
+
+def _pairs_among(fit_params: dict | None, active: np.ndarray, n: int) -> dict:
+    """``fit_params`` with constraint pairs renumbered to the fitted documents; pairs that
+    involve a document left out of the fit are dropped."""
+    out = dict(fit_params or {})
+    position = np.full(n, -1)
+    position[active] = np.arange(active.size)
+    for key in ("must_link", "cannot_link"):
+        if out.get(key) is not None:
+            pairs = position[np.asarray(out[key], dtype=np.int64).reshape(-1, 2)]
+            out[key] = pairs[(pairs >= 0).all(axis=1)]
+    return out
+
+
+def centroid_similarity(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
+    """Cosine of each document to the mean document of its cluster (0 when unassigned).
+
+    Ranks members whose memberships tie (the tie-break of the representatives).
+
+    Examples
+    --------
+    >>> X = sp.csr_matrix(np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]))
+    >>> centroid_similarity(X, np.array([0, 0, -1]), 1).round(3).tolist()
+    [0.894, 0.949, 0.0]
+    """
+    X = sp.csr_matrix(X)
+    labels = np.asarray(labels)
+    assigned = np.flatnonzero(labels >= 0)
+    S = sp.csr_matrix((np.ones(assigned.size), (labels[assigned], assigned)),
+                      shape=(n_clusters, X.shape[0]))
+    centroids = np.asarray((S @ X).todense())
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    out = np.zeros(X.shape[0])
+    dots = np.asarray(X[assigned].multiply(centroids[labels[assigned]]).sum(axis=1)).ravel()
+    out[assigned] = np.divide(dots, norms[assigned], out=np.zeros_like(dots),
+                              where=norms[assigned] > 0)
+    return out
+
+
+def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
+              fit_params: dict | None,
+              constraint_files: Mapping[str, str | Path] | None,
+              unassigned: dict[str, Any], representatives=None) -> dict[str, Any]:
+    """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning."""
+    ids = corpus.ids
+    groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
+                                          if corpus.texts is None else None)
+    report: dict[str, Any] = {
+        "unassigned": unassigned,
+        "small_clusters": ([] if n_clusters is None
+                           else diagnostics.small_clusters(labels, n_clusters, ids,
+                                                           examples=representatives)),
+        "duplicates": {"groups": len(groups), "documents": sum(len(g) - 1 for g in groups),
+                       "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]},
+        "vocabulary": (diagnostics.text_hints(corpus.texts) if corpus.texts is not None
+                       else diagnostics.vocabulary_hints(corpus.vocabulary)
+                       if corpus.vocabulary else {}),
+    }
+    if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
+        report["constraints"] = diagnostics.constraint_report(
+            labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)
+        report["constraints"]["files"] = {
+            key: {"name": str(path), "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
+            for key, path in (constraint_files or {}).items() if path is not None}
+        for key, label in (("must_link", "must-link"), ("cannot_link", "cannot-link")):
+            c = report["constraints"][key]
+            if c["given"]:
+                logger.info("%d of %d %s pairs kept by the result", c["satisfied"], c["given"],
+                            label)
+    for line in diagnostics.warning_lines(report):
+        logger.warning("%s", line)
+    return report
 
 
 def _plain_params(params: dict) -> dict:
@@ -142,8 +302,7 @@ def _plain_params(params: dict) -> dict:
     return {k: v if isinstance(v, plain) else repr(v) for k, v in params.items()}
 
 
-def _log_matrix(X) -> None:
-    empty = int(np.sum(np.diff(X.indptr) == 0))
+def _log_matrix(X, empty: int) -> None:
     logger.info("%d documents x %d terms, %d non-zeros%s", X.shape[0], X.shape[1], X.nnz,
                 f"; {empty} documents have no index terms left" if empty else "")
 
@@ -161,6 +320,7 @@ def _cluster_keywords(model, X, labels, names, n) -> list[list[str]]:
         return model.top_keywords(names, n)
     # methods without a topic factor: the heaviest terms of each cluster's centroid
     k = int(labels.max()) + 1 if labels.size else 0
+    k = max(k, int(getattr(model, "n_clusters", 0)))
     out = []
     for c in range(k):
         centroid = np.asarray(X[labels == c].mean(axis=0)).ravel()
@@ -173,19 +333,26 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     """Accuracy, NMI, purity and the confusion matrix over the labelled documents.
 
     A document with several labels is scored against its first one; unlabelled
-    documents are left out. Returns None for an unlabelled corpus.
+    documents are left out. Unassigned documents (label -1: nothing to
+    cluster them by) are left out too and counted in ``n_unassigned``;
+    ``accuracy_all_documents`` then counts them as errors. Returns None for
+    an unlabelled corpus (or one with no labelled document assigned).
     """
     known = [i for i, labs in enumerate(corpus.labels) if labs]
-    if not known:
+    scored = [i for i in known if labels[i] >= 0]
+    if not scored:
         return None
-    y_true = [corpus.labels[i][0] for i in known]
-    y_pred = labels[known]
+    y_true = [corpus.labels[i][0] for i in scored]
+    y_pred = labels[scored]
     C, classes, clusters = confusion_matrix(y_true, y_pred)
     out: dict[str, Any] = score_all(y_true, y_pred)
-    out.update({"n_scored": len(known), "n_classes": len(classes),
-                "multi_label_documents": sum(len(corpus.labels[i]) > 1 for i in known),
+    out.update({"n_scored": len(scored), "n_classes": len(classes),
+                "multi_label_documents": sum(len(corpus.labels[i]) > 1 for i in scored),
                 "confusion": {"classes": classes.tolist(), "clusters": clusters.tolist(),
                               "counts": C.tolist()}})
+    if len(scored) < len(known):
+        out["n_unassigned"] = len(known) - len(scored)
+        out["accuracy_all_documents"] = out["accuracy"] * len(scored) / len(known)
     return out
 
 
@@ -215,46 +382,77 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         "timings": run.timings,
         "cluster_sizes": run.sizes,
         "metrics": run.metrics,
+        "diagnostics": run.diagnostics,
     }
 
 
 def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
-    """Write assignments.csv, clusters.csv, run.json, metrics.json (with labels) and
-    overlapping.csv (methods with overlapping clusters)."""
+    """Write assignments.csv, clusters.csv, memberships.npz, run.json, metrics.json (with
+    labels), overlapping.csv (methods with overlapping clusters), unassigned.csv (when some
+    documents are in no cluster) and the saved model in ``model/`` (methods that place new
+    documents)."""
     outdir = Path(outdir)
     ids = run.corpus.ids
-    strength = run.memberships[np.arange(len(run.labels)), run.labels]
+    labels = run.labels
+    strength = np.where(labels >= 0, run.memberships[np.arange(len(labels)),
+                                                     np.maximum(labels, 0)], 0.0)
     has_labels = run.corpus.is_labelled
     header = ["id", "cluster", "membership"] + (["label"] if has_labels else [])
-    rows = ([ids[i], int(run.labels[i]), f"{strength[i]:.6f}"]
+    rows = ([ids[i], int(labels[i]), f"{strength[i]:.6f}"]
             + (["|".join(run.corpus.labels[i])] if has_labels else []) for i in range(len(ids)))
     paths = [write_csv(outdir / "assignments.csv", header, rows)]
     rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
              " ".join(ids[i] for i in run.representatives[c])] for c in range(run.n_clusters))
     paths.append(write_csv(outdir / "clusters.csv",
                            ["cluster", "size", "top_keywords", "representative_documents"], rows))
-    paths.append(write_json(outdir / "run.json", run_record(run)))
+    paths.append(write_memberships(outdir / "memberships.npz", run.memberships, ids))
+    unassigned = run.unassigned
+    if unassigned.size:
+        reason = run.diagnostics.get("unassigned", {}).get("reason", "")
+        paths.append(write_csv(outdir / "unassigned.csv", ["id", "reason"],
+                               ([ids[i], reason] for i in unassigned)))
+    if run.saved_model is not None:
+        paths.append(save(run.saved_model, outdir / "model"))
+    record = run_record(run)
+    record["model"] = "model" if run.saved_model is not None else None
+    paths.append(write_json(outdir / "run.json", record))
     overlapping = getattr(run.model, "overlapping_labels_", None)
-    if overlapping is not None:
+    if overlapping is not None and len(overlapping) == run.memberships.shape[0] - unassigned.size:
         # one row per (document, cluster) for methods that let a document sit in several
+        fitted = np.flatnonzero(labels >= 0)
         rows = ([ids[i], c, f"{run.memberships[i, c]:.6f}"]
-                for i, clusters in enumerate(overlapping) for c in sorted(clusters))
+                for i, clusters in zip(fitted, overlapping) for c in sorted(clusters))
         paths.append(write_csv(outdir / "overlapping.csv", ["id", "cluster", "share"], rows))
     if run.metrics is not None:
         paths.append(write_json(outdir / "metrics.json", run.metrics))
     return paths
 
 
+def write_memberships(path: str | Path, memberships: np.ndarray, ids) -> Path:
+    """``memberships`` (documents x clusters) and the document ``ids`` as an NPZ of plain arrays.
+
+    Read it with ``np.load(path)`` (no pickles: ``allow_pickle=False`` works):
+    keys ``memberships`` and ``ids``.
+    """
+    buf = io.BytesIO()
+    np.savez_compressed(buf, memberships=np.asarray(memberships, dtype=np.float64),
+                        ids=np.array([str(i) for i in ids], dtype=str))
+    return atomic_write_bytes(path, buf.getvalue())
+
+
 def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
     """A plain-text table of clusters: size, keywords, representative documents, and scores."""
     lines = [f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
              f"{run.X.shape[0]} documents, {run.X.shape[1]} terms, k={run.n_clusters} "
-             f"({run.timings.get('fit_s', 0):.2f}s)", ""]
+             f"({run.timings.get('fit_s', run.timings.get('assign_s', 0)):.2f}s)", ""]
     for c in range(run.n_clusters):
         lines.append(f"cluster {c:>2}  {run.sizes[c]:>5} docs  {', '.join(run.keywords[c][:n_keywords])}")
         reps = ", ".join(run.corpus.ids[i] for i in run.representatives[c])
         if reps:
             lines.append(f"{'':>22}e.g. {reps}")
+    if run.unassigned.size:
+        reason = run.diagnostics.get("unassigned", {}).get("reason", "")
+        lines.append(f"{'':>9}{run.unassigned.size:>5} docs  unassigned ({reason})")
     if run.metrics is not None:
         m = run.metrics
         lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents): "

@@ -185,7 +185,7 @@ def test_planted_additive_structure_recovered_by_type_two(container):
     assert sum_squared_residue(A, ecc.labels_, ecc.column_labels_, "II") > model.objective_
 
 
-def test_planted_documents(planted):
+def test_planted_documents(planted, distance_memberships_check):
     """Topics on disjoint term blocks are type I's constant blocks (plus noise).
 
     Not type II's: once the term clusters are the topic blocks, removing each
@@ -195,7 +195,12 @@ def test_planted_documents(planted):
     X = X / np.linalg.norm(X, axis=1, keepdims=True)
     model = make_estimator("ecc", 3, random_state=0).fit(sp.csr_matrix(X))
     assert clustering_accuracy(y, model.labels_) == 1.0
-    np.testing.assert_array_equal(model.memberships_, np.eye(3)[model.labels_])
+    # type I: a row's squared residue in row cluster r is sum_j (x_ij - mean of block (r, c(j)))^2
+    blocks = np.array([[X[np.ix_(model.labels_ == r, model.column_labels_ == c)].mean()
+                        if np.any(model.column_labels_ == c) else 0.0 for c in range(3)]
+                       for r in range(3)])
+    D = [[np.sum((x - blocks[r, model.column_labels_]) ** 2) for r in range(3)] for x in X]
+    distance_memberships_check(model.memberships_, D, model.labels_)
     assert model.centroids_.shape == (3, 90)
 
 

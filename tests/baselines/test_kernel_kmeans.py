@@ -130,7 +130,7 @@ def test_gaussian_kernel_and_median_heuristic():
         kernel_matrix(P, "cosine")
 
 
-def test_estimator_kernels_agree(planted):
+def test_estimator_kernels_agree(planted, distance_memberships_check):
     X, y = planted(60, 30, 3, seed=3)
     K, gamma = kernel_matrix(X, "gaussian")
     a = KernelKMeansClustering(3, random_state=0).fit(X)
@@ -140,9 +140,14 @@ def test_estimator_kernels_agree(planted):
     assert a.gamma_ == pytest.approx(gamma)
     assert np.array_equal(a.labels_, b.labels_) and np.array_equal(a.labels_, c.labels_)
     assert clustering_accuracy(y, a.labels_) == 1.0
-    assert a.memberships_.shape == (60, 3) and set(np.unique(a.memberships_)) == {0.0, 1.0}
+    assert a.memberships_.shape == (60, 3)
+    np.testing.assert_allclose(a.memberships_, b.memberships_)
     lin = KernelKMeansClustering(3, kernel="linear", random_state=0).fit(sp.csr_matrix(X))
     assert clustering_accuracy(y, lin.labels_) == 1.0
+    # linear kernel: feature space is the rows themselves; distances to each cluster's mean row
+    means = np.array([X[lin.labels_ == c].mean(axis=0) for c in range(3)])
+    D = np.array([[np.sum((x - m) ** 2) for m in means] for x in X])
+    distance_memberships_check(lin.memberships_, D, lin.labels_)
     weighted = KernelKMeansClustering(3, kernel="linear", random_state=0).fit(
         X, sample_weight=np.linspace(1, 2, 60))
     assert weighted.objective_ == pytest.approx(

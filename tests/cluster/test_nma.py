@@ -147,3 +147,25 @@ def test_input_errors():
         NMAClustering(2).fit("just one string")
     with pytest.raises(ValueError, match="larger than"):
         NMAClustering(5, n_segments=1).fit([np.ones((1, 3)), np.ones((1, 3))])
+
+
+@pytest.mark.parametrize("overlapping", [False, True])
+@pytest.mark.parametrize("joint_max_iter", [0, 5])
+def test_new_documents_go_to_their_topics_cluster(overlapping, joint_max_iter):
+    gen = PlantedText(n_topics=3, seed=6)
+    y = np.repeat(np.arange(3), 12)
+    texts = [" ".join(gen.segment(t) for _ in range(3)) for t in y]
+    model = NMAClustering(3, n_topics=4, n_segments=3, overlapping=overlapping, n_init=3,
+                          joint_max_iter=joint_max_iter, random_state=0).fit(texts)
+    assert _same_partition(y, model.labels_)
+    mapping = {int(t): int(c) for t, c in zip(y, model.labels_)}
+    # fitted documents placed again land where the fit put them
+    assert np.mean(model.predict(texts) == model.labels_) >= 0.9
+    y_new = np.array([2, 0, 1, 1, 0, 2])
+    new = [" ".join(gen.segment(t) for _ in range(3)) for t in y_new]
+    np.testing.assert_array_equal(model.predict(new), [mapping[t] for t in y_new])
+    M = model.predict_memberships(new)
+    assert M.shape == (6, 3)
+    np.testing.assert_allclose(M.sum(axis=1), 1.0)
+    if not overlapping:
+        np.testing.assert_array_equal(np.argmax(M, axis=1), model.predict(new))

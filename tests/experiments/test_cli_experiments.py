@@ -55,15 +55,16 @@ def test_evaluate_end_to_end(labelled_folder, tmp_path, capsys):
     code, out, err = run(argv, capsys)
     assert code == 0, err
     assert f"report: {out_dir / 'report.md'}" in out
-    assert "NMF-NCW" in out and "AC ours" in out and "paper" not in out
+    assert "NMF-NCW" in out and "AC" in out and "paper" not in out and "ours" not in out
     assert "[8/8]" in err and "ETA" in err  # progress on standard error
     lines = (out_dir / "results.jsonl").read_text().splitlines()
     assert len(lines) == 1 + 2 * 2 * 2
     assert {json.loads(line)["method"] for line in lines[1:]} == {"nmf", "nmf-ncw"}
     report = (out_dir / "report.md").read_text()
-    assert "### Purity" in report and "| NMF | ours |" in report and "paper" not in report
-    assert "![xu-subset](xu-subset.png)" in report
-    assert (out_dir / "xu-subset.png").read_bytes()[:4] == b"\x89PNG"
+    assert "### Purity" in report and "| NMF | mean ± sd |" in report and "paper" not in report
+    assert "ours" not in report
+    assert "![cluster](cluster.png)" in report
+    assert (out_dir / "cluster.png").read_bytes()[:4] == b"\x89PNG"
     assert (out_dir / "summary.json").exists()
     assert not list(out_dir.glob(".*.tmp"))
 
@@ -72,6 +73,36 @@ def test_evaluate_end_to_end(labelled_folder, tmp_path, capsys):
 
     code, _, err = run(argv[:-2] + ["--seed", "5", "-o", str(out_dir)], capsys)
     assert code == 2 and "seed: 0 there, 5 now" in err
+
+
+def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_folder, tmp_path,
+                                                                    capsys):
+    base = ["evaluate", str(labelled_folder), "--methods", "nmf", "--k-range", "2", "--runs",
+            "1", "--restarts", "1", "--jobs", "1"]
+
+    def header_and_run(extra, out):
+        code, _, err = run(base + extra + ["-o", str(tmp_path / out)], capsys)
+        assert code == 0, err
+        lines = (tmp_path / out / "results.jsonl").read_text().splitlines()
+        return json.loads(lines[0]), json.loads(lines[1])
+
+    header, record = header_and_run([], "default")
+    options = header["params"]["condition"]["text_options"]
+    assert options == {"idf": "xu", "max_df": 0.95, "max_features": None, "min_df": 2,
+                       "stem": True, "stop_words": "english", "tf": "raw"}
+    assert "as_published" in header["params"] and not header["params"]["as_published"]
+    # the same documents through docnmf cluster's own vectorizer give the same vocabulary size
+    from docnmf.corpus import read_corpus
+    from docnmf.text.vectorize import DocumentVectorizer
+    corpus = read_corpus(str(labelled_folder))
+    chosen = [i for i, labs in enumerate(corpus.labels) if labs[0] in record["classes"]]
+    X = DocumentVectorizer().fit_transform([corpus.texts[i] for i in chosen])
+    assert record["n_terms"] == X.shape[1] and record["n_docs"] == len(chosen)
+    _, pruned = header_and_run(["--min-df", "1", "--max-features", "5"], "pruned")
+    assert pruned["n_terms"] == 5
+    header, _ = header_and_run(["--weighting", "xu-subset", "--as-published"], "paper")
+    assert "text_options" in header["params"]["condition"]
+    assert "as_published" not in header["params"]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse as sp
 from scipy.optimize import nnls
 
-from docnmf.factor.nma import fit_nma, nma_loss, nma_random_init, segment_topic_weights
+from docnmf.factor.nma import (fit_nma, fold_in_cores, nma_loss, nma_random_init,
+                               segment_topic_weights)
 
 
 def _collection(n_docs=12, c=3, n_terms=20, seed=0, density=0.4):
@@ -116,3 +117,25 @@ def test_one_sweep_matches_the_dense_reference():
     for i in range(n):
         np.testing.assert_allclose(res.L @ res.M[i] @ res.R.T, L_ref @ M_ref[i] @ R_ref.T,
                                    rtol=1e-7, atol=1e-10)
+
+
+def test_fold_in_cores_matches_the_paper_steps_with_fixed_bases():
+    """New documents: B_i by eq. 5 given L, then M_i by eq. 13 given R (scipy's NNLS, written
+    out per column), or M_i minimising eq. 17 over the Kronecker design (joint)."""
+    rng = np.random.default_rng(11)
+    c, n_terms, l1, l2 = 3, 12, 3, 2
+    L, R = rng.random((n_terms, l1)), rng.random((c, l2))
+    X = rng.random((4 * c, n_terms))
+    X[X < 0.4] = 0.0
+    X[-c:] = 0.0                                    # a new document with no terms at all
+    A = [X[i * c:(i + 1) * c].T for i in range(4)]
+    staged = fold_in_cores(sp.csr_matrix(X), c, L, R)
+    joint = fold_in_cores(X, c, L, R, joint=True)
+    for i, Ai in enumerate(A):
+        B = np.column_stack([nnls(L, Ai[:, j])[0] for j in range(c)])
+        M = np.column_stack([nnls(R, B.T[:, a])[0] for a in range(l1)]).T
+        np.testing.assert_allclose(staged[i], M, rtol=1e-8, atol=1e-10)
+        vec = nnls(np.kron(R, L), Ai.ravel(order="F"))[0]
+        np.testing.assert_allclose(joint[i], vec.reshape((l1, l2), order="F"), rtol=1e-7,
+                                   atol=1e-9)
+    assert not staged[-1].any() and not joint[-1].any()

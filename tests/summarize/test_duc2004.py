@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docnmf.summarize.duc import DUC2004_SYSTEMS, read_duc2004, read_duc2004_peers
-from docnmf.summarize.rouge import Rouge, wordnet_exceptions
+from docnmf.summarize.rouge import Rouge
 
 pytestmark = pytest.mark.datasets
 
@@ -37,8 +37,6 @@ def test_reader_counts(duc):
 
 
 def test_rouge_reproduces_published_rouge155(duc):
-    if not wordnet_exceptions():
-        pytest.skip("py-rouge (ROUGE's WordNet exception table) is not installed")
     topics, peers = duc
     models = {t.id: list(t.models.values()) for t in topics}
     rouge = Rouge(["1", "2"], stem=True, length="100w")

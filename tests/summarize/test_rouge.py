@@ -186,8 +186,6 @@ def test_porter_as_in_rouge(word, stem):
     assert porter_stem(word) == stem
 
 
-def test_wordnet_table_when_installed():
+def test_wordnet_table_ships_with_docnmf():
     table = wordnet_exceptions()
-    if not table:
-        pytest.skip("py-rouge (ROUGE's WordNet exception table) is not installed")
     assert table["said"] == "say" and table["children"] == "child" and len(table) > 5000

@@ -18,26 +18,32 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
-from sklearn.utils.validation import check_non_negative, validate_data
+from sklearn.metrics import euclidean_distances
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints
+from .._estimator import (DocumentClusterer, check_n_clusters, check_positive_ints,
+                          distance_memberships)
 from .._rng import as_generator
 
-__all__ = ["ONE_HOT_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "check_n_clusters", "scale_rows",
-           "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot", "kmeans_restarts",
-           "pca_solver"]
+__all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
+           "check_n_clusters",
+           "scale_rows", "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot",
+           "kmeans_restarts", "pca_solver"]
 
 logger = logging.getLogger(__name__)
 
 Weighting = Literal["none", "ncw"]
 
 #: The start of every baseline's list of fitted attributes (its docstring goes on from here).
-ONE_HOT_ATTRIBUTES = """
+MEMBERSHIP_ATTRIBUTES = """
     Attributes
     ----------
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
+        Soft memberships read from the squared distances by which documents
+        are assigned (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`); the largest is the
+        label.
 """
 
 
@@ -153,8 +159,8 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     parameters ``n_clusters, n_init, max_iter, tol, random_state, verbose``.
 
     Fitted attributes common to all baselines: ``labels_``,
-    ``memberships_`` (one-hot rows), ``cluster_centers_`` (k-means centres
-    in the space k-means ran in), ``centroids_`` (unweighted mean of the
+    ``memberships_`` (from the distances to the k-means centres), ``cluster_centers_``
+    (k-means centres in the space k-means ran in), ``centroids_`` (unweighted mean of the
     rows of ``X`` in each cluster, in term space), ``objective_`` (the
     k-means objective the restarts minimised, weighted where weights are
     used), ``restart_objectives_`` (every k-means restart's) and ``n_iter_``
@@ -191,7 +197,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
             E, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
             seed=int_seed(rng), sample_weight=sample_weight)
         self.labels_ = km.labels_.astype(np.int64)
-        self.memberships_ = one_hot(self.labels_, k)
+        self.memberships_ = distance_memberships(km.transform(E) ** 2)
         self.cluster_centers_ = km.cluster_centers_
         self.centroids_ = cluster_means(X, self.labels_, k)
         self.objective_ = float(km.inertia_)
@@ -201,6 +207,32 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
                         type(self).__name__, self.n_init, self.objective_, self.n_iter_)
         self._after_fit(X)
         return self
+
+
+class NearestCentre:
+    """``predict`` and ``predict_memberships`` for estimators that can embed new documents.
+
+    A subclass defines ``_embed_new(X)``, the new documents in the space
+    its k-means ran in; a new document goes to the nearest of
+    ``cluster_centers_`` and its memberships are read from the squared
+    distances to them, as the fitted documents' are.
+    """
+
+    def _embed_new(self, X):
+        raise NotImplementedError
+
+    def _centre_sq_distances(self, X) -> np.ndarray:
+        check_is_fitted(self, "cluster_centers_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return euclidean_distances(self._embed_new(X), self.cluster_centers_, squared=True)
+
+    def predict(self, X):
+        """Cluster of each new document: the nearest cluster centre."""
+        return np.argmin(self._centre_sq_distances(X), axis=1).astype(np.int64)
+
+    def predict_memberships(self, X):
+        """Soft memberships of new documents, read from their distances to the centres."""
+        return distance_memberships(self._centre_sq_distances(X))
 
 
 def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: int,

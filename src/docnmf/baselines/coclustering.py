@@ -39,9 +39,9 @@ from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import validate_data
 
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          fit_restarts, store_params)
+                          distance_memberships, fit_restarts, store_params)
 from .._rng import as_generator
-from ._common import cluster_means, int_seed, one_hot
+from ._common import cluster_means, int_seed
 
 __all__ = ["Residue", "CoclusteringResult", "residue_distances", "sum_squared_residue",
            "coclustering_mssr", "CoClustering"]
@@ -338,7 +338,9 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     labels_ : ndarray of shape (n_docs,)
     column_labels_ : ndarray of shape (n_terms,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows.
+        Soft memberships from each document's squared residue in every row
+        cluster, the column clusters held (:func:`residue_distances`; fuzzy
+        c-means with m = 2, :func:`~docnmf._estimator.distance_memberships`).
     n_col_clusters_ : int
     objective_ : float
         ``||H||^2`` of the kept restart.
@@ -399,7 +401,11 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self.labels_ = result.row_labels.astype(np.int64)
         self.column_labels_ = result.col_labels.astype(np.int64)
         self.n_col_clusters_ = l
-        self.memberships_ = one_hot(self.labels_, k)
+        # each row's squared residue in every row cluster, the columns' clusters held: the
+        # quantity the row updates assign by (empty column clusters add nothing)
+        _, cols = np.unique(self.column_labels_, return_inverse=True)
+        self.memberships_ = distance_memberships(residue_distances(
+            X, self.labels_, cols.ravel(), k, int(cols.max()) + 1, self.residue))
         self.objective_ = result.objective
         self.loss_history_ = result.loss_history
         self.restart_objectives_ = result.restart_objectives

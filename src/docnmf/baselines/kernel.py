@@ -21,7 +21,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 
 from .._estimator import store_params
 from ..factor.kernels import KernelOperator, KernelSpec, make_kernel
-from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans
+from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans
 
 __all__ = ["KernelGraphCutClustering", "top_kernel_eigenvectors"]
 
@@ -86,7 +86,7 @@ class KernelGraphCutClustering(EmbeddingKMeans):
         Seeds the ARPACK start vector and the k-means starts.
     verbose : int
 
-""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
+""" + MEMBERSHIP_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
     eigenvalues_ : ndarray of shape (n_eigenvectors,)
     cluster_centers_ : ndarray
         K-means centres in the eigenvector space.

@@ -22,12 +22,12 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import validate_data
 
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          store_params)
+                          distance_memberships, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.kernels import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
-from ._common import ONE_HOT_ATTRIBUTES, one_hot
+from ._common import MEMBERSHIP_ATTRIBUTES
 
-__all__ = ["KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective",
+__all__ = ["KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective", "kernel_memberships",
            "kernel_matrix", "median_gamma", "spectral_start", "KernelKMeansClustering"]
 
 logger = logging.getLogger(__name__)
@@ -88,6 +88,23 @@ def _distances(K, diag: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int
     D = diag[:, None] - 2.0 * KWZ / safe + within / safe**2
     D[:, s <= 0] = np.inf
     return D, s, within
+
+
+def kernel_memberships(K, labels: np.ndarray, k: int, weights=None) -> np.ndarray:
+    """Soft memberships from the squared feature-space distances to the (weighted) cluster means.
+
+    See :func:`~docnmf._estimator.distance_memberships`.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [3.0]])
+    >>> kernel_memberships(X @ X.T, np.array([0, 0, 1]), 2).round(3).tolist()
+    [[0.973, 0.027], [0.941, 0.059], [0.0, 1.0]]
+    """
+    labels = np.asarray(labels)
+    w = np.ones(len(labels)) if weights is None else np.asarray(weights, dtype=np.float64)
+    D, _, _ = _distances(K, _diagonal(K), w, labels, k)
+    return distance_memberships(D)
 
 
 def kernel_kmeans_objective(K, labels, weights=None) -> float:
@@ -372,7 +389,7 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     random_state : None, int or numpy Generator
     verbose : int
 
-""" + ONE_HOT_ATTRIBUTES + """    objective_ : float
+""" + MEMBERSHIP_ATTRIBUTES + """    objective_ : float
         The (weighted) kernel k-means objective of ``labels_``.
     restart_objectives_ : ndarray of shape (n_init,) or (n_init + 1,)
         Every start's final objective, the spectral start first when used.
@@ -424,7 +441,8 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         result = kernel_kmeans(K, int(self.n_clusters), weights=sample_weight, init_labels=init,
                                n_init=int(self.n_init), max_iter=int(self.max_iter), rng=rng)
         self.labels_ = result.labels.astype(np.int64)
-        self.memberships_ = one_hot(self.labels_, int(self.n_clusters))
+        self.memberships_ = kernel_memberships(K, self.labels_, int(self.n_clusters),
+                                               sample_weight)
         self.objective_ = result.objective
         self.restart_objectives_ = result.restart_objectives
         self.n_iter_ = result.n_iter

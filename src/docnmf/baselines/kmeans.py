@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.metrics import pairwise_distances_argmin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._estimator import store_params
 from ..text.weighting import ncw_weights
-from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, Weighting
+from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans, NearestCentre, Weighting
 
 __all__ = ["KMeansClustering"]
 
 
-class KMeansClustering(EmbeddingKMeans):
+class KMeansClustering(NearestCentre, EmbeddingKMeans):
     __doc__ = """
     K-means on the rows of ``X`` (KM), optionally weighted by ``gamma_i = 1 / d_ii`` (KM-NCW).
 
@@ -45,7 +43,7 @@ class KMeansClustering(EmbeddingKMeans):
     verbose : int
         Log the kept restart at INFO level when > 0.
 
-""" + ONE_HOT_ATTRIBUTES + """    cluster_centers_ : ndarray of shape (n_clusters, n_terms)
+""" + MEMBERSHIP_ATTRIBUTES + """    cluster_centers_ : ndarray of shape (n_clusters, n_terms)
         K-means centres (weighted means, eq. 20, for KM-NCW).
     centroids_ : ndarray of shape (n_clusters, n_terms)
         Unweighted mean document of each cluster; the source of keywords.
@@ -73,6 +71,8 @@ class KMeansClustering(EmbeddingKMeans):
     ['a']
     """
 
+    _placement_state = ("n_features_in_", "cluster_centers_", "centroids_")
+
     def __init__(self, n_clusters: int = 8, *, weighting: Weighting = "none", n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-4, random_state=None, verbose: int = 0):
         store_params(self, locals())
@@ -93,8 +93,6 @@ class KMeansClustering(EmbeddingKMeans):
             self.sample_weight_ = np.ones(X.shape[0])
         return X, self.sample_weight_
 
-    def predict(self, X):
-        """Nearest k-means centre of each new document (weights do not change assignment)."""
-        check_is_fitted(self, "cluster_centers_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return pairwise_distances_argmin(X, self.cluster_centers_).astype(np.int64)
+    def _embed_new(self, X):
+        # k-means ran on the documents themselves; weights do not change assignment
+        return X

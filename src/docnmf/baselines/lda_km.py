@@ -16,13 +16,13 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
-from sklearn.metrics import pairwise_distances_argmin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.metrics import euclidean_distances
+from sklearn.utils.validation import validate_data
 
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          fit_restarts, store_params)
+                          distance_memberships, fit_restarts, store_params)
 from .._rng import as_generator
-from ._common import ONE_HOT_ATTRIBUTES, cluster_means, int_seed, one_hot, pca_solver
+from ._common import MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, pca_solver
 
 __all__ = ["lda_subspace", "within_scatter", "LDAKMeansClustering"]
 
@@ -112,7 +112,7 @@ def _principal_coordinates(X, r: int, rng: np.random.Generator) -> PCA:
     return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
 
 
-class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
+class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEstimator):
     __doc__ = """LDA-Km: k-means in a discriminant subspace chosen by LDA on k-means' own labels.
 
     Ding & Li (2007) maximise ``J(W, H) = Tr[(W^T S_w W)^{-1} W^T S_b W]``
@@ -163,7 +163,7 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     random_state : None, int or numpy Generator
     verbose : int
 
-""" + ONE_HOT_ATTRIBUTES + """    components_ : ndarray of shape (n_dims, n_terms)
+""" + MEMBERSHIP_ATTRIBUTES + """    components_ : ndarray of shape (n_dims, n_terms)
         The discriminant directions in term space (``W`` composed with the
         principal axes); ``embedding_ = (X - mean_) @ components_.T``.
     embedding_ : ndarray of shape (n_docs, n_dims)
@@ -199,6 +199,9 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     >>> bool(labels[0] == labels[1] != labels[2] == labels[3])
     True
     """
+
+    _placement_state = ("n_features_in_", "cluster_centers_", "centroids_", "components_",
+                        "mean_", "n_components_")
 
     def __init__(self, n_clusters: int = 8, *, n_components: int = 100, reg: float = 0.0,
                  n_init: int = 10, max_iter: int = 50, tol: float = 1e-4, random_state=None,
@@ -273,8 +276,9 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self.components_ = W.T @ pca.components_
         self.embedding_ = pca.transform(X) @ W
         self.labels_ = np.asarray(labels, dtype=np.int64)
-        self.memberships_ = one_hot(self.labels_, k)
         self.cluster_centers_ = cluster_means(self.embedding_, self.labels_, k)
+        self.memberships_ = distance_memberships(
+            euclidean_distances(self.embedding_, self.cluster_centers_, squared=True))
         self.centroids_ = cluster_means(X, self.labels_, k)
         self.loss_history_ = np.asarray(history, dtype=np.float64)
         self.objective_ = float(self.loss_history_[-1])
@@ -282,12 +286,9 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self.n_iter_ = int(n_iter)
         self.converged_ = bool(converged)
 
-    def predict(self, X):
-        """Cluster of each new document: project it, then take the nearest cluster centre."""
-        check_is_fitted(self, "cluster_centers_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        E = np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
-        return pairwise_distances_argmin(E, self.cluster_centers_).astype(np.int64)
+    def _embed_new(self, X) -> np.ndarray:
+        """New documents in the discriminant subspace, projected as the fitted ones were."""
+        return np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
 
     _keyword_attribute = "centroids_"
 

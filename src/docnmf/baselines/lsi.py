@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.decomposition import PCA, TruncatedSVD
-from sklearn.metrics import pairwise_distances_argmin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._estimator import store_params
-from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, int_seed, pca_solver
+from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans, NearestCentre, int_seed, pca_solver
 
 __all__ = ["LSIClustering", "PCAClustering"]
 
@@ -30,8 +28,11 @@ _PARAMETERS = """
 """
 
 
-class _ProjectedKMeans(EmbeddingKMeans):
+class _ProjectedKMeans(NearestCentre, EmbeddingKMeans):
     """K-means on a linear projection ``E = (X - 1 m^T) V`` learnt on the fitted documents."""
+
+    _placement_state = ("n_features_in_", "cluster_centers_", "centroids_", "components_",
+                        "mean_", "n_components_")
 
     def __init__(self, n_clusters: int = 8, *, n_components: int | None = None, n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-4, random_state=None, verbose: int = 0):
@@ -47,15 +48,10 @@ class _ProjectedKMeans(EmbeddingKMeans):
         wanted = self.n_clusters if self.n_components is None else self.n_components
         return min(int(wanted), min(X.shape))
 
-    def _project(self, X) -> np.ndarray:
+    def _embed_new(self, X) -> np.ndarray:
+        """New documents projected as the fitted ones were: ``(X - 1 m^T) V_r``."""
         E = np.asarray(X @ self.components_.T)
         return E - self.mean_ @ self.components_.T
-
-    def predict(self, X):
-        """Cluster of each new document: project it, then take the nearest k-means centre."""
-        check_is_fitted(self, "cluster_centers_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return pairwise_distances_argmin(self._project(X), self.cluster_centers_).astype(np.int64)
 
 
 class LSIClustering(_ProjectedKMeans):
@@ -71,7 +67,7 @@ class LSIClustering(_ProjectedKMeans):
     kept sparse: ARPACK when ``n_components < min(X.shape)``, otherwise the
     randomized solver, which is exact once it spans the whole row space.
 """ + _PARAMETERS + """
-""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
+""" + MEMBERSHIP_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
         ``U_r S_r``, the documents in the latent semantic space.
     components_ : ndarray of shape (n_components_, n_terms)
         ``V_r^T``: the latent semantic directions over terms.
@@ -129,7 +125,7 @@ class PCAClustering(_ProjectedKMeans):
     the n_terms x n_terms covariance if terms are the smaller side,
     otherwise on a dense copy of ``X`` (then at most ``n_components`` rows).
 """ + _PARAMETERS + """
-""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
+""" + MEMBERSHIP_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_components_)
         Principal component scores.
     components_ : ndarray of shape (n_components_, n_terms)
         Principal axes.

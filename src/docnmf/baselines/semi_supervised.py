@@ -18,11 +18,13 @@ from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import DocumentClusterer, check_n_clusters, check_positive_ints, store_params
+from .._estimator import (DocumentClusterer, check_n_clusters, check_positive_ints,
+                          distance_memberships, store_params)
 from .._rng import as_generator
 from ..constraints import Constraints, build_constraints, constrained_pairs
 from ._common import int_seed, kmeans_restarts, one_hot
-from .kernel_kmeans import Kernel, kernel_kmeans, kernel_kmeans_objective, kernel_matrix
+from .kernel_kmeans import (Kernel, kernel_kmeans, kernel_kmeans_objective, kernel_matrix,
+                            kernel_memberships)
 
 __all__ = ["constraint_matrix", "SSKernelKMeansClustering", "SSNormalizedCutClustering",
            "farthest_first_labels"]
@@ -138,7 +140,8 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    labels_, memberships_ (one-hot), objective_ (kernel k-means objective on the unshifted
+    labels_, memberships_ (from the squared distances to the cluster means in the shifted
+    feature space), objective_ (kernel k-means objective on the unshifted
     ``K~``), shift_ (the diagonal shift ``sigma``), gamma_, constraints_, n_constrained_pairs_,
     restart_objectives_, n_iter_
 
@@ -189,7 +192,8 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         result = kernel_kmeans(shifted, k, init_labels=init, n_init=n_random,
                                max_iter=int(self.max_iter), rng=as_generator(self.random_state))
         self.labels_ = result.labels.astype(np.int64)
-        self.memberships_ = one_hot(self.labels_, k)
+        # in the shifted feature space kernel k-means assigned in
+        self.memberships_ = kernel_memberships(shifted, self.labels_, k)
         self.objective_ = kernel_kmeans_objective(K, self.labels_)
         self.restart_objectives_ = result.restart_objectives
         self.n_iter_ = result.n_iter
@@ -244,7 +248,8 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    labels_, memberships_ (one-hot), embedding_ (``Z``), eigenvalues_,
+    labels_, memberships_ (from the squared distances to the k-means centres in ``Z``),
+    embedding_ (``Z``), eigenvalues_,
     objective_ (k-means objective on ``Z``), criterion_ (``J`` of eq. 21 for
     ``labels_``), constraints_, n_constrained_pairs_, n_iter_
 
@@ -311,7 +316,7 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
             Z, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
             seed=int_seed(rng))
         self.labels_ = km.labels_.astype(np.int64)
-        self.memberships_ = one_hot(self.labels_, k)
+        self.memberships_ = distance_memberships(km.transform(Z) ** 2)
         self.embedding_ = Z
         self.eigenvalues_ = values
         self.objective_ = float(km.inertia_)

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .._estimator import store_params
 from ..text.weighting import ncw_weights
-from ._common import ONE_HOT_ATTRIBUTES, EmbeddingKMeans, scale_rows, top_left_singular_vectors
+from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans, scale_rows, top_left_singular_vectors
 
 __all__ = ["GraphCutClustering", "graph_cut_criterion"]
 
@@ -61,7 +61,7 @@ class GraphCutClustering(EmbeddingKMeans):
     verbose : int
         Log the kept restart at INFO level when > 0.
 
-""" + ONE_HOT_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
+""" + MEMBERSHIP_ATTRIBUTES + """    embedding_ : ndarray of shape (n_docs, n_eigenvectors)
         The eigenvectors ``Y`` of eq. 18 as columns (rows unit length with
         ``row_normalize``); column signs fixed so the largest-magnitude
         entry is positive.

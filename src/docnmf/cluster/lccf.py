@@ -14,7 +14,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          fit_restarts, memberships_from, store_params)
+                          distance_memberships, fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
@@ -153,7 +153,9 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         The rule ``labels`` resolved to.
     memberships_ : ndarray of shape (n_docs, n_clusters)
         For argmax labels the rows of ``V`` scaled to sum to one; for
-        k-means labels one-hot rows of ``labels_``.
+        k-means labels read from the squared distances of the rows of ``V``
+        to the centres (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`).
     embedding_ : ndarray of shape (n_docs, n_clusters)
         ``V`` (``V'`` for NCW) with ``W`` normalised to ``w^T K w = 1`` (Section 3.2).
     cluster_centers_ : ndarray of shape (n_clusters, n_clusters)
@@ -192,6 +194,17 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
     >>> bool(model.labels_[0] == model.labels_[1] != model.labels_[2] == model.labels_[3])
     True
     """
+
+    _placement_state = ("n_features_in_", "embedding_", "cluster_centers_", "components_",
+                        "label_rule_", "lam_effective_", "ncw_scale_", "_degrees", "_p", "_W",
+                        "_V", "_norms", "_WKW", "_WKW_pos", "_linear", "_concepts_W",
+                        "_concepts_V", "_column_sums", "_X_fit", "_fit_kernel_diag")
+
+    def _placement_blocker(self) -> str | None:
+        if callable(self.kernel) or self._precomputed():
+            return ("a CF/LCCF with a precomputed or callable kernel cannot be saved to place "
+                    "new texts")
+        return super()._placement_blocker()
 
     def __init__(self, n_clusters: int = 8, *, lam: float = 0.3, n_neighbors: int = 5,
                  weighting: Weighting = "none", kernel: KernelSpec = "linear",
@@ -373,7 +386,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
             seed = int(rng.integers(np.iinfo(np.int32).max))
             km = KMeans(n_clusters=k, n_init=10, random_state=seed).fit(V)
             self.labels_ = km.labels_.astype(np.int64)
-            self.memberships_ = np.eye(k)[self.labels_]
+            self.memberships_ = distance_memberships(km.transform(V) ** 2)
             self.cluster_centers_ = km.cluster_centers_
         if not self._precomputed():
             g = np.ones(X.shape[0]) if self.ncw_scale_ is None else self.ncw_scale_
@@ -456,7 +469,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         V = self._new_embedding(X, kernel_diag)
         if self.label_rule_ == "argmax":
             return memberships_from(V)
-        return np.eye(int(self.n_clusters))[self._nearest_centre(V)]
+        return distance_memberships(self._centre_distances(V))
 
     def predict(self, X, *, kernel_diag=None):
         """Cluster of each new document: argmax of its ``v'``, or its nearest k-means centre."""
@@ -465,9 +478,11 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
             return np.argmax(V, axis=1).astype(np.int64)
         return self._nearest_centre(V)
 
+    def _centre_distances(self, V):
+        return ((V[:, None, :] - self.cluster_centers_[None, :, :]) ** 2).sum(axis=2)
+
     def _nearest_centre(self, V):
-        d = ((V[:, None, :] - self.cluster_centers_[None, :, :]) ** 2).sum(axis=2)
-        return np.argmin(d, axis=1).astype(np.int64)
+        return np.argmin(self._centre_distances(V), axis=1).astype(np.int64)
 
     def _pairwise(self) -> bool:
         return self._precomputed()

@@ -12,9 +12,9 @@ from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
 from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          fit_restarts, store_params, top_terms)
+                          distance_memberships, fit_restarts, store_params, top_terms)
 from .._rng import as_generator
-from ..factor.nma import fit_nma, nma_random_init, segment_topic_weights
+from ..factor.nma import fit_nma, fold_in_cores, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
 from ..text.vectorize import DocumentVectorizer
 
@@ -100,8 +100,10 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     ----------
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        One-hot rows (disjoint), or the fraction of the document's non-empty
-        segments in each cluster (overlapping).
+        Disjoint: read from the squared distances of ``d_i`` to the k-means
+        centres (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`). Overlapping: the
+        fraction of the document's non-empty segments in each cluster.
     overlapping_labels_ : list of set of int
         Only with ``overlapping=True``.
     segment_labels_ : ndarray of shape (n_docs, n_segments)
@@ -147,6 +149,15 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     True
     """
 
+    _placement_state = ("cluster_centers_", "components_", "segment_basis_", "vectorizer_")
+
+    def _placement_blocker(self) -> str | None:
+        if callable(self.segmenter):
+            return "an NMA with a callable segmenter cannot be saved"
+        if not hasattr(self, "vectorizer_"):
+            return "an NMA fitted on matrices cannot place new texts"
+        return super()._placement_blocker()
+
     def __init__(self, n_clusters: int = 8, *, n_topics: int | tuple[int, int] = 6,
                  n_segments: int = 3,
                  segmenter: str | Callable[[str, int], list[str]] = "sentences",
@@ -187,8 +198,12 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             return list(self.segmenter(text, c))
         return segment_text(text, c, method=self.segmenter)
 
-    def _segment_matrix(self, X):
-        """The stacked (n_docs * c, n_terms) segment matrix, weighted and normalised."""
+    def _segment_matrix(self, X, *, fitted: bool = False):
+        """The stacked (n_docs * c, n_terms) segment matrix, weighted and normalised.
+
+        ``fitted``: weigh text input with the vectorizer learnt by ``fit``
+        (new documents), instead of learning one.
+        """
         c = int(self.n_segments)
         if isinstance(X, (str, bytes)) or sp.issparse(X):
             raise TypeError("X must be a list of texts, of lists of segment texts, or of "
@@ -209,9 +224,15 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
                     raise ValueError(f"document {i} has {len(segs)} segments; "
                                      f"n_segments={c} allows at most {c}")
             segments = [segs + [""] * (c - len(segs)) for segs in segments]
+            flat = [s for segs in segments for s in segs]
+            if fitted:
+                if not hasattr(self, "vectorizer_"):
+                    raise ValueError("this model was fitted on matrices: pass new documents as "
+                                     "matrices on the same terms")
+                S = sp.csr_matrix(self.vectorizer_.transform(flat), dtype=np.float64)
+                return _normalise_rows(S, c, self.norm)
             vectorizer = (clone(self.vectorizer) if self.vectorizer is not None
                           else DocumentVectorizer(norm=None))
-            flat = [s for segs in segments for s in segs]
             # learn the vocabulary and idf from the real segments only: padding slots
             # would count as documents in the idf
             filled = np.flatnonzero([bool(s.strip()) for s in flat])
@@ -247,13 +268,8 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             name="NMA", total=int(self.n_init), verbose=self.verbose, tol=self.tol,
             max_iter=self.max_iter)
 
-        weights = segment_topic_weights(best.M, best.R)            # (n_docs, c, l1)
-        mass = weights.sum(axis=2)
-        present = (mass > 0) & (np.diff(S.indptr).reshape(n_docs, c) > 0)
-        d_seg = np.divide(weights, mass[:, :, None], out=np.zeros_like(weights),
-                          where=present[:, :, None])
+        d_seg, d_doc, present = _topic_distributions(S, c, best.M, best.R)
         n_present = present.sum(axis=1)
-        d_doc = d_seg.sum(axis=1) / np.maximum(n_present, 1)[:, None]
 
         k = int(self.n_clusters)
         seed = int(rng.integers(np.iinfo(np.int32).max))
@@ -261,7 +277,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         if not self.overlapping:
             km.fit(d_doc)
             self.labels_ = km.labels_.astype(np.int64)
-            self.memberships_ = np.eye(k)[self.labels_]
+            self.memberships_ = distance_memberships(km.transform(d_doc) ** 2)
         else:
             seg_rows = d_seg[present]
             if len(seg_rows) < k:
@@ -288,6 +304,44 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self.restart_objectives_ = objectives
         self.n_iter_ = int(sum(best.n_iter))
         return self
+
+    # ------------------------------------------------------------------ new documents
+
+    def _place(self, X):
+        """Labels and memberships of new documents, the bases and centres held fixed.
+
+        Each new document's cores come from :func:`~docnmf.factor.nma.fold_in_cores`
+        (as Algorithm 1 treats a fitted document, or by eq. 17 when the model was
+        fitted with the joint stage); its topic distributions are then read as
+        the fitted documents' are.
+        """
+        check_is_fitted(self, "cluster_centers_")
+        c = int(self.n_segments)
+        S = self._segment_matrix(X, fitted=True)
+        if S.shape[1] != self.components_.shape[1]:
+            raise ValueError(f"the new documents have {S.shape[1]} terms, the model "
+                             f"{self.components_.shape[1]}")
+        M = fold_in_cores(S, c, self.components_.T, self.segment_basis_,
+                          joint=int(self.joint_max_iter) > 0)
+        d_seg, d_doc, present = _topic_distributions(S, c, M, self.segment_basis_)
+        centres = self.cluster_centers_
+        if not self.overlapping:
+            D = ((d_doc[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            return np.argmin(D, axis=1).astype(np.int64), distance_memberships(D)
+        k = centres.shape[0]
+        nearest = np.argmin(((d_seg[:, :, None, :] - centres[None, None]) ** 2).sum(axis=3),
+                            axis=2)
+        counts = np.stack([((nearest == j) & present).sum(axis=1) for j in range(k)], axis=1)
+        shares = counts / np.maximum(present.sum(axis=1), 1)[:, None]
+        return _majority(counts, d_doc, centres), shares
+
+    def predict(self, X):
+        """Cluster of each new document (texts, segment lists or matrices, as ``fit`` took)."""
+        return self._place(X)[0]
+
+    def predict_memberships(self, X):
+        """Memberships of new documents, with the meaning of ``memberships_``."""
+        return self._place(X)[1]
 
     # ------------------------------------------------------------------ reading results
 
@@ -337,6 +391,22 @@ def _normalise_rows(S: sp.csr_matrix, c: int, norm: Norm | None) -> sp.csr_matri
     out = sp.csr_matrix(sp.diags(scale) @ S)
     out.eliminate_zeros()
     return out
+
+
+def _topic_distributions(S: sp.csr_matrix, c: int, M: np.ndarray, R: np.ndarray):
+    """Segment and document topic distributions ``d_ij``, ``d_i`` and the non-empty segments.
+
+    ``d_ij`` is segment ``j``'s column of ``M_i R^T`` scaled to sum to one
+    (zero for an empty slot); ``d_i`` their mean over the non-empty segments.
+    """
+    n_docs = S.shape[0] // c
+    weights = segment_topic_weights(M, R)                       # (n_docs, c, l1)
+    mass = weights.sum(axis=2)
+    present = (mass > 0) & (np.diff(S.indptr).reshape(n_docs, c) > 0)
+    d_seg = np.divide(weights, mass[:, :, None], out=np.zeros_like(weights),
+                      where=present[:, :, None])
+    d_doc = d_seg.sum(axis=1) / np.maximum(present.sum(axis=1), 1)[:, None]
+    return d_seg, d_doc, present
 
 
 def _majority(counts: np.ndarray, d_doc: np.ndarray, centers: np.ndarray) -> np.ndarray:

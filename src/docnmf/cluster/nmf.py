@@ -109,6 +109,8 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     True
     """
 
+    _placement_state = ("n_features_in_", "components_", "ncw_column_sums_")
+
     def __init__(self, n_clusters: int = 8, *, weighting: Weighting = "none", n_init: int = 10,
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",
                  init: str = "nndsvda", dtype: str = "float64", random_state=None,

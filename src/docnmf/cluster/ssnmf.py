@@ -116,6 +116,13 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     True
     """
 
+    _placement_state = ("n_features_in_", "embedding_", "components_", "S_", "_GtG")
+
+    def _placement_blocker(self) -> str | None:
+        if self.affinity == "precomputed":
+            return "an SS-NMF fitted on a precomputed similarity cannot place new texts"
+        return super()._placement_blocker()
+
     def __init__(self, n_clusters: int = 8, *, constraint_mode: ConstraintMode = "extreme",
                  reward: float | None = None, penalty: float | None = None,
                  affinity: Affinity = "linear", closure: bool = True, update: str = "paper",

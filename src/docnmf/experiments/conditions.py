@@ -5,7 +5,7 @@ turns it into raw term counts for the whole collection (once), and
 :func:`weigh_subset` gives the matrix one test run clusters: the documents
 of ``k`` chosen classes, weighted, with all-zero columns dropped.
 
-Two weightings are supported:
+Three weightings are supported:
 
 ``"xu-subset"``
     ``tf * log(n / df)`` with ``n`` and ``df`` counted on the documents of
@@ -15,6 +15,12 @@ Two weightings are supported:
     ``(1 + log tf) * log(N / df)`` with ``N`` and ``df`` counted on the
     whole filtered collection, unit-length rows (the preprocessing of
     D. Cai's published TDT2 and Reuters matrices, used in Cai et al. 2011).
+``"cluster"``
+    What ``docnmf cluster`` would do with the subset: its document-frequency
+    pruning (``min_df``, ``max_df``, ``max_features``) and its ``tf`` / ``idf``
+    schemes, counted on the subset, unit-length rows; the settings are the
+    condition's ``text_options`` (``docnmf evaluate`` passes ``cluster``'s
+    text options), stop words and stemming applied when the texts are counted.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..corpus import Corpus, list_datasets, load_dataset, read_corpus
-from ..text.vectorize import DocumentVectorizer
+from ..text.vectorize import DocumentVectorizer, document_count_bounds, kept_columns
 from ..text.weighting import TfidfWeighting
 
 __all__ = ["Weighting", "WEIGHTINGS", "DataCondition", "PreparedData", "ProtocolError",
@@ -37,14 +43,20 @@ __all__ = ["Weighting", "WEIGHTINGS", "DataCondition", "PreparedData", "Protocol
 
 logger = logging.getLogger(__name__)
 
-Weighting = Literal["xu-subset", "cai-global"]
+Weighting = Literal["xu-subset", "cai-global", "cluster"]
 
 #: Weighting name -> what it computes (shown in reports and ``--help``).
 WEIGHTINGS: dict[str, str] = {
     "xu-subset": "tf * log(n / df), idf over the clustered subset, unit rows (Xu et al. 2003)",
     "cai-global": "(1 + log tf) * log(N / df), idf over the whole collection, unit rows "
                   "(Cai et al. 2011)",
+    "cluster": "the text options of 'docnmf cluster' (pruning, tf, idf) applied to the clustered "
+               "documents, unit rows",
 }
+
+#: The text options of ``"cluster"`` when a condition gives none: ``docnmf cluster``'s defaults.
+CLUSTER_TEXT_OPTIONS = {"stop_words": "english", "stem": True, "min_df": 2, "max_df": 0.95,
+                        "max_features": None, "tf": "raw", "idf": "xu"}
 
 #: Vectorizer settings for text corpora. The papers remove stop words (and
 #: Xu et al. stem); neither states a document-frequency cut, so none is made.
@@ -73,6 +85,11 @@ class DataCondition:
         reader's own filtering).
     description : str
         One line for reports; not part of the result identity.
+    text_options : tuple of (str, value) pairs
+        ``DocumentVectorizer`` settings of the ``"cluster"`` weighting
+        (``stop_words``, ``stem``, ``min_df``, ``max_df``, ``max_features``,
+        ``tf``, ``idf``); unset ones take :data:`CLUSTER_TEXT_OPTIONS`. With
+        any set, texts are counted with its stop words and stemming.
     """
 
     name: str
@@ -80,15 +97,23 @@ class DataCondition:
     reader_options: tuple[tuple[str, Any], ...] = ()
     min_class_size: int | None = None
     description: str = field(default="", compare=False)
+    text_options: tuple[tuple[str, Any], ...] = ()
 
     def identity(self) -> dict[str, Any]:
         """The fields that change results, as stored in a results file header."""
         source = self.source
         if not _is_dataset_name(source):
             source = str(Path(source).expanduser().resolve())
-        return {"name": self.name, "source": source,
-                "reader_options": {k: v for k, v in self.reader_options},
-                "min_class_size": self.min_class_size}
+        out = {"name": self.name, "source": source,
+               "reader_options": {k: v for k, v in self.reader_options},
+               "min_class_size": self.min_class_size}
+        if self.text_options:   # absent otherwise, so earlier results files still resume
+            out["text_options"] = self.cluster_options()
+        return out
+
+    def cluster_options(self) -> dict[str, Any]:
+        """The ``"cluster"`` weighting's settings: the given text options over the defaults."""
+        return {**CLUSTER_TEXT_OPTIONS, **dict(self.text_options)}
 
     def available(self, data_home: str | os.PathLike | None = None) -> bool:
         """Whether the corpus files are present (without loading them)."""
@@ -113,6 +138,8 @@ class PreparedData:
         ``(1 + log tf) * log(N / df)`` fitted on all documents (``"cai-global"``).
     vectorizer : dict or None
         Tokenization settings when the counts were made from texts.
+    cluster_options : dict
+        The settings of the ``"cluster"`` weighting (:meth:`DataCondition.cluster_options`).
     """
 
     counts: sp.csr_matrix
@@ -120,6 +147,7 @@ class PreparedData:
     class_names: list[str]
     global_weighting: TfidfWeighting
     vectorizer: dict[str, Any] | None = None
+    cluster_options: dict[str, Any] = field(default_factory=lambda: dict(CLUSTER_TEXT_OPTIONS))
 
     @property
     def n_classes(self) -> int:
@@ -162,22 +190,26 @@ def prepare_data(condition: DataCondition,
     """Load ``condition`` and compute raw counts for the whole collection, once.
 
     Text corpora are tokenized with stop-word removal and Porter stemming
-    and no document-frequency pruning (:data:`TEXT_VECTORIZER`); matrix
+    and no document-frequency pruning (:data:`TEXT_VECTORIZER`; a condition
+    with ``text_options`` uses their stop words and stemming); matrix
     corpora keep their count matrix.
     """
     corpus = load_condition(condition, data_home)
     settings = None
+    options = condition.cluster_options()
     if corpus.counts is not None:
         counts = sp.csr_matrix(corpus.counts, dtype=np.float64)
     else:
         settings = dict(TEXT_VECTORIZER)
+        if condition.text_options:
+            settings.update(stop_words=options["stop_words"], stem=options["stem"])
         vectorizer = DocumentVectorizer(**settings).fit(corpus.texts)
         counts = vectorizer.count(corpus.texts)
     y, names = corpus.label_array()
     global_weighting = TfidfWeighting(tf="sublinear", idf="xu", norm="l2").fit(counts)
     logger.info("%s: %d documents, %d classes, %d terms", condition.name, counts.shape[0],
                 len(names), counts.shape[1])
-    return PreparedData(counts, y, names, global_weighting, settings)
+    return PreparedData(counts, y, names, global_weighting, settings, options)
 
 
 def subset_indices(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
@@ -203,6 +235,12 @@ def weigh_subset(data: PreparedData, indices: np.ndarray, weighting: Weighting) 
         X = TfidfWeighting(tf="raw", idf="xu", norm="l2").fit_transform(counts)
     elif weighting == "cai-global":
         X = data.global_weighting.transform(counts)
+    elif weighting == "cluster":
+        o = data.cluster_options
+        low, high = document_count_bounds(o["min_df"], o["max_df"], o["max_features"],
+                                          counts.shape[0])
+        kept = kept_columns(sp.csr_matrix(counts), low, high, o["max_features"])
+        X = TfidfWeighting(tf=o["tf"], idf=o["idf"], norm="l2").fit_transform(counts[:, kept])
     else:
         raise ProtocolError(f"unknown weighting {weighting!r}; choose from {', '.join(WEIGHTINGS)}")
     return sp.csr_matrix(X[:, np.flatnonzero(X.getnnz(axis=0))])

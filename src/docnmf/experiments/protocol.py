@@ -62,7 +62,11 @@ class Protocol:
     restarts : int
         ``n_init`` of every estimator; the papers' NMF keeps the best of 10.
     seed : int
-    weightings : tuple of {"xu-subset", "cai-global"}
+    weightings : tuple of {"xu-subset", "cai-global", "cluster"}
+    as_published : bool
+        Fit every method as the papers did (``make_estimator(...,
+        as_published=True)``: multiplicative updates from random starts), or
+        with the estimators' own defaults, as ``docnmf cluster`` does.
     """
 
     condition: DataCondition
@@ -72,6 +76,7 @@ class Protocol:
     restarts: int = 10
     seed: int = 0
     weightings: tuple[str, ...] = ("xu-subset",)
+    as_published: bool = True
 
     def tasks(self) -> list["Task"]:
         """Every (weighting, method, k, run) of the plan, in a fixed order."""
@@ -80,9 +85,12 @@ class Protocol:
 
     def result_params(self, data: PreparedData) -> dict[str, Any]:
         """What a results file must agree on to be resumed (methods, k and runs may grow)."""
-        return {"condition": self.condition.identity(), "data": data.fingerprint(),
-                "seed": int(self.seed), "restarts": int(self.restarts),
-                "nmi_normalization": "max"}
+        params = {"condition": self.condition.identity(), "data": data.fingerprint(),
+                  "seed": int(self.seed), "restarts": int(self.restarts),
+                  "nmi_normalization": "max"}
+        if not self.as_published:   # absent otherwise, so earlier results files still resume
+            params["as_published"] = False
+        return params
 
 
 @dataclass(frozen=True)
@@ -154,14 +162,14 @@ def method_seed(seed: int, k: int, run: int, method: str) -> int:
 
 
 def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
-             restarts: int) -> dict[str, Any]:
+             restarts: int, as_published: bool = True) -> dict[str, Any]:
     """Compute one run and return its record (scores, sizes, seconds, warnings)."""
     classes = choose_classes(data.n_classes, task.k, seed, task.run)
     idx = subset_indices(data.y, classes)
     X = weigh_subset(data, idx, task.weighting)
     random_state = method_seed(seed, task.k, task.run, task.method)
     model = make_estimator(task.method, task.k, random_state=random_state, n_init=restarts,
-                           as_published=True)
+                           as_published=as_published)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
@@ -177,9 +185,10 @@ def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
     }
 
 
-def _task_in(context: tuple[PreparedData, str, int, int], task: Task) -> dict[str, Any]:
-    data, condition, seed, restarts = context
-    return run_task(data, condition, task, seed=seed, restarts=restarts)
+def _task_in(context: tuple[PreparedData, str, int, int, bool], task: Task) -> dict[str, Any]:
+    data, condition, seed, restarts, as_published = context
+    return run_task(data, condition, task, seed=seed, restarts=restarts,
+                    as_published=as_published)
 
 
 # -- the runner ---------------------------------------------------------------------------------
@@ -278,7 +287,8 @@ def run_protocol(protocol: Protocol, results_path: str | os.PathLike, *, jobs: i
 def _execute(todo: list[Task], data: PreparedData, protocol: Protocol,
              jobs: int | None) -> Iterable[dict[str, Any]]:
     """Yield the record of every task as it finishes, in this process or in a pool."""
-    context = (data, protocol.condition.name, protocol.seed, protocol.restarts)
+    context = (data, protocol.condition.name, protocol.seed, protocol.restarts,
+               protocol.as_published)
     for _, record in run_tasks(_task_in, todo, context, jobs=jobs,
                                describe=lambda t: f"{t.weighting} k={t.k} run {t.run} with "
                                                   f"{t.method}"):

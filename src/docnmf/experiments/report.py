@@ -68,6 +68,11 @@ class _Comparison:
         self.k_values = tuple(sorted(protocol.k_values))
         self.metrics = spec.metrics if spec is not None else ("accuracy", "nmi", "purity")
 
+    @property
+    def ours_label(self) -> str:
+        """The word 'ours' beside a paper's numbers; nothing on a user's corpus (no paper)."""
+        return " ours" if self.spec is not None else ""
+
     def ours(self, weighting: str, method: str, metric: str) -> MetricRow | None:
         return self.rows.get((weighting, method, metric))
 
@@ -105,7 +110,8 @@ def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
         for k in ks:
             c = row.per_k.get(k) if row else None
             cells.append(f"{c.mean:.3f} ± {c.std:.3f}" if c else "–")
-        lines.append(f"| {display_name(method)} | ours | " + " | ".join(cells)
+        lines.append(f"| {display_name(method)} | {'ours' if with_paper else 'mean ± sd'} | "
+                     + " | ".join(cells)
                      + f" | {_fmt(cmp.our_average(weighting, method, metric))} |")
         if with_paper and cmp.spec.row(metric, method) is not None:
             paper = [cmp.paper(metric, method, k) for k in ks]
@@ -128,7 +134,7 @@ def _summary_table(cmp: _Comparison) -> list[str]:
     rule = "|---|---|"
     for m in metrics:
         name = METRIC_NAMES.get(m, m)
-        head += f" {name} ours |" + (f" {name} paper | Δ |" if cmp.spec else "")
+        head += f" {name}{cmp.ours_label} |" + (f" {name} paper | Δ |" if cmp.spec else "")
         rule += "---:|" + ("---:|---:|" if cmp.spec else "")
     lines = [head, rule]
     for w in cmp.protocol.weightings:
@@ -211,7 +217,7 @@ def format_compact(result: ProtocolResult, protocol: Protocol,
     head = f"{'weighting':<11} {'method':<{width}}"
     for m in metrics:
         short = "AC" if m == "accuracy" else m.upper()
-        head += f"  {short + ' ours':>8}"
+        head += f"  {short + cmp.ours_label:>8}"
         if spec:
             head += f"  {short + ' paper':>9}  {'diff':>6}"
     lines = [head]
@@ -260,7 +266,7 @@ def _plot(cmp: _Comparison, weighting: str) -> bytes:
                 if row and row.per_k:
                     ks = list(row.per_k)
                     ax.plot(ks, [row.per_k[k].mean for k in ks], "-o", color=colour, ms=4,
-                            label=f"{display_name(method)} (ours)")
+                            label=display_name(method) + (" (ours)" if cmp.spec else ""))
                 if cmp.spec is not None and cmp.spec.row(metric, method) is not None:
                     ks = list(cmp.spec.k_values)
                     ax.plot(ks, [cmp.paper(metric, method, k) for k in ks], "--",

@@ -44,7 +44,8 @@ import scipy.sparse as sp
 from ._losses import has_converged, squared_norm
 from .nnls import nnls_bpp_gram
 
-__all__ = ["NMAResult", "fit_nma", "nma_random_init", "nma_loss", "segment_topic_weights"]
+__all__ = ["NMAResult", "fit_nma", "fold_in_cores", "nma_random_init", "nma_loss",
+           "segment_topic_weights"]
 
 
 class NMAResult(NamedTuple):
@@ -249,6 +250,48 @@ def fit_nma(X, n_segments: int, L0: np.ndarray, R0: np.ndarray, *, max_iter: int
                      {"LB": np.asarray(losses_lb), "MR": np.asarray(losses_mr),
                       "joint": np.asarray(losses_joint)},
                      done1 and done2 and done3)
+
+
+def fold_in_cores(X, n_segments: int, L: np.ndarray, R: np.ndarray, *,
+                  joint: bool = False) -> np.ndarray:
+    """The cores ``M_i`` of new documents, the bases ``L`` and ``R`` held fixed.
+
+    Each new document is treated as Algorithm 1 treats a fitted one, with
+    the fitted bases: ``B_i`` given ``L`` (eq. 5), then ``M_i`` given ``R``
+    (eq. 13, first line). With ``joint=True`` (models fitted with the joint
+    stage) ``M_i`` minimises eq. 17 itself, ``||A_i - L M_i R^T||_F``, as
+    the joint stage's core step does.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_new * n_segments, n_terms)
+        The new documents' segment vectors as rows, as :func:`fit_nma` takes them.
+    n_segments : int
+    L : ndarray of shape (n_terms, l1)
+    R : ndarray of shape (n_segments, l2)
+    joint : bool
+
+    Returns
+    -------
+    M : ndarray of shape (n_new, l1, l2)
+
+    Examples
+    --------
+    >>> L, R = np.eye(2), np.eye(2)
+    >>> X = np.array([[1.0, 0.0], [0.0, 3.0]])       # one document, A_1 = X.T
+    >>> fold_in_cores(X, 2, L, R).tolist()
+    [[[1.0, 0.0], [0.0, 3.0]]]
+    """
+    c = int(n_segments)
+    if X.shape[0] % c:
+        raise ValueError(f"{X.shape[0]} segment rows is not a multiple of n_segments={c}")
+    n_new, l1 = X.shape[0] // c, L.shape[1]
+    XL = np.asarray(X @ L)
+    if joint:
+        return _solve_cores_joint(XL.reshape(n_new, c, l1), L.T @ L, R,
+                                  np.zeros((n_new, l1, R.shape[1])))
+    Bt = nnls_bpp_gram(L.T @ L, XL.T).T                                       # eq. 5
+    return _solve_cores_given_r(Bt.reshape(n_new, c, l1), R, None)            # eq. 13
 
 
 def _small_decrease(losses: list[float], tol: float, scale: float) -> bool:

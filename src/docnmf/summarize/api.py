@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,7 +14,8 @@ from .matrices import build_pool, term_matrices
 from .rankers import RANKERS, Context
 from .rouge import parse_length
 
-__all__ = ["METHODS", "keywords_report", "summarize_documents", "summarize_texts"]
+__all__ = ["METHODS", "keywords_report", "pick_documents", "summarize_clusters",
+           "summarize_documents", "summarize_texts"]
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +88,71 @@ def summarize_texts(texts: Sequence[str], length: str = "665b", method: str = "f
     """
     return "\n".join(summarize_documents(texts, length, method=method,
                                          random_state=random_state, **options))
+
+
+def pick_documents(n_docs: int, max_documents: int | None, *, scores=None,
+                   random_state=0) -> np.ndarray:
+    """At most ``max_documents`` of ``n_docs`` documents to summarize, in their original order.
+
+    The highest ``scores`` (e.g. memberships of a cluster) when given, else
+    a random sample; all of them when ``max_documents`` is None or 0 or not
+    smaller than ``n_docs``. A summary's cost grows with the number of
+    documents times the number of sentences (the document-sentence matrix),
+    so a cap keeps large collections fast.
+
+    Examples
+    --------
+    >>> pick_documents(5, 2, scores=np.array([0.1, 0.9, 0.5, 0.2, 0.8])).tolist()
+    [1, 4]
+    >>> pick_documents(3, 0).tolist()
+    [0, 1, 2]
+    """
+    if not max_documents or max_documents >= n_docs:
+        return np.arange(n_docs)
+    if scores is not None:
+        chosen = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")[:max_documents]
+    else:
+        chosen = as_generator(random_state).choice(n_docs, size=max_documents, replace=False)
+    return np.sort(chosen)
+
+
+def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: int, *,
+                       length: str = "665b", method: str = "nmf", max_documents: int | None = 100,
+                       random_state=0, **options) -> list[str]:
+    """One summary per cluster: of its ``max_documents`` most representative documents.
+
+    Parameters
+    ----------
+    texts : sequence of str
+    labels : array of shape (n_docs,)
+        Cluster of each document (-1: none).
+    memberships : array of shape (n_docs, n_clusters)
+        Ranks a cluster's documents when it has more than ``max_documents``.
+    n_clusters : int
+    length, method, random_state, options :
+        As :func:`summarize_documents` (``policy`` etc.).
+    max_documents : int or None
+        Documents per summary at most (None or 0: all).
+
+    Returns
+    -------
+    list of str
+        Summary of each cluster (lines joined by newlines; empty when a
+        cluster has no sentence to offer).
+    """
+    labels, memberships = np.asarray(labels), np.asarray(memberships)
+    out = []
+    for c in range(n_clusters):
+        t0 = time.perf_counter()
+        members = np.flatnonzero(labels == c)
+        picked = members[pick_documents(members.size, max_documents,
+                                        scores=memberships[members, c])]
+        lines = summarize_documents([texts[i] for i in picked], length, method=method,
+                                    random_state=random_state, **options) if picked.size else []
+        out.append("\n".join(lines))
+        logger.info("summary of cluster %d/%d: %d of its %d documents (%.1fs)", c + 1, n_clusters,
+                    picked.size, members.size, time.perf_counter() - t0)
+    return out
 
 
 def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 10,

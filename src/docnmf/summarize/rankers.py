@@ -7,6 +7,8 @@ registered by name in :data:`RANKERS`.
 
 from __future__ import annotations
 
+import logging
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +34,11 @@ __all__ = [
     "rank_nmf",
     "rank_random",
 ]
+
+logger = logging.getLogger(__name__)
+
+#: Document-sentence matrices with more entries than this log each restart (progress).
+LARGE = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -152,11 +159,16 @@ def rank_nmf(ctx: Context, rng: np.random.Generator) -> np.ndarray:
     X = ctx.X
     k = min(ctx.n_clusters, X.shape[0])
     best = None
-    for child in rng.spawn(ctx.n_init):
+    for r, child in enumerate(rng.spawn(ctx.n_init)):
+        t0 = time.perf_counter()
         U0, V0 = random_init(X, k, child)
         res = fit_nmf_mu(X, U0, V0, max_iter=ctx.max_iter, tol=1e-5)
         if best is None or res.losses[-1] < best.losses[-1]:
             best = res
+        if X.size > LARGE:
+            logger.info("sentence ranking: NMF restart %d/%d on %d documents x %d sentences "
+                        "(%.1fs)", r + 1, ctx.n_init, X.shape[0], X.shape[1],
+                        time.perf_counter() - t0)
     score = best.U @ best.V.sum(axis=0)
     return np.argsort(-score, kind="stable")
 
@@ -185,7 +197,8 @@ def rank_fsnmf(ctx: Context, rng: np.random.Generator, *, solver: str = "fit-the
         X = X / np.where(norms > 0, norms, 1.0)
     k = min(ctx.n_clusters, X.shape[0])
     model = FSNMFClustering(k, alpha=ctx.alpha, solver=solver, n_init=ctx.n_init,
-                            max_iter=ctx.max_iter, random_state=rng)
+                            max_iter=ctx.max_iter, random_state=rng,
+                            verbose=int(X.size > LARGE))   # progress on large matrices
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         return model.fit(X).feature_ranking_

@@ -18,10 +18,12 @@ included, because published figures were made with it:
   ROUGE's WordNet 2.0 irregular-form exception table (``said`` -> ``say``,
   ``children`` -> ``child``; the replacement is not stemmed further), then
   ROUGE's Porter variant (:mod:`docnmf.summarize._porter`). The table ships
-  with ROUGE as a Berkeley DB file; the ``py-rouge`` package carries it as
-  text and is where :func:`wordnet_exceptions` reads it. Without it, stemming
-  is Porter alone and ROUGE-1 recall on DUC 2004 comes out about 0.4 points
-  low (``benchmarks/rouge_validation.py``).
+  with ROUGE as a Berkeley DB file; docnmf ships it as text
+  (``docnmf/data/rouge_wordnet_exceptions.txt``, taken from py-rouge 1.1; its
+  origin and licences are in the ``.LICENSE.txt`` file beside it), read by
+  :func:`wordnet_exceptions`. Without it, stemming is Porter alone and ROUGE-1
+  recall on DUC 2004 comes out about 0.4 points low
+  (``benchmarks/rouge_validation.py``).
 * Model average (``-f A``) sums the clipped hits over all references and
   divides by the summed reference counts (recall) or by the reference count
   times the peer count (precision); it is not the mean of per-reference scores.
@@ -47,13 +49,11 @@ workshop "Text Summarization Branches Out".
 from __future__ import annotations
 
 import re
-import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import metadata
-from pathlib import Path
+from importlib import resources
 from typing import Literal
 
 import numpy as np
@@ -197,19 +197,19 @@ def _read_text_lcs(sents: list[str], words: int, nbytes: int) -> list[str]:
 def wordnet_exceptions() -> dict[str, str]:
     """ROUGE-1.5.5's WordNet 2.0 exception table (inflected form -> base form).
 
-    Read from the ``py-rouge`` distribution, which ships it as
-    ``rouge/wordnet_key_value.txt`` (``form|base`` per line). Returns an empty
-    dict when that package is not installed.
+    Shipped with docnmf as ``data/rouge_wordnet_exceptions.txt`` (``form|base``
+    per line; origin and licences in ``rouge_wordnet_exceptions.LICENSE.txt``).
+
+    Examples
+    --------
+    >>> table = wordnet_exceptions()
+    >>> table["said"], table["children"], len(table) > 5000
+    ('say', 'child', True)
     """
-    try:
-        path = Path(str(metadata.distribution("py-rouge").locate_file(
-            "rouge/wordnet_key_value.txt")))
-    except metadata.PackageNotFoundError:
-        return {}
-    if not path.is_file():
-        return {}
+    text = resources.files("docnmf").joinpath("data", "rouge_wordnet_exceptions.txt").read_text(
+        encoding="utf-8")
     table = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         form, sep, base = line.partition("|")
         if sep:
             table[form] = base
@@ -347,8 +347,7 @@ class Rouge:
         ROUGE-1.5.5 itself no longer does this.
     stem_exceptions : "wordnet", None or mapping
         Irregular forms looked up before Porter when ``stem`` is on:
-        ``"wordnet"`` is ROUGE's own table (:func:`wordnet_exceptions`; a
-        ``RuntimeWarning`` and Porter alone if ``py-rouge`` is missing), ``None``
+        ``"wordnet"`` is ROUGE's own table (:func:`wordnet_exceptions`), ``None``
         Porter alone, or a custom ``{form: base}`` mapping.
 
     Examples
@@ -385,10 +384,6 @@ class Rouge:
         if stem:
             if stem_exceptions == "wordnet":
                 table = wordnet_exceptions()
-                if not table:
-                    warnings.warn("the py-rouge package (ROUGE's WordNet exception table) is not "
-                                  "installed: stemming with Porter alone, which differs slightly "
-                                  "from ROUGE-1.5.5 -m", RuntimeWarning, stacklevel=2)
             elif stem_exceptions is None:
                 table = {}
             elif isinstance(stem_exceptions, str):

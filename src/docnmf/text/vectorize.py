@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from numbers import Integral, Real
-from typing import Iterable, Literal
+from typing import Iterable, Literal, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -14,7 +14,8 @@ from sklearn.utils.validation import check_is_fitted
 from .tokenize import DEFAULT_TOKEN_PATTERN, Analyzer, CorpusTokens, most_frequent_forms
 from .weighting import IdfScheme, TfidfWeighting, TfScheme
 
-__all__ = ["DocumentVectorizer", "EmptyVocabularyError"]
+__all__ = ["DocumentVectorizer", "EmptyVocabularyError", "document_count_bounds",
+           "kept_columns"]
 
 
 class EmptyVocabularyError(ValueError):
@@ -80,25 +81,55 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         self.token_pattern = token_pattern
 
     def _document_count_bounds(self, n_docs: int) -> tuple[float, float]:
-        """``min_df`` and ``max_df`` as document counts, read as CountVectorizer reads them."""
-        _check_df("min_df", self.min_df)
-        _check_df("max_df", self.max_df)
-        if self.max_features is not None and not _is_count(self.max_features):
-            raise ValueError(f"max_features must be None or an int >= 1, not {self.max_features!r}")
-        # a count above the number of documents is clipped, so a tiny corpus is not emptied
-        min_df = int(min(self.min_df, n_docs)) if isinstance(self.min_df, Integral) else self.min_df
-        max_df = self.max_df
-        if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1):
-            max_df = 1.0  # a tiny corpus: a fraction below one document would prune everything
-        low = min_df if isinstance(min_df, int) else min_df * n_docs
-        high = max_df if isinstance(max_df, Integral) else max_df * n_docs
-        if high < low:
-            raise ValueError("max_df corresponds to fewer documents than min_df")
-        return low, high
+        return document_count_bounds(self.min_df, self.max_df, self.max_features, n_docs)
 
     def fit(self, raw_documents, y=None):
         self.fit_transform(raw_documents)
         return self
+
+    @classmethod
+    def from_vocabulary(cls, vocabulary: Sequence[str], idf_values, /, *,
+                        readable_names: Sequence[str] | None = None,
+                        **params) -> "DocumentVectorizer":
+        """A fitted vectorizer from what ``fit`` learnt: the terms in column order and their idf.
+
+        ``params`` are the constructor's; ``readable_names`` the display names
+        of the terms (:meth:`readable_feature_names` of the fitting texts),
+        returned by :attr:`fitted_readable_names_`. This is how a saved model
+        is rebuilt without refitting.
+
+        Examples
+        --------
+        >>> v = DocumentVectorizer(min_df=1).fit(["Stars and planets", "Bread in the oven"])
+        >>> w = DocumentVectorizer.from_vocabulary(v.get_feature_names_out(), v.idf_, min_df=1)
+        >>> bool((w.transform(["planets, stars"]) != v.transform(["planets, stars"])).nnz == 0)
+        True
+        """
+        terms = [str(t) for t in vocabulary]
+        idf = np.asarray(idf_values, dtype=np.float64)
+        if idf.shape != (len(terms),):
+            raise ValueError(f"{idf.shape[0] if idf.ndim else 0} idf values for {len(terms)} terms")
+        if len(set(terms)) != len(terms):
+            raise ValueError("the vocabulary repeats a term")
+        vectorizer = cls(**params)
+        vectorizer.analyzer_ = Analyzer(vectorizer.stop_words, vectorizer.stem,
+                                        vectorizer.token_pattern)
+        vectorizer.vocabulary_ = {term: j for j, term in enumerate(terms)}
+        weighting = TfidfWeighting(tf=vectorizer.tf, idf=vectorizer.idf, norm=vectorizer.norm)
+        weighting.idf_, weighting.n_features_in_ = idf, len(terms)
+        vectorizer.weighting_, vectorizer.idf_ = weighting, idf
+        names = terms if readable_names is None else [str(t) for t in readable_names]
+        if len(names) != len(terms):
+            raise ValueError(f"{len(names)} readable names for {len(terms)} terms")
+        vectorizer._fit_readable_names = np.array(names, dtype=object)
+        vectorizer._fit_digest = None
+        return vectorizer
+
+    @property
+    def fitted_readable_names_(self) -> np.ndarray:
+        """The readable term names found in the fitting texts (see :meth:`readable_feature_names`)."""
+        check_is_fitted(self, "vocabulary_")
+        return self._fit_readable_names.copy()
 
     def fit_transform(self, raw_documents, y=None):
         docs = _as_text_list(raw_documents)
@@ -114,7 +145,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
                                len(terms))
         forms = most_frequent_forms(tokens.words, stems, tokens.word_counts())
         del tokens  # the token stream is the largest array here; the counts hold what it had
-        kept = _kept_columns(counts, low, high, self.max_features)
+        kept = kept_columns(counts, low, high, self.max_features)
         if not kept.size:
             raise EmptyVocabularyError(
                 "no index terms left after tokenization, stop words and document-frequency "
@@ -167,6 +198,30 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return tags
 
 
+def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[float, float]:
+    """``min_df`` and ``max_df`` as document counts for ``n_docs`` documents, read as
+    CountVectorizer reads them (see :class:`DocumentVectorizer`).
+
+    Examples
+    --------
+    >>> document_count_bounds(2, 0.95, None, 100)
+    (2, 95.0)
+    """
+    _check_df("min_df", min_df)
+    _check_df("max_df", max_df)
+    if max_features is not None and not _is_count(max_features):
+        raise ValueError(f"max_features must be None or an int >= 1, not {max_features!r}")
+    # a count above the number of documents is clipped, so a tiny corpus is not emptied
+    min_df = int(min(min_df, n_docs)) if isinstance(min_df, Integral) else min_df
+    if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1):
+        max_df = 1.0  # a tiny corpus: a fraction below one document would prune everything
+    low = min_df if isinstance(min_df, int) else min_df * n_docs
+    high = max_df if isinstance(max_df, Integral) else max_df * n_docs
+    if high < low:
+        raise ValueError("max_df corresponds to fewer documents than min_df")
+    return low, high
+
+
 def _as_text_list(raw_documents) -> list[str]:
     if isinstance(raw_documents, str):
         raise TypeError("expected an iterable of documents, got a single string")
@@ -207,7 +262,7 @@ def _count_matrix(tokens: CorpusTokens, column_of_word: np.ndarray,
     return X.astype(np.float64)
 
 
-def _kept_columns(counts: sp.csr_matrix, low: float, high: float,
+def kept_columns(counts: sp.csr_matrix, low: float, high: float,
                   max_features: int | None) -> np.ndarray:
     """Columns in ``low`` to ``high`` documents, capped at the ``max_features`` most frequent.
 

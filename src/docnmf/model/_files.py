@@ -1,0 +1,254 @@
+"""Model folders: ``model.json`` (what the model is) and ``arrays.npz`` (its numbers).
+
+Why this format and not pickle, joblib or skops: loading a pickle runs
+whatever code the file names, and skops' safe format, which avoids that,
+asks the user to vouch for every class a file names that is not on its
+own list, which docnmf's estimators are not; it also stores objects as
+their Python attributes, so a file would break when an estimator's
+insides change. Here the file says which registered estimator it holds,
+its parameters and the fitted values placing documents needs
+(``_placement_state``), as JSON and plain numeric arrays, under a format
+version. Loading builds the estimator from docnmf's own registry (a name
+outside it is refused), sets only the attributes the estimator declares,
+reads arrays with ``allow_pickle=False`` and checks their SHA-256 against
+``model.json``; any other content is refused before anything is built.
+Both files can be read from any language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._version import __version__
+from ..methods import METHODS
+from ..text.vectorize import DocumentVectorizer
+from ._codec import (ArrayStore, ModelFormatError, ModelSaveError, decode_params, decode_value,
+                     encode_params, encode_value)
+from ._pipeline import ClusteringModel
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "MODEL_FILE", "ARRAYS_FILE", "save", "load",
+           "model_folder"]
+
+FORMAT = "docnmf-model"
+#: The version written; a file of a higher version is refused with a clear error.
+FORMAT_VERSION = 1
+MODEL_FILE, ARRAYS_FILE = "model.json", "arrays.npz"
+
+
+def _estimator_classes() -> dict[str, type]:
+    """The estimators a model file may name: those of the registered methods that place documents."""
+    return {m.estimator.__name__: m.estimator for m in METHODS.values()
+            if m.places_new_documents}
+
+
+def _method_of(model: ClusteringModel) -> str | None:
+    if model.method is not None and model.method not in METHODS:
+        raise ModelSaveError(f"unknown method {model.method!r}")
+    return model.method
+
+
+def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
+    est = model.estimator
+    name = type(est).__name__
+    if _estimator_classes().get(name) is not type(est):
+        raise ModelSaveError(f"{name} cannot place new documents; docnmf saves only estimators "
+                             "that can (see Method.places_new_documents)")
+    blocker = est._placement_blocker()
+    if blocker:
+        raise ModelSaveError(blocker)
+    if not hasattr(est, "n_features_in_") and not hasattr(est, "vectorizer_"):
+        raise ModelSaveError(f"{name} is not fitted")
+    state = {attr: encode_value(getattr(est, attr), f"estimator.{attr}", store)
+             for attr in est._placement_state if hasattr(est, attr)}
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "docnmf_version": __version__,
+        "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "method": _method_of(model),
+        "estimator": {"class": name, "params": encode_params(est.get_params(deep=False), name),
+                      "state": state},
+        "vectorizer": (None if model.vectorizer is None
+                       else encode_value(model.vectorizer, "vectorizer", store)),
+        "info": json.loads(json.dumps(model.info, default=str)),
+    }
+
+
+def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+def save(model, path: str | os.PathLike) -> Path:
+    """Write a fitted model to the folder ``path``: ``model.json`` and ``arrays.npz``.
+
+    ``model`` is a :class:`ClusteringModel` (vectorizer and estimator: texts
+    in) or a bare fitted estimator (matrices in). The folder appears whole
+    or not at all; an existing model folder at ``path`` is replaced, any
+    other existing folder is left alone (:class:`ModelSaveError`).
+
+    Raises
+    ------
+    ModelSaveError
+        For an estimator that cannot place new documents (spectral methods,
+        kernel k-means, the topic models, precomputed or callable kernels).
+    """
+    path = Path(path)
+    bare = not isinstance(model, ClusteringModel)
+    wrapped = ClusteringModel(model) if bare else model
+    store = ArrayStore()
+    record = _encode(wrapped, store)
+    record["kind"] = "estimator" if bare else "pipeline"
+    data = _npz_bytes(store.arrays)
+    record["arrays"] = {"file": ARRAYS_FILE, "sha256": hashlib.sha256(data).hexdigest()}
+    text = json.dumps(record, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    if path.exists() and not (path.is_dir() and ((path / MODEL_FILE).is_file()
+                                                 or not any(path.iterdir()))):
+        raise ModelSaveError(f"{path} exists and is not a docnmf model folder; not overwritten")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        (staging / ARRAYS_FILE).write_bytes(data)
+        (staging / MODEL_FILE).write_text(text, encoding="utf-8")
+        os.chmod(staging, 0o777 & ~_umask())
+        _replace_folder(staging, path)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _replace_folder(new: Path, path: Path) -> None:
+    """Put the folder ``new`` at ``path``, the old one (if any) moved aside and then removed."""
+    old = None
+    if path.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
+        os.rmdir(old)
+        os.rename(path, old)
+    os.rename(new, path)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def model_folder(path: str | os.PathLike) -> Path:
+    """The model folder ``path`` names: the folder itself, its ``model.json``, or a result
+    folder of ``docnmf cluster`` holding ``model/``."""
+    path = Path(path)
+    for candidate in (path, path / "model"):
+        if (candidate / MODEL_FILE).is_file():
+            return candidate
+    if path.name == MODEL_FILE and path.is_file():
+        return path.parent
+    if not path.exists():
+        raise ModelFormatError(f"no such model: {path}")
+    raise ModelFormatError(f"{path} is not a docnmf model (no {MODEL_FILE}; docnmf never "
+                           "loads pickle or joblib files)")
+
+
+def _read_record(folder: Path) -> dict[str, Any]:
+    try:
+        record = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFormatError(f"{folder / MODEL_FILE} is not valid JSON: {exc}") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise ModelFormatError(f"{folder / MODEL_FILE} is not a docnmf model file")
+    version = record.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ModelFormatError(f"{folder / MODEL_FILE}: unknown format version {version!r}")
+    if version > FORMAT_VERSION:
+        raise ModelFormatError(
+            f"{folder / MODEL_FILE} has format version {version}, written by docnmf "
+            f"{record.get('docnmf_version', '?')}; this docnmf ({__version__}) reads versions "
+            f"up to {FORMAT_VERSION}: upgrade docnmf to load it")
+    return record
+
+
+def _read_arrays(folder: Path, record: dict[str, Any]) -> ArrayStore:
+    meta = record.get("arrays")
+    if not isinstance(meta, dict) or meta.get("file") != ARRAYS_FILE:
+        raise ModelFormatError(f"{folder / MODEL_FILE} does not name its arrays file")
+    try:
+        data = (folder / ARRAYS_FILE).read_bytes()
+    except OSError as exc:
+        raise ModelFormatError(f"cannot read {folder / ARRAYS_FILE}: {exc.strerror}") from None
+    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        raise ModelFormatError(f"{folder / ARRAYS_FILE} does not match {MODEL_FILE} (its SHA-256 "
+                               "differs): the model files were changed or mixed up")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in npz.files}
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
+        # allow_pickle=False: an object array (a pickle) is refused here, never unpickled
+        raise ModelFormatError(f"{folder / ARRAYS_FILE} holds something other than plain numeric "
+                               f"arrays ({exc})") from None
+    return ArrayStore(arrays)
+
+
+def _decode_estimator(record: Any, store: ArrayStore):
+    if not isinstance(record, dict):
+        raise ModelFormatError("the model has no estimator")
+    name = record.get("class")
+    cls = _estimator_classes().get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ModelFormatError(f"unknown estimator class {name!r}; a model may hold one of "
+                               f"{', '.join(sorted(_estimator_classes()))}")
+    params = decode_params(record.get("params", {}), cls().get_params(deep=False), name)
+    try:
+        estimator = cls(**params)
+    except TypeError as exc:
+        raise ModelFormatError(f"bad parameters for {name}: {exc}") from None
+    state = record.get("state")
+    if not isinstance(state, dict):
+        raise ModelFormatError(f"the state of {name} must be a JSON object")
+    for attr, value in state.items():
+        if attr not in cls._placement_state:
+            raise ModelFormatError(f"{name} has no saved attribute {attr!r}")
+        setattr(estimator, attr, decode_value(value, store))
+    return estimator
+
+
+def load(path: str | os.PathLike):
+    """Read a model written by :func:`save` (or by ``docnmf cluster -o OUT``: pass ``OUT``).
+
+    Returns the :class:`ClusteringModel` or the bare estimator that was saved.
+    Nothing in the files is executed: see the module's description.
+
+    Raises
+    ------
+    ModelFormatError
+        For anything but a model folder of a format version this docnmf reads.
+    """
+    folder = model_folder(path)
+    record = _read_record(folder)
+    store = _read_arrays(folder, record)
+    estimator = _decode_estimator(record.get("estimator"), store)
+    if record.get("kind") == "estimator":
+        return estimator
+    if record.get("kind") != "pipeline":
+        raise ModelFormatError(f"unknown model kind {record.get('kind')!r}")
+    method = record.get("method")
+    if method is not None and (not isinstance(method, str) or method not in METHODS
+                               or METHODS[method].estimator is not type(estimator)):
+        raise ModelFormatError(f"method {method!r} does not match the saved estimator")
+    vectorizer = record.get("vectorizer")
+    vectorizer = None if vectorizer is None else decode_value(vectorizer, store)
+    if vectorizer is not None and not isinstance(vectorizer, DocumentVectorizer):
+        raise ModelFormatError("the model's vectorizer is not a vectorizer record")
+    info = record.get("info") if isinstance(record.get("info"), dict) else {}
+    return ClusteringModel(estimator, vectorizer, method, info)

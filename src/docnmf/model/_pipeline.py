@@ -1,0 +1,122 @@
+"""A fitted text pipeline: the vectorizer and the clustering estimator, texts in, clusters out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..text.vectorize import DocumentVectorizer
+
+__all__ = ["ClusteringModel", "Placement"]
+
+
+class Placement(NamedTuple):
+    """Where new documents go.
+
+    Attributes
+    ----------
+    labels : ndarray of shape (n_docs,)
+        The cluster of each document; -1 for one the model cannot place.
+    memberships : ndarray of shape (n_docs, n_clusters)
+        Soft memberships, with the meaning the estimator gives its fitted
+        ``memberships_``; zero rows for the documents not placed.
+    unplaced : ndarray of int
+        Indices of the documents with no index term the model knows (every
+        word unknown, a stop word, or in every fitted document and so of
+        idf 0): nothing to place them by, so they are left out, not put in
+        some cluster.
+    X : sparse matrix of shape (n_docs, n_terms)
+        The documents on the model's terms (its tf-idf).
+    """
+
+    labels: np.ndarray
+    memberships: np.ndarray
+    unplaced: np.ndarray
+    X: sp.csr_matrix
+
+
+@dataclass
+class ClusteringModel:
+    """A fitted vectorizer and clustering estimator: raw texts in, clusters out.
+
+    What :func:`docnmf.save` writes and :func:`docnmf.load` reads back,
+    and what ``docnmf cluster`` saves in its output folder.
+
+    Parameters
+    ----------
+    estimator :
+        A fitted estimator that places new documents (``predict`` and
+        ``predict_memberships``; see ``Method.places_new_documents``).
+    vectorizer : DocumentVectorizer or None
+        The fitted vectorizer whose tf-idf the estimator was fitted on; None
+        when the estimator reads raw texts itself (NMA, which holds its own
+        ``vectorizer_``).
+    method : str or None
+        The registered method name (:data:`docnmf.methods.METHODS`), if any.
+    info : dict
+        JSON-ready facts kept with the model (corpus name, size, keywords).
+
+    Examples
+    --------
+    >>> from docnmf import NMFClustering
+    >>> texts = ["stars and planets", "planets orbit stars", "bread in the oven",
+    ...          "oven baked bread", "stars planets galaxies", "bread oven butter"]
+    >>> vec = DocumentVectorizer(min_df=1)
+    >>> est = NMFClustering(2, random_state=0).fit(vec.fit_transform(texts))
+    >>> model = ClusteringModel(est, vec)
+    >>> placed = model.place(["a galaxy of stars", "warm bread", "nothing known here"])
+    >>> bool(placed.labels[0] == est.labels_[0]), bool(placed.labels[1] == est.labels_[2])
+    (True, True)
+    >>> placed.labels[2], placed.unplaced.tolist()
+    (np.int64(-1), [2])
+    """
+
+    estimator: Any
+    vectorizer: DocumentVectorizer | None = None
+    method: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def document_vectorizer(self) -> DocumentVectorizer:
+        """The vectorizer that gives documents on the model's terms."""
+        return self.vectorizer if self.vectorizer is not None else self.estimator.vectorizer_
+
+    @property
+    def n_clusters(self) -> int:
+        return int(self.estimator.n_clusters)
+
+    @property
+    def feature_names(self) -> np.ndarray:
+        """Readable names of the model's terms (stems shown as their most frequent word)."""
+        return self.document_vectorizer.fitted_readable_names_
+
+    def keywords(self, n: int = 10) -> list[list[str]] | None:
+        """The ``n`` heaviest terms of each cluster, or None for an estimator without term weights."""
+        if not hasattr(self.estimator, "top_keywords"):
+            return None
+        return self.estimator.top_keywords(self.feature_names, n)
+
+    def place(self, texts: Sequence[str]) -> Placement:
+        """Labels and memberships of new documents; see :class:`Placement`."""
+        texts = [str(t) for t in texts]
+        X = sp.csr_matrix(self.document_vectorizer.transform(texts))
+        known = np.diff(X.indptr) > 0
+        placed = np.flatnonzero(known)
+        labels = np.full(len(texts), -1, dtype=np.int64)
+        memberships = np.zeros((len(texts), self.n_clusters))
+        if placed.size:
+            data = X[placed] if self.vectorizer is not None else [texts[i] for i in placed]
+            memberships[placed] = self.estimator.predict_memberships(data)
+            labels[placed] = self.estimator.predict(data)
+        return Placement(labels, memberships, np.flatnonzero(~known), X)
+
+    def predict(self, texts: Sequence[str]) -> np.ndarray:
+        """Cluster of each new document; -1 for one with no index term the model knows."""
+        return self.place(texts).labels
+
+    def predict_memberships(self, texts: Sequence[str]) -> np.ndarray:
+        """Soft memberships of new documents (zero rows for those not placed)."""
+        return self.place(texts).memberships

@@ -1,0 +1,63 @@
+"""One summary per cluster: from the command line (summarize --per-cluster, cluster
+--summaries) and from Python (summarize_clusters picks a cluster's most representative
+documents)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+
+from docnmf.summarize.api import pick_documents, summarize_clusters
+
+TOPICS = {
+    "space": ["The telescope observed a distant galaxy and a bright comet in orbit tonight.",
+              "Astronomers measured the planet orbit around the faint star last year.",
+              "A comet passed the planet while the telescope tracked the distant star.",
+              "The galaxy holds billions of stars and astronomers map every planet orbit."],
+    "food": ["Simmer the garlic and onion sauce, then bake the dough in the hot oven.",
+             "The recipe needs garlic, butter and flour for the dough of the bread.",
+             "Bake the bread in a hot oven and serve it with garlic butter at dinner.",
+             "Chop the onion, simmer the sauce and season the recipe with sea salt."],
+}
+
+
+def test_summarize_per_cluster_prints_one_summary_per_cluster(tmp_path, cli, text_folder):
+    code, out, err = cli(["summarize", text_folder(tmp_path / "d", TOPICS), "--per-cluster",
+                          "-k", "2", "--length", "30w"])
+    assert code == 0, err
+    blocks = out.split("\n\n")
+    assert len(blocks) == 2 and all(b.startswith("== cluster ") for b in blocks)
+    words = {"space": {"telescope", "galaxy", "comet", "planet", "astronomers", "star"},
+             "food": {"garlic", "oven", "dough", "bread", "sauce", "onion"}}
+    topics = set()
+    for block in blocks:
+        text = block.split("\n", 1)[1].lower()
+        topics |= {t for t, ws in words.items() if any(w in text for w in ws)}
+        assert len(block.split("\n", 1)[1].split()) <= 30
+    assert topics == {"space", "food"}
+    assert "summary of cluster 1/2" in err and "summary of cluster 2/2" in err
+
+
+def test_cluster_writes_summaries_csv(tmp_path, cli, text_folder):
+    out = tmp_path / "out"
+    code, _, _ = cli(["cluster", text_folder(tmp_path / "d", TOPICS), "-k", "2", "--min-df", "1",
+                      "--summaries", "--summary-length", "20w", "-o", out])
+    assert code == 0
+    rows = list(csv.DictReader(open(out / "summaries.csv")))
+    assert [r["cluster"] for r in rows] == ["0", "1"] and all(r["summary"] for r in rows)
+    assert sorted(int(r["size"]) for r in rows) == [4, 4]
+
+
+def test_a_cluster_summary_comes_from_its_most_representative_documents():
+    texts = ["Alpha rockets launch from the coast every spring morning.",
+             "Beta gardens bloom with roses along the river every summer.",
+             "Gamma rockets carry satellites into a high orbit above the earth."]
+    labels = np.array([0, 0, 0])
+    memberships = np.array([[0.2], [0.9], [0.4]])
+    (summary,) = summarize_clusters(texts, labels, memberships, 1, length="50w",
+                                    max_documents=1, method="centroid")
+    assert summary == texts[1]
+    np.testing.assert_array_equal(pick_documents(3, 2, scores=memberships[:, 0]), [1, 2])
+    assert pick_documents(10, 4, random_state=1).tolist() == \
+        sorted(pick_documents(10, 4, random_state=1).tolist())

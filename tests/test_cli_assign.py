@@ -1,0 +1,82 @@
+"""docnmf cluster saves a model; docnmf assign places new documents with it."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+NEW = {"space": ["Astronomers pointed the telescope at a comet near the star."],
+       "food": ["Bake the dough with butter and garlic in the oven."]}
+
+
+@pytest.fixture
+def fitted(tmp_path, cli, text_folder, toy_topics):
+    out = tmp_path / "out"
+    code, _, _ = cli(["cluster", text_folder(tmp_path / "train", toy_topics), "-k", "2",
+                      "--min-df", "1", "-o", out])
+    assert code == 0 and (out / "model" / "model.json").is_file()
+    return out
+
+
+def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, cli, text_folder):
+    new = text_folder(tmp_path / "new", NEW)
+    (new / "food" / "junk.txt").write_text("Qwzx plorb frimble.")     # no known word
+    code, out, err = cli(["assign", str(fitted), str(new), "-o", str(tmp_path / "a")])
+    assert code == 0, err
+    header = open(fitted / "assignments.csv").readline()
+    with open(tmp_path / "a" / "assignments.csv") as fh:
+        assert fh.readline() == header
+    rows = {r["id"]: r for r in csv.DictReader(open(tmp_path / "a" / "assignments.csv"))}
+    trained = {r["id"]: r["cluster"] for r in csv.DictReader(open(fitted / "assignments.csv"))}
+    assert rows["space/000.txt"]["cluster"] == trained["space/000.txt"]
+    assert rows["food/000.txt"]["cluster"] == trained["food/000.txt"]
+    assert rows["food/junk.txt"]["cluster"] == "-1"
+    assert "food/junk.txt" in err and "no index term the model knows" in err
+    assert list(csv.reader(open(tmp_path / "a" / "unassigned.csv")))[1][0] == "food/junk.txt"
+    record = json.loads((tmp_path / "a" / "run.json").read_text())
+    assert record["parameters"]["source_model"]["fitted_documents"] == 8
+    assert json.loads((tmp_path / "a" / "metrics.json").read_text())["n_unassigned"] == 1
+    assert "garlic" in out                                  # the model's keywords
+
+
+def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, cli, text_folder):
+    new = text_folder(tmp_path / "new", NEW)
+    (tmp_path / "model.pkl").write_bytes(b"\x80\x04K\x01.")
+    for bad, message in [(tmp_path / "model.pkl", "never loads pickle"),
+                         (tmp_path / "nowhere", "no such model")]:
+        code, _, err = cli(["assign", str(bad), str(new)])
+        assert code == 2 and message in err and "Traceback" not in err
+    record = json.loads((fitted / "model" / "model.json").read_text())
+    record["format_version"] = 99
+    (fitted / "model" / "model.json").write_text(json.dumps(record))
+    code, _, err = cli(["assign", str(fitted), str(new)])
+    assert code == 2 and "format version 99" in err and "upgrade docnmf" in err
+
+
+def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_path, cli,
+                                                                           text_folder,
+                                                                           toy_topics):
+    out = tmp_path / "out"
+    code, _, err = cli(["cluster", str(text_folder(tmp_path / "train", toy_topics)), "-k", "2",
+                        "--min-df", "1", "--method", "aa", "-o", str(out)])
+    assert code == 0 and "no model saved: aa cannot place new documents" in err
+    assert not (out / "model").exists()
+    code, _, err = cli(["assign", str(out), str(text_folder(tmp_path / "new", NEW))])
+    assert code == 2
+    assert "clustered with aa, which cannot place new documents" in err
+
+
+def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder):
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    proc = subprocess.run([sys.executable, "-m", "docnmf", "assign", str(fitted),
+                           str(text_folder(tmp_path / "new", NEW)), "-o", str(tmp_path / "a")],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "a" / "memberships.npz").is_file()

@@ -1,0 +1,204 @@
+"""Saved models: every method that places new documents round-trips; unsafe files are refused."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+
+import docnmf
+from docnmf import ClusteringModel, DocumentVectorizer
+from docnmf.corpus.demo import load_demo
+from docnmf.methods import METHODS, make_estimator
+from docnmf.model import FORMAT_VERSION, ModelFormatError, ModelSaveError
+
+PLACING = [m for m, spec in METHODS.items() if spec.places_new_documents]
+FAST = {"n_init": 2}
+
+
+@pytest.fixture(scope="module")
+def demo_split():
+    corpus = load_demo()
+    rng = np.random.default_rng(0)
+    order = rng.permutation(len(corpus))
+    return [corpus.texts[i] for i in order[:60]], [corpus.texts[i] for i in order[60:]]
+
+
+def _fitted(method: str, texts: list[str]) -> ClusteringModel:
+    spec = METHODS[method]
+    options = {k: v for k, v in FAST.items() if k in spec.parameters()}
+    if "max_iter" in spec.parameters():
+        options["max_iter"] = 60
+    estimator = make_estimator(method, 5, random_state=0, **options)
+    if spec.input == "texts":
+        estimator.fit(texts)
+        return ClusteringModel(estimator, None, method)
+    vectorizer = DocumentVectorizer()
+    X = vectorizer.fit_transform(texts)
+    fit_params = {"must_link": [(0, 1)], "cannot_link": [(0, 2)]} if spec.constraints else {}
+    estimator.fit(X, **fit_params)
+    return ClusteringModel(estimator, vectorizer, method, {"corpus": "demo"})
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("method", PLACING)
+def test_a_loaded_model_places_documents_exactly_as_the_fitted_one(method, demo_split, tmp_path):
+    train, held_out = demo_split
+    model = _fitted(method, train)
+    before = model.place(held_out)
+    assert before.labels.min() >= 0, "the demo's held-out documents all share terms with the fit"
+    path = docnmf.save(model, tmp_path / "model")
+    assert sorted(p.name for p in path.iterdir()) == ["arrays.npz", "model.json"]
+    loaded = docnmf.load(path)
+    assert isinstance(loaded, ClusteringModel) and loaded.method == method
+    after = loaded.place(held_out)
+    np.testing.assert_array_equal(after.labels, before.labels)
+    np.testing.assert_array_equal(after.memberships, before.memberships)
+    assert loaded.keywords(5) == model.keywords(5)
+    assert loaded.info == model.info
+
+
+def test_a_bare_estimator_round_trips_and_a_model_folder_is_replaced(demo_split, tmp_path):
+    train, held_out = demo_split
+    model = _fitted("nmf-ncw", train)
+    estimator, X = model.estimator, model.vectorizer.transform(held_out)
+    docnmf.save(estimator, tmp_path / "m")
+    docnmf.save(estimator, tmp_path / "m")            # an existing model folder is replaced
+    loaded = docnmf.load(tmp_path / "m")
+    assert type(loaded) is type(estimator)
+    np.testing.assert_array_equal(loaded.transform(X), estimator.transform(X))
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]   # no leftovers
+
+
+def test_a_result_folder_or_the_json_file_names_the_model(demo_split, tmp_path):
+    model = _fitted("nmf", demo_split[0])
+    docnmf.save(model, tmp_path / "out" / "model")
+    for path in (tmp_path / "out", tmp_path / "out" / "model" / "model.json"):
+        assert docnmf.load(path).method == "nmf"
+
+
+def test_methods_that_cannot_place_documents_are_refused_at_save_time(tmp_path, demo_split):
+    X = DocumentVectorizer().fit_transform(demo_split[0])
+    estimator = make_estimator("aa", 5, random_state=0).fit(X)
+    with pytest.raises(ModelSaveError, match="cannot place new documents"):
+        docnmf.save(estimator, tmp_path / "m")
+    lccf = make_estimator("lccf", 5, kernel="precomputed", random_state=0, n_init=1)
+    lccf.fit((X @ X.T).toarray())
+    with pytest.raises(ModelSaveError, match="precomputed"):
+        docnmf.save(lccf, tmp_path / "m")
+    assert not (tmp_path / "m").exists()
+
+
+def test_an_existing_folder_that_is_not_a_model_is_left_alone(demo_split, tmp_path):
+    model = _fitted("nmf", demo_split[0])
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "notes.txt").write_text("mine")
+    with pytest.raises(ModelSaveError, match="not overwritten"):
+        docnmf.save(model, tmp_path / "data")
+    assert (tmp_path / "data" / "notes.txt").read_text() == "mine"
+
+
+# ------------------------------------------------------------------- unsafe and foreign files
+
+class _Trap:
+    """Unpickling this creates the marker file: proof that pickled code ran."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def _saved(tmp_path, demo_split):
+    model = _fitted("nmf-ncw", demo_split[0])
+    return docnmf.save(model, tmp_path / "model")
+
+
+def _rewrite_json(folder, change):
+    record = json.loads((folder / "model.json").read_text())
+    change(record)
+    (folder / "model.json").write_text(json.dumps(record))
+
+
+def _rewrite_arrays(folder, arrays):
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    (folder / "arrays.npz").write_bytes(buf.getvalue())
+    _rewrite_json(folder, lambda r: r["arrays"].update(
+        sha256=hashlib.sha256(buf.getvalue()).hexdigest()))
+
+
+def test_a_pickled_object_in_the_arrays_is_refused_and_never_run(tmp_path, demo_split):
+    folder = _saved(tmp_path, demo_split)
+    marker = tmp_path / "pwned"
+    # an object array is stored as a pickle inside the .npy member
+    trap = np.empty(1, dtype=object)
+    trap[0] = _Trap(marker)
+    with np.load(folder / "arrays.npz") as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    arrays["estimator.components_"] = trap
+    _rewrite_arrays(folder, arrays)
+    with zipfile.ZipFile(folder / "arrays.npz") as z:   # the trap really is in the file
+        assert b"pwned" in z.read("estimator.components_.npy")
+    with pytest.raises(ModelFormatError, match="plain numeric arrays"):
+        docnmf.load(folder)
+    assert not marker.exists()
+
+
+def test_a_pickle_or_joblib_file_is_never_unpickled(tmp_path):
+    marker = tmp_path / "pwned"
+    path = tmp_path / "model.pkl"
+    path.write_bytes(pickle.dumps(_Trap(marker)))
+    with pytest.raises(ModelFormatError, match="never loads pickle"):
+        docnmf.load(path)
+    folder = tmp_path / "fake"
+    folder.mkdir()
+    (folder / "model.json").write_bytes(pickle.dumps(_Trap(marker)))
+    with pytest.raises(ModelFormatError, match="not valid JSON"):
+        docnmf.load(folder)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r["estimator"].update({"class": "os.system"}), "unknown estimator class"),
+    (lambda r: r["estimator"].update({"class": "Popen"}), "unknown estimator class"),
+    (lambda r: r["estimator"]["state"].update(
+        {"__class__": {"kind": "json", "value": "x"}}), "no saved attribute"),
+    (lambda r: r["estimator"]["state"].update(
+        {"transform": {"kind": "json", "value": 1}}), "no saved attribute"),
+    (lambda r: r["estimator"]["params"].update({"weighting": {"__reduce__": "os.system"}}),
+     "not a plain value"),
+    (lambda r: r["estimator"]["params"].update({"callback": "print"}), "no parameter"),
+    (lambda r: r["estimator"]["state"]["components_"].update({"kind": "pickle"}),
+     "unknown kind"),
+    (lambda r: r.update({"method": "lccf"}), "does not match"),
+    (lambda r: r.update({"format": "joblib"}), "not a docnmf model file"),
+])
+def test_json_naming_code_or_unknown_content_is_refused(tmp_path, demo_split, change, message):
+    folder = _saved(tmp_path, demo_split)
+    _rewrite_json(folder, change)
+    with pytest.raises(ModelFormatError, match=message):
+        docnmf.load(folder)
+
+
+def test_a_newer_format_version_gets_a_clear_error(tmp_path, demo_split):
+    folder = _saved(tmp_path, demo_split)
+    _rewrite_json(folder, lambda r: r.update(format_version=FORMAT_VERSION + 1,
+                                             docnmf_version="9.0"))
+    with pytest.raises(ModelFormatError, match=r"format version 2, written by docnmf 9\.0; .* "
+                                               r"upgrade docnmf"):
+        docnmf.load(folder)
+
+
+def test_arrays_from_another_model_are_refused(tmp_path, demo_split):
+    a = docnmf.save(_fitted("nmf", demo_split[0]), tmp_path / "a")
+    b = docnmf.save(_fitted("km", demo_split[0]), tmp_path / "b")
+    (a / "arrays.npz").write_bytes((b / "arrays.npz").read_bytes())
+    with pytest.raises(ModelFormatError, match="SHA-256"):
+        docnmf.load(a)

@@ -1,0 +1,173 @@
+"""The result of cluster_corpus: unassigned empty documents, memberships, representatives,
+diagnostics and the saved model."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import logging
+import re
+
+import numpy as np
+import pytest
+import Stemmer
+
+import docnmf
+from docnmf import Corpus
+from docnmf._estimator import representative_documents
+from docnmf.corpus.demo import load_demo
+from docnmf.pipeline import assign_corpus, centroid_similarity, cluster_corpus, write_run
+
+
+def _with(corpus: Corpus, texts: list[str], ids: list[str], label=()) -> Corpus:
+    return Corpus(texts=corpus.texts + texts, labels=corpus.labels + [label] * len(texts),
+                  ids=corpus.ids + ids, metadata=dict(corpus.metadata))
+
+
+def test_empty_documents_stay_out_of_the_fit_and_unassigned(tmp_path, caplog):
+    demo = load_demo()
+    corpus = _with(demo, ["the and of", "", "12 34 !!"], ["sw", "blank", "digits"],
+                   ("football",))
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 5, "nmf-ncw")
+    n = len(demo)
+    assert run.model.n_features_in_ == run.X.shape[1]
+    assert run.model.labels_.shape == (n,)            # the fit saw the 80 real documents only
+    np.testing.assert_array_equal(run.labels[n:], [-1, -1, -1])
+    assert not run.memberships[n:].any()
+    assert run.sizes.sum() == n
+    assert run.diagnostics["unassigned"]["ids"] == ["sw", "blank", "digits"]
+    assert "3 documents with no index term left after preprocessing, not assigned" in caplog.text
+    # metrics leave the three out, and say what counting them as errors would give
+    m = run.metrics
+    assert m["n_scored"] == n and m["n_unassigned"] == 3
+    assert m["accuracy_all_documents"] == pytest.approx(m["accuracy"] * n / (n + 3))
+    paths = write_run(run, tmp_path)
+    rows = list(csv.DictReader(open(tmp_path / "assignments.csv")))
+    assert [(r["id"], r["cluster"], r["membership"]) for r in rows[n:]] == \
+        [("sw", "-1", "0.000000"), ("blank", "-1", "0.000000"), ("digits", "-1", "0.000000")]
+    assert list(csv.reader(open(tmp_path / "unassigned.csv")))[1] == \
+        ["sw", "no index term left after preprocessing"]
+    assert tmp_path / "unassigned.csv" in paths
+
+
+def test_too_few_documents_with_terms_is_an_error():
+    corpus = Corpus(texts=["galaxy stars", "galaxy stars", "the", "of"], labels=[()] * 4,
+                    ids=list("abcd"))
+    with pytest.raises(docnmf.CorpusError, match="only 2 of the 4 documents"):
+        cluster_corpus(corpus, 3, "nmf", vectorizer_params={"min_df": 1})
+
+
+@pytest.mark.parametrize("method", ["nmf-ncw", "km", "lccf", "nma"])
+def test_memberships_file_and_representatives_ranked_by_membership(method, tmp_path):
+    corpus = load_demo()
+    run = cluster_corpus(corpus, 5, method, estimator_params={"n_init": 2})
+    write_run(run, tmp_path)
+    with np.load(tmp_path / "memberships.npz", allow_pickle=False) as npz:
+        M, ids = npz["memberships"], npz["ids"]
+    np.testing.assert_array_equal(M, run.memberships)
+    assert ids.tolist() == corpus.ids and M.shape == (80, 5)
+    np.testing.assert_allclose(M.sum(axis=1), 1.0)
+    assert np.any(M.max(axis=1) < 0.999), "memberships are more than the labels"
+    rows = {r["id"]: float(r["membership"]) for r in csv.DictReader(open(tmp_path /
+                                                                         "assignments.csv"))}
+    for c, reps in enumerate(run.representatives):
+        members = np.flatnonzero(run.labels == c)
+        best = np.sort(M[members, c])[::-1][:len(reps)]
+        np.testing.assert_allclose([rows[corpus.ids[i]] for i in reps], best, atol=1e-6)
+
+
+def test_ties_in_membership_go_to_the_document_nearest_its_cluster_mean():
+    texts = ["apple banana cherry", "apple banana", "apple banana cherry date",
+             "zebra yak xylophone", "zebra yak", "zebra yak xylophone walrus"]
+    corpus = Corpus(texts=texts, labels=[()] * 6, ids=[f"d{i}" for i in range(6)])
+    run = cluster_corpus(corpus, 2, "nmf", vectorizer_params={"min_df": 1, "max_df": 1.0})
+    run.memberships[:] = np.eye(2)[run.labels]       # every member ties
+    reps = representative_documents(run.memberships, run.labels, 3,
+                                    tiebreak=centroid_similarity(run.X, run.labels, 2))
+    sims = centroid_similarity(run.X, run.labels, 2)
+    for c, members in enumerate(reps):
+        assert [sims[i] for i in members] == sorted(sims[run.labels == c], reverse=True)
+
+
+def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
+    demo = load_demo()
+    # two documents on a subject of their own: the sixth cluster is theirs alone
+    extra = [demo.texts[0], demo.texts[0], "violin cello orchestra symphony concerto " * 5,
+             "violin cello orchestra symphony sonata " * 5]
+    corpus = _with(demo, extra, ["copy1", "copy2", "music1", "music2"])
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 6, "nmf", vectorizer_params={"min_df": 1})
+    d = run.diagnostics
+    assert d["duplicates"]["groups"] == 1 and d["duplicates"]["documents"] == 2
+    assert d["duplicates"]["examples"] == [[demo.ids[0], "copy1", "copy2"]]
+    assert "2 documents repeating another exactly (1 group)" in caplog.text
+    music = int(run.labels[-1])
+    found = {c["cluster"]: c for c in d["small_clusters"]}
+    assert found[music]["size"] == 2
+    assert sorted(found[music]["examples"]) == ["music1", "music2"]     # strongest first
+    assert all(c["size"] < 3 for c in d["small_clusters"])
+    assert f"cluster {music} has only 2 of the documents" in caplog.text
+    assert not d["vocabulary"]["stemmed"] and not d["vocabulary"]["lowercased"]
+
+
+def test_pre_stemmed_lowercased_text_is_reported(caplog):
+    stem = Stemmer.Stemmer("porter", 0).stemWord
+    demo = load_demo()
+    texts = [" ".join(stem(w) for w in re.findall(r"[a-z]+", t.lower())) for t in demo.texts]
+    corpus = Corpus(texts=texts * 2, labels=demo.labels * 2, ids=[f"{i}" for i in range(160)])
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 5, "nmf")
+    assert run.diagnostics["vocabulary"]["stemmed"] and run.diagnostics["vocabulary"]["lowercased"]
+    assert "looks stemmed already" in caplog.text and "lower-cased upstream" in caplog.text
+
+
+def test_constraint_counts_and_files_are_recorded(tmp_path, caplog):
+    corpus = load_demo()
+    football = [i for i, labs in enumerate(corpus.labels) if labs == ("football",)]
+    cooking = [i for i, labs in enumerate(corpus.labels) if labs == ("cooking",)]
+    ml = np.array([[football[0], cooking[0]], [football[1], football[2]]])
+    cl = np.array([[football[3], football[4]]])
+    files = {"must_link": tmp_path / "ml.csv", "cannot_link": tmp_path / "cl.csv"}
+    files["must_link"].write_text("a,b\n")
+    files["cannot_link"].write_text("c,d\n")
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        run = cluster_corpus(corpus, 5, "ssnmf", fit_params={"must_link": ml, "cannot_link": cl},
+                             constraint_files=files, estimator_params={"n_init": 2})
+    c = run.diagnostics["constraints"]
+    labels = run.labels
+    expected_ml = sum(labels[i] == labels[j] for i, j in ml)
+    expected_cl = sum(labels[i] != labels[j] for i, j in cl)
+    assert c["must_link"]["given"] == 2 and c["must_link"]["satisfied"] == expected_ml
+    assert c["cannot_link"]["given"] == 1 and c["cannot_link"]["satisfied"] == expected_cl
+    assert c["must_link"]["violated"] == 2 - expected_ml
+    assert c["files"]["must_link"] == {"name": str(files["must_link"]),
+                                       "sha256": hashlib.sha256(b"a,b\n").hexdigest()}
+    assert f"{expected_ml} of 2 must-link pairs kept by the result" in caplog.text
+
+
+def test_cluster_saves_a_model_that_assign_reuses(tmp_path):
+    demo = load_demo()
+    order = np.random.default_rng(1).permutation(len(demo))
+    train, test = demo.subset(order[:60]), demo.subset(order[60:])
+    run = cluster_corpus(train, 5, "nmf-ncw")
+    write_run(run, tmp_path / "out")
+    model = docnmf.load(tmp_path / "out")
+    assert model.method == "nmf-ncw" and model.info["fitted_documents"] == 60
+    assert json.loads((tmp_path / "out" / "run.json").read_text())["model"] == "model"
+    assigned = assign_corpus(model, test)
+    np.testing.assert_array_equal(assigned.labels, run.saved_model.place(test.texts).labels)
+    assert assigned.metrics["accuracy"] > 0.9
+    write_run(assigned, tmp_path / "new")
+    assert not (tmp_path / "new" / "model").exists()
+    header = open(tmp_path / "new" / "assignments.csv").readline()
+    assert header == open(tmp_path / "out" / "assignments.csv").readline()
+
+
+def test_methods_that_cannot_place_documents_save_no_model(tmp_path):
+    run = cluster_corpus(load_demo(), 5, "aa")
+    assert run.saved_model is None
+    write_run(run, tmp_path)
+    assert not (tmp_path / "model").exists()
+    assert json.loads((tmp_path / "run.json").read_text())["model"] is None
