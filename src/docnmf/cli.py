@@ -137,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_text_options(p)
 
     sub.add_parser("datasets", help="list the named datasets and whether each was found")
+    _add_report_parser(sub)
 
     from .summarize.api import METHODS as SUMMARIZERS
 
@@ -197,6 +198,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
     return parser
+
+
+def _add_report_parser(sub) -> None:
+    p = sub.add_parser("report", help="rebuild report.html of a result folder",
+                       description="Write OUTDIR/report.html, a self-contained page (works "
+                                   "offline, prints) of the clusters, from the files 'docnmf "
+                                   "cluster' wrote to OUTDIR.")
+    p.add_argument("outdir", type=Path, help="a result folder written by docnmf cluster")
 
 
 #: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
@@ -359,6 +368,19 @@ def _cmd_cluster(args) -> int:
     corpus = _load_input(args)
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
     return _run(corpus, args.clusters, args, _vectorizer_params(args), outdir)
+
+
+def _cmd_report(args) -> int:
+    from .report import ReportError, write_report
+
+    try:
+        path = write_report(args.outdir)
+    except ReportError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {args.outdir}: {exc.strerror or exc}") from None
+    print(f"wrote {path}")
+    return 0
 
 
 def _texts_of(args) -> list[str]:
@@ -537,7 +559,7 @@ def _safe_name(name: str) -> str:
 
 COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
             "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
-            "summarize": _cmd_summarize, "keywords": _cmd_keywords}
+            "summarize": _cmd_summarize, "keywords": _cmd_keywords, "report": _cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

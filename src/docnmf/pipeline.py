@@ -6,6 +6,7 @@ same result can be had from Python.
 
 from __future__ import annotations
 
+import io
 import logging
 import platform
 import sys
@@ -20,9 +21,13 @@ import scipy.sparse as sp
 from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
-from .io import write_csv, write_json
+from .io import atomic_write_bytes, write_csv, write_json
 from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
+from .report import write_report
+from .report.collect import collect_report_data
+from .report.data import cluster_centroids
+from .text.coherence import npmi_coherence
 from .text.vectorize import DocumentVectorizer
 from .text.weighting import TfidfWeighting
 
@@ -48,6 +53,11 @@ class ClusterRun:
     metrics: dict[str, Any] | None
     params: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+    #: per cluster, the matrix columns of ``keywords`` and the weights that ranked them
+    keyword_columns: list[list[int]] = field(default_factory=list)
+    keyword_weights: list[list[float]] = field(default_factory=list)
+    #: per cluster, NPMI coherence of its keywords over the corpus (see ``text.coherence``)
+    coherence: np.ndarray | None = None
 
     @property
     def sizes(self) -> np.ndarray:
@@ -124,7 +134,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     memberships = getattr(model, "memberships_", None)
     if memberships is None:
         memberships = np.eye(n_clusters)[labels]
-    keywords = _cluster_keywords(model, X, labels, names, n_keywords)
+    columns, weights = _keyword_columns(model, X, labels, n_clusters, n_keywords)
+    keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(memberships, labels, n_representatives)
     metrics = score_labels(corpus, labels)
     params = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
@@ -133,7 +144,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
               "n_docs": X.shape[0], "n_terms": X.shape[1], "nnz": X.nnz,
               "empty_documents": empty}
     return ClusterRun(corpus, method, n_clusters, model, X, names, labels, memberships,
-                      keywords, reps, metrics, params, timings)
+                      keywords, reps, metrics, params, timings, keyword_columns=columns,
+                      keyword_weights=weights, coherence=npmi_coherence(X, columns))
 
 
 def _plain_params(params: dict) -> dict:
@@ -156,17 +168,23 @@ def _counts(corpus: Corpus, vectorizer_params: dict | None) -> sp.csr_matrix:
     return DocumentVectorizer(**options).fit(corpus.texts).count(corpus.texts)
 
 
-def _cluster_keywords(model, X, labels, names, n) -> list[list[str]]:
-    if hasattr(model, "top_keywords"):
-        return model.top_keywords(names, n)
-    # methods without a topic factor: the heaviest terms of each cluster's centroid
-    k = int(labels.max()) + 1 if labels.size else 0
-    out = []
-    for c in range(k):
-        centroid = np.asarray(X[labels == c].mean(axis=0)).ravel()
-        order = np.argsort(-centroid, kind="stable")[:n]
-        out.append([str(names[j]) for j in order if centroid[j] > 0])
-    return out
+def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]], list[list[float]]]:
+    """Each cluster's ``n`` heaviest columns and their weights, as ``top_keywords`` ranks them.
+
+    The weights are the model's term weights (topic vectors, centroids; for
+    NMA the cluster centres mapped to terms); methods without term weights
+    use the mean of each cluster's documents.
+    """
+    if hasattr(model, "topic_keywords"):        # NMA: a cluster is a centre in topic space
+        W = model.cluster_centers_ @ model.components_
+    elif hasattr(model, "top_keywords"):
+        W = model._keyword_weights()
+    else:
+        W = cluster_centroids(X, labels, k)
+    W = np.asarray(W, dtype=np.float64)
+    order = np.argsort(-W, axis=1, kind="stable")[:, :n]
+    columns = [[int(j) for j in row if W[c, j] > 0] for c, row in enumerate(order)]
+    return columns, [[float(W[c, j]) for j in cols] for c, cols in enumerate(columns)]
 
 
 def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
@@ -218,9 +236,10 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
     }
 
 
-def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
-    """Write assignments.csv, clusters.csv, run.json, metrics.json (with labels) and
-    overlapping.csv (methods with overlapping clusters)."""
+def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> list[Path]:
+    """Write assignments.csv, clusters.csv, run.json, metrics.json (with labels),
+    overlapping.csv (methods with overlapping clusters) and, with ``report``,
+    memberships.npz, report_data.json and the self-contained report.html."""
     outdir = Path(outdir)
     ids = run.corpus.ids
     strength = run.memberships[np.arange(len(run.labels)), run.labels]
@@ -229,10 +248,14 @@ def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
     rows = ([ids[i], int(run.labels[i]), f"{strength[i]:.6f}"]
             + (["|".join(run.corpus.labels[i])] if has_labels else []) for i in range(len(ids)))
     paths = [write_csv(outdir / "assignments.csv", header, rows)]
+    coherence = run.coherence if run.coherence is not None else np.full(run.n_clusters, np.nan)
     rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
-             " ".join(ids[i] for i in run.representatives[c])] for c in range(run.n_clusters))
+             " ".join(ids[i] for i in run.representatives[c]),
+             "" if np.isnan(coherence[c]) else f"{coherence[c]:.4f}"]
+            for c in range(run.n_clusters))
     paths.append(write_csv(outdir / "clusters.csv",
-                           ["cluster", "size", "top_keywords", "representative_documents"], rows))
+                           ["cluster", "size", "top_keywords", "representative_documents",
+                            "coherence"], rows))
     paths.append(write_json(outdir / "run.json", run_record(run)))
     overlapping = getattr(run.model, "overlapping_labels_", None)
     if overlapping is not None:
@@ -242,6 +265,20 @@ def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
         paths.append(write_csv(outdir / "overlapping.csv", ["id", "cluster", "share"], rows))
     if run.metrics is not None:
         paths.append(write_json(outdir / "metrics.json", run.metrics))
+    if report:
+        paths += _write_report_files(run, outdir)
+    return paths
+
+
+def _write_report_files(run: ClusterRun, outdir: Path) -> list[Path]:
+    """memberships.npz and report_data.json, then report.html built from the folder."""
+    t0 = time.perf_counter()
+    buf = io.BytesIO()
+    np.savez_compressed(buf, memberships=np.asarray(run.memberships, dtype=np.float64))
+    paths = [atomic_write_bytes(outdir / "memberships.npz", buf.getvalue()),
+             write_json(outdir / "report_data.json", collect_report_data(run))]
+    paths.append(write_report(outdir))
+    logger.info("report written in %.1fs: %s", time.perf_counter() - t0, paths[-1])
     return paths
 
 
