@@ -55,11 +55,13 @@ class Rendered:
 
 
 def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, height: int = 900,
-           full_page: bool = True, search: str | None = None) -> Rendered:
+           full_page: bool = True, search: str | None = None,
+           parts: dict[str, Path] | None = None) -> Rendered:
     """Load ``path`` (a local HTML file) offline, wait for its script, and report what happened.
 
     Every request that is not for ``path`` itself is aborted and recorded in
     ``blocked``; console errors and uncaught exceptions land in ``errors``.
+    ``parts`` maps CSS selectors to files for screenshots of single elements.
     """
     from playwright.sync_api import sync_playwright
 
@@ -97,6 +99,8 @@ def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, hei
             out.search_text = page.inner_text("#search-results")
         if screenshot is not None:
             page.screenshot(path=str(screenshot), full_page=full_page)
+        for selector, part in (parts or {}).items():   # one picture per part of the page
+            page.locator(selector).screenshot(path=str(part))
         context.close()
     return out
 

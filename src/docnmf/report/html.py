@@ -99,6 +99,10 @@ def _overview(f: RunFolder) -> str:
     selection = params.get("k_selection")
     if selection:
         facts.insert(8, ("k chosen by", selection.get("reason", "choose-k")))
+    diagnostics = run.get("diagnostics")
+    if isinstance(diagnostics, dict):     # whatever the run recorded about itself
+        facts += [(str(key).replace("_", " "), value if isinstance(value, str) else
+                   json.dumps(to_jsonable(value))) for key, value in diagnostics.items()]
     rows = "".join(f"<tr><th>{_e(a)}</th><td>{_e(b)}</td></tr>" for a, b in facts)
     estimator = params.get("estimator") or {}
     est = ", ".join(f"{_e(k)}={_e(v)}" for k, v in estimator.items())
