@@ -37,7 +37,8 @@ import numpy as np
 
 from docnmf.corpus import list_datasets, load_dataset
 from docnmf.pipeline import vectorize_corpus
-from docnmf.selection import kmeans_silhouette_curve, select_k
+from docnmf.selection import KSelection, kmeans_silhouette_curve, select_k
+from docnmf.selection.output import plot_selection
 from docnmf.selection.choose import STABILITY_THRESHOLD
 
 #: The split of benchmarks/solver_defaults.py: rules may be tuned on these ...
@@ -126,6 +127,15 @@ def write_report(out: Path, results: list[dict], args) -> Path:
             cells.append(f"{hits}/{n} ({100 * hits / n:.0f}%)" if n else "–")
         mean_err = np.mean([r["relative_error"][p] for r in results]) if results else float("nan")
         lines.append(f"| {p} | " + " | ".join(cells) + f" | {100 * mean_err:.0f}% |")
+    lines += ["", "Criteria against k for each corpus: `plots/<corpus>.png`; every number: "
+              "`results/<corpus>.json`."]
+    (out / "plots").mkdir(exist_ok=True)
+    for r in results:
+        sel = KSelection(r["table"], {c: r["picks"][c] for c in PICKS[:3]}, r["picks"]["stability"],
+                         f"stability; {r['n_classes']} classes", r["parameters"])
+        png = plot_selection(sel)
+        if png is not None:
+            (out / "plots" / f"{r['corpus']}.png").write_bytes(png)
     total = sum(r["seconds"] for r in results)
     lines += ["", f"Total time {total / 60:.1f} minutes (niced, on a shared 2-core machine)."]
     path = out / "report.md"

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..io import atomic_write_bytes, write_csv, write_json
 from .choose import CRITERIA, KSelection
 
-__all__ = ["write_selection", "format_selection", "selection_record"]
+__all__ = ["write_selection", "format_selection", "selection_record", "plot_selection"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,8 @@ def format_selection(sel: KSelection) -> str:
     return "\n".join(lines)
 
 
-def _plot(sel: KSelection) -> bytes | None:
+def plot_selection(sel: KSelection) -> bytes | None:
+    """The criteria against k as PNG bytes; None without matplotlib."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -73,7 +74,7 @@ def write_selection(sel: KSelection, outdir: str | Path) -> list[Path]:
     rows = ([row[c] if c == "k" else f"{row[c]:.6g}" for c in _COLUMNS] for row in sel.table)
     paths = [write_csv(outdir / "choose_k.csv", _COLUMNS, rows),
              write_json(outdir / "choose_k.json", selection_record(sel))]
-    png = _plot(sel)
+    png = plot_selection(sel)
     if png is not None:
         paths.append(atomic_write_bytes(outdir / "choose_k.png", png))
     return paths
