@@ -86,6 +86,17 @@ def _run_corpus(name: str, args) -> dict:
             "seconds": time.perf_counter() - t0}
 
 
+def _repick(result: dict) -> dict:
+    """The criteria's picks by the rules of this version of docnmf (the tables are kept)."""
+    from docnmf.selection.choose import _choose
+
+    chosen, _, _ = _choose(result["table"])
+    result["picks"].update(chosen)
+    n = result["n_classes"]
+    result["relative_error"] = {c: abs(k - n) / n for c, k in result["picks"].items()}
+    return result
+
+
 def _share(results: list[dict], pick: str) -> tuple[int, int]:
     hits = sum(r["relative_error"][pick] <= TOLERANCE + 1e-12 for r in results)
     return hits, len(results)
@@ -99,8 +110,9 @@ def write_report(out: Path, results: list[dict], args) -> Path:
              f"k; criteria on at most "
              f"{args.max_documents} documents drawn at random; seed {args.seed}.", "",
              "Rules: **stability** (the default of `choose-k`): the largest k whose restarts' "
-             f"topic vectors, grouped one per restart, all keep a mean silhouette >= "
-             f"{STABILITY_THRESHOLD} (NMFk); **cophenetic**: the k where the consensus's "
+             f"topic vectors, grouped one per restart, keep a mean silhouette >= "
+             f"{STABILITY_THRESHOLD} (NMFk-style; chosen on the tuning split, see rules.md); "
+             "**cophenetic**: the k where the consensus's "
              "cophenetic correlation begins to fall (Brunet 2004: the first k the next k does "
              "not exceed); **silhouette**: the k with the "
              "best cosine silhouette of NMF's clusters; **baseline**: the k with the best "
@@ -165,7 +177,8 @@ def main(argv=None) -> int:
                 json.dumps(result, indent=1) + "\n")
             print(f"{name}: {result['n_classes']} classes, picks {result['picks']} "
                   f"({result['seconds']:.0f}s)", file=sys.stderr, flush=True)
-    results = [json.loads((args.output / "results" / f"{n}.json").read_text()) for n in names]
+    results = [_repick(json.loads((args.output / "results" / f"{n}.json").read_text()))
+               for n in names]
     print(write_report(args.output, results, args).read_text())
     return 0
 

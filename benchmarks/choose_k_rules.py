@@ -56,7 +56,7 @@ def _error_knee(table):
 
 
 RULES = {
-    "stability(min) >= 0.6, largest k [default]": _largest_at_least("stability", 0.6),
+    "stability(min) >= 0.6, largest k [declared first]": _largest_at_least("stability", 0.6),
     "stability(min) >= 0.5, largest k": _largest_at_least("stability", 0.5),
     "stability(min) >= 0.7, largest k": _largest_at_least("stability", 0.7),
     "stability(mean) >= 0.7, largest k": _largest_at_least("stability_mean", 0.7),

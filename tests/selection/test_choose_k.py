@@ -75,6 +75,7 @@ def test_planted_clusters_are_found():
     assert sel.chosen["silhouette"] == 4
     table = {row["k"]: row for row in sel.table}
     assert table[4]["stability"] > 0.9 > table[6]["stability"]
+    assert table[4]["stability_mean"] > 0.8 > table[6]["stability_mean"]
     assert table[4]["cophenetic"] > 0.99
     # more topics fit better
     errors = [row["relative_error"] for row in sel.table]

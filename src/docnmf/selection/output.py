@@ -25,11 +25,12 @@ def selection_record(sel: KSelection) -> dict:
 
 def format_selection(sel: KSelection) -> str:
     """The table per k and the choice, as plain text."""
-    lines = [f"{'k':>4}  {'cophenetic':>10}  {'stability':>9}  {'silhouette':>10}  "
+    lines = [f"{'k':>4}  {'cophenetic':>10}  {'stability':>9}  {'(lowest)':>9}  {'silhouette':>10}  "
              f"{'rel. error':>10}  {'seconds':>7}"]
     for row in sel.table:
         marks = "".join(f" <- {name}" for name, k in sel.chosen.items() if k == row["k"])
-        lines.append(f"{row['k']:>4}  {row['cophenetic']:>10.4f}  {row['stability']:>9.4f}  "
+        lines.append(f"{row['k']:>4}  {row['cophenetic']:>10.4f}  {row['stability_mean']:>9.4f}  "
+                     f"{row['stability']:>9.4f}  "
                      f"{row['silhouette']:>10.4f}  {row['relative_error']:>10.4f}  "
                      f"{row['seconds']:>7.1f}{marks}")
     lines += ["", f"chosen k = {sel.k}: {sel.reason}"]
@@ -50,9 +51,10 @@ def plot_selection(sel: KSelection) -> bytes | None:
     fig = Figure(figsize=(7.5, 4.2), dpi=100)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    styles = {"cophenetic": "o-", "stability": "s-", "silhouette": "^-"}
-    for name, style in styles.items():
-        ax.plot(ks, [row[name] for row in sel.table], style, ms=4, label=name)
+    styles = {"cophenetic": ("o-", "cophenetic"), "stability_mean": ("s-", "stability (mean)"),
+              "stability": ("s:", "stability (lowest group)"), "silhouette": ("^-", "silhouette")}
+    for name, (style, label) in styles.items():
+        ax.plot(ks, [row[name] for row in sel.table], style, ms=4, label=label)
     ax.axvline(sel.k, color="0.4", ls="--", lw=1)
     threshold = sel.params.get("stability_threshold")
     if threshold is not None:
