@@ -2,7 +2,9 @@
 confirmed on the held-out ones.
 
 A rule turns one corpus's table (criteria per k) into a k. The candidates
-are declared here, before looking at which wins; each is scored by the share
+were declared here after the first rules had been seen failing on nine of the
+tuning corpora, before any candidate was scored and before any held-out
+corpus had run; each is scored by the share
 of corpora whose pick lies within 30% of the number of classes, on the
 tuning split (the CLUTO sets) and, separately, on the held-out corpora. The
 rule to keep is the best on the tuning split; its held-out share is the
