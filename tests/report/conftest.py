@@ -99,6 +99,8 @@ def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, hei
             out.search_text = page.inner_text("#search-results")
         if screenshot is not None:
             page.screenshot(path=str(screenshot), full_page=full_page)
+        if parts:   # the sticky header would cover the top of each part as it scrolls in
+            page.add_style_tag(content="header{position:static}")
         for selector, part in (parts or {}).items():   # one picture per part of the page
             page.locator(selector).screenshot(path=str(part))
         context.close()
