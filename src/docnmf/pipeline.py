@@ -27,6 +27,10 @@ from .io import atomic_write_bytes, write_csv, write_json
 from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
+from .report import write_report
+from .report.collect import collect_report_data
+from .report.data import cluster_centroids
+from .text.coherence import npmi_coherence
 from .text.vectorize import DocumentVectorizer
 from .text.weighting import TfidfWeighting
 
@@ -62,6 +66,11 @@ class ClusterRun:
     timings: dict[str, float] = field(default_factory=dict)
     diagnostics: dict[str, Any] = field(default_factory=dict)
     saved_model: ClusteringModel | None = None
+    #: per cluster, the matrix columns of ``keywords`` and the weights that ranked them
+    keyword_columns: list[list[int]] = field(default_factory=list)
+    keyword_weights: list[list[float]] = field(default_factory=list)
+    #: per cluster, NPMI coherence of its keywords over the corpus (see ``text.coherence``)
+    coherence: np.ndarray | None = None
 
     @property
     def sizes(self) -> np.ndarray:
@@ -166,7 +175,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
         # document-level view on the segments' vocabulary, for keywords and sizes
         X = model.vectorizer_.transform(corpus.texts)
         names = model.vectorizer_.readable_feature_names(corpus.texts)
-    keywords = _cluster_keywords(model, X, labels, names, n_keywords)
+    columns, weights = _keyword_columns(model, X, labels, n_clusters, n_keywords)
+    keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(memberships, labels, n_representatives,
                                     tiebreak=centroid_similarity(X, labels, n_clusters))
     metrics = score_labels(corpus, labels)
@@ -186,7 +196,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
                                  "n_documents": len(corpus), "fitted_documents": int(active.size),
                                  "vectorizer": vectorizer_params or {}})
     return ClusterRun(corpus, method, n_clusters, model, X, names, labels, memberships,
-                      keywords, reps, metrics, record, timings, report, saved)
+                      keywords, reps, metrics, record, timings, report, saved,
+                      keyword_columns=columns, keyword_weights=weights,
+                      coherence=npmi_coherence(X, columns))
 
 
 def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 10,
@@ -205,8 +217,8 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
     timings = {"assign_s": time.perf_counter() - t0}
     k, labels = model.n_clusters, placed.labels
     names = model.feature_names
-    keywords = model.keywords(n_keywords) or _cluster_keywords(model.estimator, placed.X, labels,
-                                                               names, n_keywords)
+    columns, weights = _keyword_columns(model.estimator, placed.X, labels, k, n_keywords)
+    keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(placed.memberships, labels, n_representatives,
                                     tiebreak=centroid_similarity(placed.X, labels, k))
     unplaced = placed.unplaced
@@ -219,7 +231,9 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
               "unassigned_documents": int(unplaced.size)}
     return ClusterRun(corpus, model.method or type(model.estimator).__name__, k, model.estimator,
                       placed.X, names, labels, placed.memberships, keywords, reps,
-                      score_labels(corpus, labels), record, timings, report)
+                      score_labels(corpus, labels), record, timings, report,
+                      keyword_columns=columns, keyword_weights=weights,
+                      coherence=npmi_coherence(placed.X, columns))
 
 
 def _pairs_among(fit_params: dict | None, active: np.ndarray, n: int) -> dict:
@@ -315,18 +329,23 @@ def _counts(corpus: Corpus, vectorizer_params: dict | None) -> sp.csr_matrix:
     return DocumentVectorizer(**options).fit(corpus.texts).count(corpus.texts)
 
 
-def _cluster_keywords(model, X, labels, names, n) -> list[list[str]]:
-    if hasattr(model, "top_keywords"):
-        return model.top_keywords(names, n)
-    # methods without a topic factor: the heaviest terms of each cluster's centroid
-    k = int(labels.max()) + 1 if labels.size else 0
-    k = max(k, int(getattr(model, "n_clusters", 0)))
-    out = []
-    for c in range(k):
-        centroid = np.asarray(X[labels == c].mean(axis=0)).ravel()
-        order = np.argsort(-centroid, kind="stable")[:n]
-        out.append([str(names[j]) for j in order if centroid[j] > 0])
-    return out
+def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]], list[list[float]]]:
+    """Each cluster's ``n`` heaviest columns and their weights, as ``top_keywords`` ranks them.
+
+    The weights are the model's term weights (topic vectors, centroids; for
+    NMA the cluster centres mapped to terms); methods without term weights
+    use the mean of each cluster's documents (unassigned documents left out).
+    """
+    if hasattr(model, "topic_keywords"):        # NMA: a cluster is a centre in topic space
+        W = model.cluster_centers_ @ model.components_
+    elif hasattr(model, "top_keywords"):
+        W = model._keyword_weights()
+    else:
+        W = cluster_centroids(X, labels, k)
+    W = np.asarray(W, dtype=np.float64)
+    order = np.argsort(-W, axis=1, kind="stable")[:, :n]
+    columns = [[int(j) for j in row if W[c, j] > 0] for c, row in enumerate(order)]
+    return columns, [[float(W[c, j]) for j in cols] for c, cols in enumerate(columns)]
 
 
 def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
@@ -386,11 +405,11 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
     }
 
 
-def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
+def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> list[Path]:
     """Write assignments.csv, clusters.csv, memberships.npz, run.json, metrics.json (with
     labels), overlapping.csv (methods with overlapping clusters), unassigned.csv (when some
-    documents are in no cluster) and the saved model in ``model/`` (methods that place new
-    documents)."""
+    documents are in no cluster), the saved model in ``model/`` (methods that place new
+    documents) and, with ``report``, report_data.json and the self-contained report.html."""
     outdir = Path(outdir)
     ids = run.corpus.ids
     labels = run.labels
@@ -401,10 +420,14 @@ def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
     rows = ([ids[i], int(labels[i]), f"{strength[i]:.6f}"]
             + (["|".join(run.corpus.labels[i])] if has_labels else []) for i in range(len(ids)))
     paths = [write_csv(outdir / "assignments.csv", header, rows)]
+    coherence = run.coherence if run.coherence is not None else np.full(run.n_clusters, np.nan)
     rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
-             " ".join(ids[i] for i in run.representatives[c])] for c in range(run.n_clusters))
+             " ".join(ids[i] for i in run.representatives[c]),
+             "" if np.isnan(coherence[c]) else f"{coherence[c]:.4f}"]
+            for c in range(run.n_clusters))
     paths.append(write_csv(outdir / "clusters.csv",
-                           ["cluster", "size", "top_keywords", "representative_documents"], rows))
+                           ["cluster", "size", "top_keywords", "representative_documents",
+                            "coherence"], rows))
     paths.append(write_memberships(outdir / "memberships.npz", run.memberships, ids))
     unassigned = run.unassigned
     if unassigned.size:
@@ -425,6 +448,17 @@ def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
         paths.append(write_csv(outdir / "overlapping.csv", ["id", "cluster", "share"], rows))
     if run.metrics is not None:
         paths.append(write_json(outdir / "metrics.json", run.metrics))
+    if report:
+        paths += _write_report_files(run, outdir)
+    return paths
+
+
+def _write_report_files(run: ClusterRun, outdir: Path) -> list[Path]:
+    """report_data.json, then report.html built from the folder."""
+    t0 = time.perf_counter()
+    paths = [write_json(outdir / "report_data.json", collect_report_data(run))]
+    paths.append(write_report(outdir))
+    logger.info("report written in %.1fs: %s", time.perf_counter() - t0, paths[-1])
     return paths
 
 

@@ -1,0 +1,102 @@
+"""Read a result folder written by ``docnmf cluster`` back into what the report shows."""
+
+from __future__ import annotations
+
+import csv
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ReportError", "RunFolder", "read_run_folder"]
+
+
+class ReportError(Exception):
+    """A result folder that cannot be read into a report (missing or damaged file)."""
+
+
+@dataclass
+class RunFolder:
+    """The files of one result folder, read."""
+
+    path: Path
+    run: dict[str, Any]
+    clusters: list[dict[str, str]]
+    ids: list[str]
+    labels: np.ndarray
+    memberships: np.ndarray
+    metrics: dict[str, Any] | None
+    data: dict[str, Any] | None
+
+    @property
+    def n_clusters(self) -> int:
+        return len(self.clusters)
+
+
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            return list(csv.DictReader(fh))
+    except OSError as exc:
+        raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path} is not a readable CSV file: {exc}") from None
+
+
+def _read_json(path: Path, required: bool = True) -> Any:
+    if not path.is_file() and not required:
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path} is not valid JSON: {exc}") from None
+
+
+def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            M = np.asarray(npz["memberships"], dtype=np.float64)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+        raise ReportError(f"{path} holds no readable 'memberships' array: {exc}") from None
+    if M.shape != (n, k):
+        raise ReportError(f"{path} has memberships of shape {M.shape}, expected ({n}, {k})")
+    return M
+
+
+def read_run_folder(path: str | Path) -> RunFolder:
+    """The result files of ``path``: run.json, clusters.csv and assignments.csv are needed;
+    metrics.json, memberships.npz and report_data.json are used when present."""
+    path = Path(path)
+    if not path.is_dir():
+        raise ReportError(f"no such result folder: {path}")
+    for name in ("run.json", "clusters.csv", "assignments.csv"):
+        if not (path / name).is_file():
+            raise ReportError(f"{path} has no {name}: not a folder written by docnmf cluster")
+    run = _read_json(path / "run.json")
+    clusters = _read_csv(path / "clusters.csv")
+    rows = _read_csv(path / "assignments.csv")
+    k = len(clusters)
+    try:
+        ids = [row["id"] for row in rows]
+        labels = np.array([int(row["cluster"]) for row in rows], dtype=np.intp)
+        strength = np.array([float(row["membership"]) for row in rows])
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ReportError(f"{path / 'assignments.csv'} has a bad row: {exc}") from None
+    # cluster -1: a document in no cluster (nothing left to cluster it by)
+    if labels.size and (labels.min() < -1 or labels.max() >= k):
+        raise ReportError(f"{path / 'assignments.csv'} names a cluster that clusters.csv lacks")
+    M = _read_memberships(path / "memberships.npz", len(ids), k)
+    if M is None:   # older folders: the assigned cluster's strength is all that is known
+        M = np.zeros((len(ids), k))
+        assigned = np.flatnonzero(labels >= 0)
+        M[assigned, labels[assigned]] = strength[assigned]
+    return RunFolder(path, run, clusters, ids, labels, M,
+                     _read_json(path / "metrics.json", required=False),
+                     _read_json(path / "report_data.json", required=False))

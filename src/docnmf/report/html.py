@@ -1,0 +1,339 @@
+"""``report.html``: one self-contained page (inline CSS and script, no network) from a result folder.
+
+What does not need a script (facts, tables, keyword bars, documents, the
+objective curves) is plain HTML and SVG, so it prints and reads without
+JavaScript; the map and the two matrices are canvases drawn by a small
+inline script from compact data embedded in the page.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import html
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..io import atomic_write_text, to_jsonable
+from .data import membership_bands
+from .folder import RunFolder, read_run_folder
+
+__all__ = ["render_report", "write_report", "cluster_colours"]
+
+#: Distinct colours for the first clusters (Tableau 10 and its light companions, reordered).
+_PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2", "#edc948",
+            "#ff9da7", "#9c755f", "#7f7f7f", "#1f77b4", "#bcbd22", "#17becf", "#8c564b",
+            "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#aec7e8", "#98df8a")
+
+
+def cluster_colours(k: int) -> list[str]:
+    """``k`` colours: a fixed palette of 20, then hues spaced by the golden angle.
+
+    Examples
+    --------
+    >>> cluster_colours(2)
+    ['#4e79a7', '#f28e2b']
+    >>> len(set(cluster_colours(60)))
+    60
+    """
+    out = list(_PALETTE[:k])
+    for i in range(len(out), k):
+        r, g, b = colorsys.hls_to_rgb((i * 0.381966) % 1.0, 0.45 + 0.15 * (i % 3) / 2, 0.6)
+        out.append(f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}")
+    return out
+
+
+def _asset(name: str) -> str:
+    return resources.files("docnmf.report").joinpath(name).read_text(encoding="utf-8")
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _num(value: Any, digits: int = 4) -> str:
+    """A number for reading (not yet escaped): thousands separated, floats to ``digits``
+    significant digits."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.{digits}g}" if abs(value) < 1e15 else f"{value:.{digits}g}"
+
+
+
+def _seconds(value: Any) -> str:
+    return "–" if value is None else f"{float(value):.2f} s"
+
+
+# ---------------------------------------------------------------- sections
+
+
+def _overview(f: RunFolder) -> str:
+    run, params = f.run, f.run.get("parameters", {})
+    corpus = run.get("corpus", {})
+    timings = run.get("timings", {}) or {}
+    restarts = run.get("restart_objectives") or []
+    facts = [
+        ("corpus", f"{corpus.get('name') or '–'}"),
+        ("source", corpus.get("source") or "–"),
+        ("documents", _num(params.get("n_docs", len(f.ids)))),
+        ("terms", _num(params.get("n_terms", "–"))),
+        ("non-zeros", _num(params.get("nnz", "–"))),
+        ("documents without index terms", params.get("empty_documents", "–")),
+        ("method", params.get("method", "–")),
+        ("clusters (k)", f.n_clusters),
+        ("seed", run.get("seed")),
+        ("time to vectorize", _seconds(timings.get("vectorize_s"))),
+        ("time to fit", _seconds(timings.get("fit_s"))),
+        ("iterations (kept restart)", run.get("n_iter", "–")),
+        ("final objective", _num(run.get("objective"), 6)),
+        ("restarts", len(restarts) if restarts else "–"),
+        ("docnmf", run.get("docnmf_version", "–")),
+    ]
+    selection = params.get("k_selection")
+    if selection:
+        facts.insert(8, ("k chosen by", selection.get("reason", "choose-k")))
+    diagnostics = run.get("diagnostics")
+    if isinstance(diagnostics, dict):     # whatever the run recorded about itself
+        facts += [(str(key).replace("_", " "), value if isinstance(value, str) else
+                   json.dumps(to_jsonable(value))) for key, value in diagnostics.items()]
+    rows = "".join(f"<tr><th>{_e(a)}</th><td>{_e(b)}</td></tr>" for a, b in facts)
+    estimator = params.get("estimator") or {}
+    est = ", ".join(f"{_e(k)}={_e(v)}" for k, v in estimator.items())
+    vec = ", ".join(f"{_e(k)}={_e(v)}" for k, v in (params.get("vectorizer") or {}).items())
+    out = [f'<section id="overview"><h2>Overview</h2><div class="cols">'
+           f'<table class="facts">{rows}</table><div>'
+           f'<p class="params"><b>estimator</b> {est or "–"}</p>'
+           f'<p class="params"><b>text pipeline</b> {vec or "defaults"}</p>']
+    out.append(_metrics(f.metrics, confusion=False))
+    out.append("</div></div>")
+    out.append(_confusion(f.metrics))
+    out.append(_cluster_index(f))
+    out.append("</section>")
+    return "".join(out)
+
+
+def _metrics(metrics: dict | None, confusion: bool = True) -> str:
+    if not metrics:
+        return '<p class="note">No labels: no accuracy or confusion matrix.</p>'
+    return (f'<p class="metrics">Against {metrics.get("n_classes")} labelled classes '
+            f'({_num(metrics.get("n_scored"))} documents): <b>accuracy '
+            f'{_num(metrics.get("accuracy"), 3)}</b> · NMI {_num(metrics.get("nmi"), 3)} · '
+            f'purity {_num(metrics.get("purity"), 3)}</p>')
+
+
+def _confusion(metrics: dict | None) -> str:
+    conf = (metrics or {}).get("confusion") or {}
+    counts = np.asarray(conf.get("counts") or [], dtype=float)
+    if counts.size == 0:
+        return ""
+    classes, clusters = conf.get("classes", []), conf.get("clusters", [])
+    top = counts.max() or 1.0
+    cells = ["<tr><th>class \\ cluster</th>"
+             + "".join(f"<th>{_e(c)}</th>" for c in clusters) + "</tr>"]
+    for name, row in zip(classes, counts):
+        tds = "".join(f'<td style="background:rgba(78,121,167,{v / top:.2f})"'
+                      f'{" class=hi" if v / top > 0.55 else ""}>{int(v)}</td>' for v in row)
+        cells.append(f"<tr><th>{_e(name)}</th>{tds}</tr>")
+    return ('<details open><summary>Confusion matrix (rows: classes, columns: clusters)'
+            f'</summary><div class="scroll"><table class="confusion">{"".join(cells)}</table>'
+            "</div></details>")
+
+
+def _cluster_index(f: RunFolder) -> str:
+    colours = cluster_colours(f.n_clusters)
+    n = max(len(f.ids), 1)
+    largest = max([int(row.get("size") or 0) for row in f.clusters] + [1])
+    rows = []
+    for c, row in enumerate(f.clusters):
+        size = int(row.get("size") or 0)
+        coh = row.get("coherence") or ""
+        rows.append(f'<tr data-cluster="{c}"><td><a href="#cluster-{c}"><span class="sw" '
+                    f'style="background:{colours[c]}"></span>{c}</a></td><td class="r">{size}</td>'
+                    f'<td class="r">{100 * size / n:.1f}%</td><td class="bar"><span style='
+                    f'"width:{100 * size / largest:.1f}%;background:{colours[c]}"></span></td>'
+                    f'<td class="r">{_e(coh) if coh else "–"}</td>'
+                    f'<td>{_e(" ".join((row.get("top_keywords") or "").split()[:8]))}</td></tr>')
+    return ('<h3>Clusters at a glance</h3><div class="scroll"><table class="index"><tr><th>cluster'
+            '</th><th>size</th><th colspan="2">share</th><th title="NPMI of the top keywords, -1 to 1">'
+            'coherence</th><th>keywords</th></tr>' + "".join(rows) + "</table></div>")
+
+
+def _bars(items: Sequence[tuple[str, float]], colour: str, cls: str = "kw") -> str:
+    top = max((w for _, w in items), default=0.0) or 1.0
+    return "".join(f'<li class="{cls}"><span class="t">{_e(t)}</span><span class="b">'
+                   f'<span style="width:{100 * w / top:.1f}%;background:{colour}"></span></span>'
+                   f'<span class="w">{w:.3g}</span></li>' for t, w in items)
+
+
+def _cluster_sections(f: RunFolder) -> str:
+    colours = cluster_colours(f.n_clusters)
+    data = (f.data or {}).get("clusters") or []
+    n = max(len(f.ids), 1)
+    out = ['<section id="clusters"><h2>Clusters</h2>']
+    for c, row in enumerate(f.clusters):
+        size = int(row.get("size") or 0)
+        info = data[c] if c < len(data) else {}
+        coh = info.get("coherence")
+        coh_text = row.get("coherence") or ("–" if coh is None else f"{coh:.3f}")
+        keywords = [(k["term"], k["weight"]) for k in info.get("keywords", [])]
+        if not keywords:
+            keywords = [(t, 0.0) for t in (row.get("top_keywords") or "").split()]
+        words = " ".join(t for t, _ in keywords)
+        out.append(f'<article class="cluster" id="cluster-{c}" data-cluster="{c}" '
+                   f'data-words="{_e(words.lower())}" style="border-color:{colours[c]}">'
+                   f'<h3><span class="sw" style="background:{colours[c]}"></span>Cluster {c}'
+                   f'<small>{size} documents ({100 * size / n:.1f}%) · keyword coherence '
+                   f'{_e(coh_text)}</small></h3><div class="cols3">')
+        out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
+                   f'{_bars(keywords, colours[c])}</ol></div>')
+        dist = info.get("distinguishing") or []
+        out.append('<div><h4>Sets it apart <small>mean weight here vs. elsewhere</small></h4>'
+                   '<ol class="bars">' + "".join(
+                       f'<li class="kw dist"><span class="t">{_e(d["term"])}</span><span class="w">'
+                       f'{d["inside"]:.3g} vs {d["outside"]:.3g}</span></li>' for d in dist)
+                   + ("" if dist else "<li>–</li>") + "</ol></div>")
+        reps = info.get("representatives")
+        if reps is None:
+            reps = [{"id": i, "membership": None, "snippet": ""}
+                    for i in (row.get("representative_documents") or "").split()]
+        docs = "".join(f'<li><span class="id">{_e(r["id"])}</span>'
+                       + (f' <span class="m">{r["membership"]:.2f}</span>'
+                          if r.get("membership") is not None else "")
+                       + f'<div class="snip">{_e(r.get("snippet", ""))}</div></li>' for r in reps)
+        out.append(f'<div><h4>Representative documents <small>membership</small></h4>'
+                   f'<ul class="docs">{docs or "<li>–</li>"}</ul></div></div></article>')
+    out.append("</section>")
+    return "".join(out)
+
+
+def _svg_line(values: Sequence[float], title: str, xlabel: str, points: bool = False) -> str:
+    """A small SVG chart of ``values`` (a line, or dots with ``points``)."""
+    v = np.asarray([x for x in values if x is not None], dtype=float)
+    if v.size == 0:
+        return f'<p class="note">{_e(title)}: not recorded.</p>'
+    w, h, pad = 460, 180, 44
+    lo, hi = float(v.min()), float(v.max())
+    span = hi - lo or abs(hi) or 1.0
+    xs = pad + (w - pad - 10) * (np.arange(v.size) / max(v.size - 1, 1))
+    ys = 10 + (h - 40) * (1 - (v - lo) / span)
+    if points:
+        marks = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4"><title>restart {i + 1}: '
+                        f'{val:.6g}</title></circle>' for i, (x, y, val) in enumerate(zip(xs, ys, v)))
+    else:
+        marks = '<polyline fill="none" points="' + " ".join(
+            f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys)) + '"/>'
+    return (f'<figure class="chart"><svg viewBox="0 0 {w} {h}" role="img" aria-label="{_e(title)}">'
+            f'<line x1="{pad}" y1="{h - 30}" x2="{w - 10}" y2="{h - 30}" class="axis"/>'
+            f'<line x1="{pad}" y1="10" x2="{pad}" y2="{h - 30}" class="axis"/>'
+            f'<text x="{pad - 4}" y="16" text-anchor="end">{hi:.4g}</text>'
+            f'<text x="{pad - 4}" y="{h - 32}" text-anchor="end">{lo:.4g}</text>'
+            f'<text x="{(w + pad) / 2}" y="{h - 8}" text-anchor="middle">{_e(xlabel)} '
+            f'(1–{v.size})</text>{marks}</svg><figcaption>{_e(title)}</figcaption></figure>')
+
+
+def _objective(f: RunFolder) -> str:
+    run = f.run
+    history = run.get("objective_history") or []
+    restarts = run.get("restart_objectives") or []
+    if len(restarts) > 1:
+        second = _svg_line(restarts, "final objective of each restart (the lowest is kept)",
+                           "restart", points=True)
+    else:
+        second = ('<p class="note">One start (a deterministic start runs once)'
+                  + (f": final objective {restarts[0]:.6g}." if restarts else ".") + "</p>")
+    return ('<section id="objective"><h2>Objective</h2><div class="pair">'
+            + _svg_line(history, "objective of the kept restart, per iteration", "iteration")
+            + second + "</div></section>")
+
+
+def _canvas_section(sid: str, title: str, caption: str, width: int, height: int) -> str:
+    return (f'<section id="{sid}"><h2>{_e(title)}</h2><figure><canvas id="{sid}-canvas" '
+            f'width="{width}" height="{height}"></canvas><figcaption>{caption}</figcaption>'
+            "</figure></section>")
+
+
+def _page_data(f: RunFolder) -> dict[str, Any]:
+    """The compact data the script draws from."""
+    k = f.n_clusters
+    data = f.data or {}
+    assigned = f.labels >= 0
+    bands, band_clusters = membership_bands(f.memberships[assigned], f.labels[assigned])
+    out: dict[str, Any] = {
+        "k": k, "colours": cluster_colours(k),
+        "bands": np.round(bands, 3), "bandClusters": band_clusters,
+        "nDocs": len(f.ids),
+    }
+    if "similarity" in data:
+        out["similarity"] = data["similarity"]["matrix"]
+    if "map" in data:
+        m = data["map"]
+        out["map"] = {key: m[key] for key in ("x", "y", "cluster", "id", "text")}
+    return out
+
+
+def _json_for_script(obj: Any) -> str:
+    # "</" would end the script element early; "<!--" would open a comment state
+    return (json.dumps(to_jsonable(obj), ensure_ascii=False, separators=(",", ":"))
+            .replace("</", "<\\/").replace("<!--", "<\\!--"))
+
+
+def render_report(folder: RunFolder) -> str:
+    """The HTML text of the report of a result folder read by :func:`read_run_folder`."""
+    run = folder.run
+    corpus = (run.get("corpus") or {}).get("name") or folder.path.name
+    method = (run.get("parameters") or {}).get("method", "")
+    data = folder.data or {}
+    m = data.get("map") or {}
+    map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}. Colours are clusters; '
+                   "hover a point for its document, click a legend entry to show one cluster."
+                   if m else "Map data (report_data.json) not found in the folder.")
+    sim_caption = _e((data.get("similarity") or {}).get("measure", "not available"))
+    k = folder.n_clusters
+    side = max(360, min(720, 40 + 22 * k))
+    body = "".join([
+        f'<header><h1>{_e(corpus)} <small>{_e(method)}, {k} clusters, '
+        f'{len(folder.ids)} documents</small></h1>'
+        '<nav><a href="#overview">Overview</a><a href="#map">Map</a><a href="#clusters">Clusters'
+        '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
+        '<a href="#objective">Objective</a><input id="search" type="search" '
+        'placeholder="Find documents by id or word" aria-label="search"></nav>'
+        '<div id="search-results" hidden></div></header><main>',
+        _overview(folder),
+        _canvas_section("map", "Map of the documents", map_caption, 720, 520).replace(
+            "</figure>", '<div id="legend" class="legend"></div><div id="tip" hidden></div>'
+                         "</figure>"),
+        _cluster_sections(folder),
+        _canvas_section("similarity", "Cluster similarity",
+                        f"{sim_caption}; darker is more similar.", side, side),
+        _canvas_section("memberships", "Memberships",
+                        "Documents (rows, ordered by cluster then by membership strength, averaged "
+                        "in bands of neighbouring rows) x clusters (columns); darker is a stronger "
+                        "membership. The left strip shows each band's cluster.",
+                        max(360, min(720, 60 + 24 * k)), 420),
+        _objective(folder),
+        f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
+        f'{_e(folder.path)}</code> · coherence: {_e(data.get("coherence_measure", "–"))}</footer>'
+        "</main>",
+    ])
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            # nothing may be fetched: no script, style, image, font or connection from elsewhere
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+            "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
+            f"<title>docnmf report: {_e(corpus)}</title><style>{_asset('report.css')}</style>"
+            f"</head><body>{body}"
+            f'<script type="application/json" id="report-data">{_json_for_script(_page_data(folder))}'
+            f"</script><script>{_asset('report.js')}</script></body></html>\n")
+
+
+def write_report(outdir: str | Path) -> Path:
+    """Read the result folder ``outdir`` and write ``outdir/report.html``; returns its path."""
+    folder = read_run_folder(outdir)
+    return atomic_write_text(Path(outdir) / "report.html", render_report(folder))

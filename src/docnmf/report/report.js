@@ -1,0 +1,151 @@
+"use strict";
+(function () {
+  var D = JSON.parse(document.getElementById("report-data").textContent);
+  var K = D.k, C = D.colours, shown = null, hits = null;
+
+  function rgb(hex) { return [1, 3, 5].map(function (i) { return parseInt(hex.substr(i, 2), 16); }); }
+  function blend(hex, t) {          // white (t = 0) to the colour (t = 1)
+    var c = rgb(hex);
+    return "rgb(" + c.map(function (v) { return Math.round(255 - (255 - v) * t); }).join(",") + ")";
+  }
+  function ramp(t) { return blend("#08306b", Math.max(0, Math.min(1, t))); }
+
+  // ---- map: one canvas, points coloured by cluster
+  var M = D.map, mc = document.getElementById("map-canvas"), pts = [];
+  function drawMap() {
+    if (!M || !mc) return;
+    var g = mc.getContext("2d"), w = mc.width, h = mc.height, pad = 14, n = M.x.length;
+    var r = n > 600 ? 2.6 : n > 200 ? 3.5 : 5;
+    g.fillStyle = "#fff"; g.fillRect(0, 0, w, h);
+    pts = [];
+    for (var i = 0; i < n; i++) {
+      var x = pad + M.x[i] * (w - 2 * pad), y = pad + (1 - M.y[i]) * (h - 2 * pad), c = M.cluster[i];
+      pts.push([x, y]);
+      var on = (shown === null || shown === c) && (hits === null || hits.has(i));
+      g.globalAlpha = on ? 0.85 : 0.08;
+      g.fillStyle = C[c];
+      g.beginPath(); g.arc(x, y, hits !== null && hits.has(i) ? r + 2 : r, 0, 6.2832); g.fill();
+    }
+    g.globalAlpha = 1;
+  }
+  function legend() {
+    var el = document.getElementById("legend");
+    if (!el) return;
+    el.innerHTML = "";
+    for (var c = 0; c < K; c++) {
+      var s = document.createElement("span");
+      s.innerHTML = '<i class="sw" style="background:' + C[c] + '"></i>' + c;
+      s.className = shown === null || shown === c ? "" : "off";
+      s.dataset.c = c;
+      s.onclick = function () {
+        var c = +this.dataset.c; shown = shown === c ? null : c; legend(); drawMap();
+      };
+      el.appendChild(s);
+    }
+  }
+  if (mc && M) {
+    var tip = document.getElementById("tip");
+    mc.addEventListener("mousemove", function (ev) {
+      var b = mc.getBoundingClientRect(), sx = mc.width / b.width, sy = mc.height / b.height;
+      var x = (ev.clientX - b.left) * sx, y = (ev.clientY - b.top) * sy, best = -1, bd = 81;
+      for (var i = 0; i < pts.length; i++) {
+        var dx = pts[i][0] - x, dy = pts[i][1] - y, d = dx * dx + dy * dy;
+        if (d < bd && (shown === null || shown === M.cluster[i])) { bd = d; best = i; }
+      }
+      if (best < 0) { tip.hidden = true; return; }
+      tip.hidden = false;
+      tip.textContent = M.id[best] + " (cluster " + M.cluster[best] + "): " + M.text[best];
+      tip.style.left = (ev.clientX - b.left + 12) + "px";
+      tip.style.top = (ev.clientY - b.top + 12) + "px";
+    });
+    mc.addEventListener("mouseleave", function () { tip.hidden = true; });
+  }
+
+  // ---- a matrix drawn as coloured cells, with row and column labels
+  function matrix(canvas, rows, nrow, ncol, colour, opts) {
+    if (!canvas) return;
+    var g = canvas.getContext("2d"), w = canvas.width, h = canvas.height;
+    var left = opts.left, top = opts.top, cw = (w - left - 4) / ncol, ch = (h - top - 4) / nrow;
+    g.fillStyle = "#fff"; g.fillRect(0, 0, w, h);
+    // whole-pixel cell edges: fractional ones leave faint seams between neighbouring cells
+    function edge(origin, size, i) { return Math.round(origin + i * size); }
+    for (var i = 0; i < nrow; i++) {
+      var y0 = edge(top, ch, i), y1 = edge(top, ch, i + 1);
+      for (var j = 0; j < ncol; j++) {
+        var x0 = edge(left, cw, j), x1 = edge(left, cw, j + 1);
+        g.fillStyle = colour(rows[i][j], i, j);
+        g.fillRect(x0, y0, x1 - x0, y1 - y0);
+      }
+    }
+    g.fillStyle = "#333"; g.font = "11px sans-serif"; g.textAlign = "center";
+    var step = Math.max(1, Math.ceil(14 / cw));
+    for (j = 0; j < ncol; j += step) g.fillText(String(j), left + (j + 0.5) * cw, top - 5);
+    return {g: g, cw: cw, ch: ch};
+  }
+  function drawSimilarity() {
+    var S = D.similarity, cv = document.getElementById("similarity-canvas");
+    if (!S || !cv) return;
+    var off = [];
+    for (var i = 0; i < K; i++) for (var j = 0; j < K; j++) if (i !== j) off.push(S[i][j]);
+    var hi = Math.max.apply(null, off.concat([1e-9]));
+    var m = matrix(cv, S, K, K, function (v, i, j) { return i === j ? "#ccc" : ramp(v / hi); },
+                   {left: 26, top: 18});
+    var step = Math.max(1, Math.ceil(14 / m.ch));
+    m.g.textAlign = "right";
+    for (i = 0; i < K; i += step) m.g.fillText(String(i), 22, 18 + (i + 0.5) * m.ch + 4);
+    if (K <= 14) {
+      m.g.textAlign = "center"; m.g.font = "10px sans-serif";
+      for (i = 0; i < K; i++) for (j = 0; j < K; j++) {
+        if (i === j) continue;
+        m.g.fillStyle = S[i][j] / hi > 0.55 ? "#fff" : "#333";
+        m.g.fillText(S[i][j].toFixed(2), 26 + (j + 0.5) * m.cw, 18 + (i + 0.5) * m.ch + 4);
+      }
+    }
+  }
+  function drawMemberships() {
+    var B = D.bands, cv = document.getElementById("memberships-canvas");
+    if (!B || !cv) return;
+    var m = matrix(cv, B, B.length, K, function (v) { return ramp(Math.sqrt(v)); }, {left: 18, top: 18});
+    for (var i = 0; i < B.length; i++) {
+      m.g.fillStyle = C[D.bandClusters[i]];
+      var y0 = Math.round(18 + i * m.ch);
+      m.g.fillRect(2, y0, 12, Math.round(18 + (i + 1) * m.ch) - y0);
+    }
+  }
+
+  // ---- search: documents on the map by id or word, clusters by keyword
+  var box = document.getElementById("search"), out = document.getElementById("search-results");
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
+  function search() {
+    var q = box.value.trim().toLowerCase(), arts = document.querySelectorAll("article.cluster");
+    if (!q) {
+      hits = null; out.hidden = true;
+      arts.forEach(function (a) { a.classList.remove("match", "dim"); });
+      drawMap(); return;
+    }
+    hits = new Set();
+    var list = [];
+    if (M) for (var i = 0; i < M.id.length; i++) {
+      if (String(M.id[i]).toLowerCase().indexOf(q) >= 0 || M.text[i].toLowerCase().indexOf(q) >= 0) {
+        hits.add(i);
+        if (list.length < 50) list.push('<li><a href="#cluster-' + M.cluster[i] + '">cluster ' + M.cluster[i] +
+          '</a> <span class="id">' + esc(M.id[i]) + "</span> " + esc(M.text[i]) + "</li>");
+      }
+    }
+    var nc = 0;
+    arts.forEach(function (a) {
+      var yes = a.dataset.words.split(" ").some(function (w) { return w.indexOf(q) === 0; }) ||
+                a.textContent.toLowerCase().indexOf(q) >= 0;
+      a.classList.toggle("match", yes); a.classList.toggle("dim", !yes); nc += yes ? 1 : 0;
+    });
+    out.hidden = false;
+    out.innerHTML = "<b>" + hits.size + "</b> of the " + (M ? M.id.length : 0) +
+      " documents on the map and <b>" + nc + "</b> clusters match." +
+      (list.length ? "<ul>" + list.join("") + "</ul>" : "");
+    drawMap();
+  }
+  if (box) box.addEventListener("input", search);
+
+  legend(); drawMap(); drawSimilarity(); drawMemberships();
+  document.documentElement.dataset.rendered = "yes";
+})();

@@ -1,0 +1,82 @@
+"""Write a k selection: ``choose_k.csv`` (criteria per k), ``choose_k.json`` (the choice and
+its reason) and ``choose_k.png`` (the criteria against k, with the matplotlib extra)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from ..io import atomic_write_bytes, write_csv, write_json
+from .choose import CRITERIA, KSelection
+
+__all__ = ["write_selection", "format_selection", "selection_record", "plot_selection"]
+
+logger = logging.getLogger(__name__)
+
+_COLUMNS = ["k", "cophenetic", "stability", "stability_mean", "silhouette", "relative_error",
+            "seconds"]
+
+
+def selection_record(sel: KSelection) -> dict:
+    """The choice as JSON: the chosen k, the reason, each criterion's pick, the settings."""
+    return {"k": sel.k, "reason": sel.reason, "chosen_by_criterion": sel.chosen,
+            "criteria": CRITERIA, "parameters": sel.params, "table": sel.table}
+
+
+def format_selection(sel: KSelection) -> str:
+    """The table per k and the choice, as plain text."""
+    lines = [f"{'k':>4}  {'cophenetic':>10}  {'stability':>9}  {'(lowest)':>9}  {'silhouette':>10}  "
+             f"{'rel. error':>10}  {'seconds':>7}"]
+    for row in sel.table:
+        marks = "".join(f" <- {name}" for name, k in sel.chosen.items() if k == row["k"])
+        lines.append(f"{row['k']:>4}  {row['cophenetic']:>10.4f}  {row['stability_mean']:>9.4f}  "
+                     f"{row['stability']:>9.4f}  "
+                     f"{row['silhouette']:>10.4f}  {row['relative_error']:>10.4f}  "
+                     f"{row['seconds']:>7.1f}{marks}")
+    lines += ["", f"chosen k = {sel.k}: {sel.reason}"]
+    return "\n".join(lines)
+
+
+def plot_selection(sel: KSelection) -> bytes | None:
+    """The criteria against k as PNG bytes; None without matplotlib."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        logger.warning("matplotlib is not installed: no choose_k.png (pip install 'docnmf[plot]')")
+        return None
+    import io
+
+    ks = sel.k_values
+    fig = Figure(figsize=(7.5, 4.2), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    styles = {"cophenetic": ("o-", "cophenetic"), "stability_mean": ("s-", "stability (mean)"),
+              "stability": ("s:", "stability (lowest group)"), "silhouette": ("^-", "silhouette")}
+    for name, (style, label) in styles.items():
+        ax.plot(ks, [row[name] for row in sel.table], style, ms=4, label=label)
+    ax.axvline(sel.k, color="0.4", ls="--", lw=1)
+    threshold = sel.params.get("stability_threshold")
+    if threshold is not None:
+        ax.axhline(threshold, color="C1", ls=":", lw=1)
+    ax.set_xlabel("k (number of clusters)")
+    ax.set_ylabel("criterion")
+    ax.set_title(f"chosen k = {sel.k} ({sel.reason.split(':')[0]})", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def write_selection(sel: KSelection, outdir: str | Path) -> list[Path]:
+    """Write choose_k.csv, choose_k.json and (with matplotlib) choose_k.png into ``outdir``."""
+    outdir = Path(outdir)
+    rows = ([row[c] if c == "k" else f"{row[c]:.6g}" for c in _COLUMNS] for row in sel.table)
+    paths = [write_csv(outdir / "choose_k.csv", _COLUMNS, rows),
+             write_json(outdir / "choose_k.json", selection_record(sel))]
+    png = plot_selection(sel)
+    if png is not None:
+        paths.append(atomic_write_bytes(outdir / "choose_k.png", png))
+    return paths

@@ -1,0 +1,139 @@
+"""Open a report in headless Chromium (Debian's ``chromium``) with every network request refused.
+
+Used by the browser tests (fixture ``browser``) and by ``benchmarks/report_render.py``; it drives
+Chromium through Playwright's Python API with the system browser
+(``executable_path``), never a browser Playwright would download.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-default-apps", "--disable-extensions"]
+
+#: Counts the canvas pixels that differ from the white background.
+_INKED_PIXELS = """(id) => {
+  const c = document.getElementById(id);
+  if (!c) return -1;
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) n++;
+  return n;
+}"""
+
+
+def chromium_path() -> str | None:
+    """The system Chromium, or None."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@dataclass
+class Rendered:
+    """What a page did while it loaded."""
+
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    sections: int = 0
+    inked: dict[str, int] = field(default_factory=dict)
+    title: str = ""
+    search_text: str = ""
+
+
+def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, height: int = 900,
+           full_page: bool = True, search: str | None = None,
+           parts: dict[str, Path] | None = None) -> Rendered:
+    """Load ``path`` (a local HTML file) offline, wait for its script, and report what happened.
+
+    Every request that is not for ``path`` itself is aborted and recorded in
+    ``blocked``; console errors and uncaught exceptions land in ``errors``.
+    ``parts`` maps CSS selectors to files for screenshots of single elements.
+    """
+    from playwright.sync_api import sync_playwright
+
+    url = Path(path).resolve().as_uri()
+    out = Rendered()
+    with tempfile.TemporaryDirectory(prefix="docnmf-chromium-") as profile, sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": width, "height": height}, offline=True, service_workers="block")
+
+        def route(r):
+            out.requests.append(r.request.url)
+            if r.request.url == url:
+                r.continue_()
+            else:
+                out.blocked.append(r.request.url)
+                r.abort()
+
+        context.route("**/*", route)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.on("console", lambda m: out.errors.append(f"console {m.type}: {m.text}")
+                if m.type in ("error", "assert") else None)
+        page.on("pageerror", lambda exc: out.errors.append(f"page error: {exc}"))
+        t0 = time.perf_counter()
+        page.goto(url, wait_until="load")
+        page.wait_for_selector("html[data-rendered=yes]", timeout=60_000)
+        out.seconds = time.perf_counter() - t0
+        out.title = page.title()
+        out.sections = page.locator("article.cluster").count()
+        for canvas in ("map-canvas", "similarity-canvas", "memberships-canvas"):
+            out.inked[canvas] = page.evaluate(_INKED_PIXELS, canvas)
+        if search is not None:
+            page.fill("#search", search)
+            page.wait_for_selector("#search-results:not([hidden])", timeout=10_000)
+            out.search_text = page.inner_text("#search-results")
+        if screenshot is not None:
+            page.screenshot(path=str(screenshot), full_page=full_page)
+        if parts:   # the sticky header would cover the top of each part as it scrolls in
+            page.add_style_tag(content="header{position:static}")
+        for selector, part in (parts or {}).items():   # one picture per part of the page
+            page.locator(selector).screenshot(path=str(part))
+        context.close()
+    return out
+
+
+def keep_artifact(path: Path) -> None:
+    """Copy ``path`` to ``$DOCNMF_ARTIFACTS`` when that variable names a folder."""
+    folder = os.environ.get("DOCNMF_ARTIFACTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, Path(folder) / path.name)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """``render``, when Chromium and Playwright are here; skips otherwise, fails under CI."""
+    missing = None
+    if chromium_path() is None:
+        missing = "chromium is not installed (apt-get install chromium)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(missing + "; CI must run the browser tests")
+        pytest.skip(missing)
+    return render
+
+
+@pytest.fixture
+def artifact():
+    """``keep_artifact``: copy a file to ``$DOCNMF_ARTIFACTS`` when it is set."""
+    return keep_artifact

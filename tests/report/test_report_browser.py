@@ -1,0 +1,53 @@
+"""The demo corpus's report.html in a real browser: headless Chromium, network refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from docnmf.cli import main
+
+
+@pytest.fixture(scope="module")
+def demo_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    assert main(["-q", "demo", "-o", str(out)]) == 0
+    return out / "report.html"
+
+
+def test_demo_report_renders_offline(browser, artifact, demo_report, tmp_path):
+    shot = tmp_path / "report-demo.png"
+    page = browser(demo_report, shot)
+    artifact(shot)
+    assert page.errors == []
+    # the page itself is the only thing it asked for; nothing was refused
+    assert page.requests == [demo_report.resolve().as_uri()] and page.blocked == []
+    assert page.title == "docnmf report: demo"
+    assert page.sections == 5                       # k = 5 cluster sections
+    # the map and both matrices are drawn: far more than a few stray pixels differ from white
+    assert page.inked["map-canvas"] > 1000
+    assert page.inked["similarity-canvas"] > 10000
+    assert page.inked["memberships-canvas"] > 10000
+    assert shot.stat().st_size > 50_000
+
+
+def test_search_finds_documents_and_clusters(browser, demo_report, tmp_path):
+    page = browser(demo_report, tmp_path / "search.png", search="telescope", full_page=False)
+    assert page.errors == [] and page.blocked == []
+    # the demo's astronomy documents mention telescopes; one cluster has it as a keyword
+    assert "astronomy/" in page.search_text
+    assert "and 1 clusters match" in page.search_text
+
+
+def test_outside_requests_are_refused_twice(browser, demo_report, tmp_path):
+    """The page's own policy refuses a remote image; without it, the test's router does."""
+    html = demo_report.read_text(encoding="utf-8")
+    img = '<body><img src="http://example.invalid/x.png">'
+    with_policy = tmp_path / "with-policy.html"
+    with_policy.write_text(html.replace("<body>", img, 1), encoding="utf-8")
+    page = browser(with_policy)
+    assert page.blocked == [] and any("Content Security Policy" in e for e in page.errors)
+    without = tmp_path / "without-policy.html"
+    without.write_text(html.replace("Content-Security-Policy", "x-none", 1)
+                       .replace("<body>", img, 1), encoding="utf-8")
+    page = browser(without)
+    assert page.blocked == ["http://example.invalid/x.png"]

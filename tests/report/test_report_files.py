@@ -1,0 +1,134 @@
+"""report.html and the files it is built from: written by cluster, rebuilt by docnmf report."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+
+import numpy as np
+import pytest
+
+from docnmf.cli import main
+from docnmf.corpus.demo import load_demo
+from docnmf.pipeline import cluster_corpus
+from docnmf.report import ReportError, read_run_folder, render_report
+from docnmf.report.data import map_sample, membership_bands
+from docnmf.text.coherence import npmi_coherence
+
+
+@pytest.fixture(scope="module")
+def demo_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    assert main(["-q", "demo", "-o", str(out)]) == 0
+    return out
+
+
+def test_folder_holds_what_the_report_needs(demo_out):
+    with np.load(demo_out / "memberships.npz", allow_pickle=False) as npz:
+        M = npz["memberships"]
+    with open(demo_out / "assignments.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert M.shape == (80, 5) and np.allclose(M.sum(axis=1), 1.0)
+    assert [int(r["cluster"]) for r in rows] == M.argmax(axis=1).tolist()
+    data = json.loads((demo_out / "report_data.json").read_text())
+    assert data["map"]["n_shown"] == 80 and len(data["map"]["x"]) == 80
+    assert len(data["similarity"]["matrix"]) == 5
+    for cluster in data["clusters"]:
+        weights = [k["weight"] for k in cluster["keywords"]]
+        assert weights == sorted(weights, reverse=True) and len(weights) == 10
+        assert all(r["snippet"] for r in cluster["representatives"])
+
+
+def test_coherence_column_is_npmi_of_the_keywords(demo_out):
+    corpus = load_demo()
+    run = cluster_corpus(corpus, 5, "nmf-ncw", vectorizer_params={"min_df": 2, "max_df": 0.95})
+    with open(demo_out / "clusters.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    expected = npmi_coherence(run.X, run.keyword_columns)
+    assert [float(r["coherence"]) for r in rows] == pytest.approx(expected, abs=1e-4)
+    # the columns are the keywords printed
+    assert [r["top_keywords"].split() for r in rows] == \
+        [[str(run.feature_names[j]) for j in cols] for cols in run.keyword_columns]
+    # topics of five unrelated subjects: their words go together
+    assert np.all(expected > 0.05)
+
+
+def test_report_is_self_contained(demo_out):
+    html = (demo_out / "report.html").read_text(encoding="utf-8")
+    assert "Content-Security-Policy" in html and "default-src 'none'" in html
+    # no address outside the page: no src/href to a URL, no @import, no url(...)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", html)
+    assert "@import" not in html and "url(" not in html
+    assert html.count('<article class="cluster"') == 5
+    assert len(html) < 200_000
+
+
+def test_report_command_rebuilds_the_same_page(demo_out, capsys):
+    before = (demo_out / "report.html").read_text(encoding="utf-8")
+    (demo_out / "report.html").unlink()
+    assert main(["report", str(demo_out)]) == 0
+    assert (demo_out / "report.html").read_text(encoding="utf-8") == before
+    assert "report.html" in capsys.readouterr().out
+
+
+def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
+    assert main(["report", str(tmp_path / "nowhere")]) == 2
+    assert "no such result folder" in capsys.readouterr().err
+    assert main(["report", str(tmp_path)]) == 2
+    assert "has no run.json" in capsys.readouterr().err
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    for name in ("run.json", "clusters.csv", "assignments.csv"):
+        (broken / name).write_bytes((demo_out / name).read_bytes())
+    (broken / "memberships.npz").write_bytes(b"not a zip")
+    assert main(["report", str(broken)]) == 2
+    assert "memberships" in capsys.readouterr().err
+    (broken / "memberships.npz").unlink()
+    (broken / "run.json").write_text("{", encoding="utf-8")
+    with pytest.raises(ReportError, match="not valid JSON"):
+        read_run_folder(broken)
+
+
+def test_older_folders_without_report_data_still_render(demo_out, tmp_path):
+    for name in ("run.json", "clusters.csv", "assignments.csv"):
+        (tmp_path / name).write_bytes((demo_out / name).read_bytes())
+    html = render_report(read_run_folder(tmp_path))
+    assert html.count('<article class="cluster"') == 5 and "not found in the folder" in html
+
+
+def test_map_sample_keeps_every_cluster_in_proportion():
+    labels = np.repeat(np.arange(4), [5000, 3000, 1990, 10])
+    s = map_sample(labels, np.random.default_rng(1), 1000)
+    counts = np.bincount(labels[s], minlength=4)
+    assert 1000 <= len(s) <= 1004 and len(np.unique(s)) == len(s)
+    assert counts.tolist() == [500, 300, 199, 1]
+
+
+def test_membership_bands_average_sorted_rows():
+    rng = np.random.default_rng(0)
+    M = rng.dirichlet(np.ones(3), size=1001)
+    labels = M.argmax(axis=1)
+    bands, clusters = membership_bands(M, labels, max_rows=100)
+    assert bands.shape == (100, 3) and np.allclose(bands.sum(axis=1), 1.0)
+    assert np.all(np.diff(clusters) >= 0)
+    assert bands.mean(axis=0) == pytest.approx(M.mean(axis=0), abs=0.01)
+
+
+def test_documents_in_no_cluster_stay_out_of_the_map_and_matrices(tmp_path):
+    """A document empty after preprocessing is cluster -1: listed apart, not drawn."""
+    from docnmf.corpus import Corpus
+    from docnmf.pipeline import write_run
+
+    demo = load_demo()
+    corpus = Corpus(texts=list(demo.texts) + ["the and of"], labels=list(demo.labels) + [()],
+                    ids=list(demo.ids) + ["empty"], metadata={"name": "demo+empty"})
+    run = cluster_corpus(corpus, 5, "nmf-ncw", vectorizer_params={"min_df": 2, "max_df": 0.95})
+    assert run.labels[-1] == -1
+    write_run(run, tmp_path)
+    data = json.loads((tmp_path / "report_data.json").read_text())
+    assert data["map"]["n_unassigned"] == 1 and data["map"]["n_documents"] == 80
+    assert "empty" not in data["map"]["id"] and -1 not in data["map"]["cluster"]
+    folder = read_run_folder(tmp_path)
+    assert folder.labels[-1] == -1
+    assert main(["-q", "report", str(tmp_path)]) == 0

@@ -1,0 +1,134 @@
+"""Choosing k: the criteria against obvious references, and the choice on planted clusters."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.cluster.hierarchy import cophenet, linkage
+from scipy.spatial.distance import squareform
+from sklearn.metrics import silhouette_samples
+
+from docnmf.cli import main
+from docnmf.selection import select_k
+from docnmf.selection.choose import MAX_K_VALUES
+from docnmf.selection.criteria import (_silhouette_samples, consensus_matrix,
+                                       cophenetic_correlation, match_topics, topic_stability)
+
+
+def test_consensus_counts_pairs_together():
+    runs = [np.array([0, 0, 1, 1]), np.array([1, 1, 0, 0]), np.array([0, 1, 1, 1])]
+    C = consensus_matrix(runs)
+    for i in range(4):
+        for j in range(4):
+            assert C[i, j] == np.mean([r[i] == r[j] for r in runs])
+
+
+def test_cophenetic_matches_scipy_on_a_noisy_consensus():
+    rng = np.random.default_rng(3)
+    runs = [np.where(rng.random(30) < 0.1, rng.integers(0, 3, 30), np.arange(30) % 3)
+            for _ in range(10)]
+    C = consensus_matrix(runs)
+    D = squareform(1 - C, checks=False)
+    assert cophenetic_correlation(C) == pytest.approx(cophenet(linkage(D, "average"), D)[0])
+    assert 0.5 < cophenetic_correlation(C) < 1.0
+
+
+def test_silhouette_matches_scikit_learn():
+    rng = np.random.default_rng(0)
+    P = rng.random((40, 5))
+    labels = rng.integers(0, 4, 40)
+    D = np.linalg.norm(P[:, None] - P[None], axis=2)
+    np.testing.assert_allclose(_silhouette_samples(D, labels, 4),
+                               silhouette_samples(D, labels, metric="precomputed"), atol=1e-12)
+
+
+def test_match_topics_undoes_permutations():
+    rng = np.random.default_rng(1)
+    T = rng.random((4, 30)) ** 4
+    perms = [rng.permutation(4) for _ in range(5)]
+    runs = [T[p] + 0.01 * rng.random(T.shape) for p in perms]
+    groups = match_topics(runs)
+    for r, p in enumerate(perms):   # row i of run r is topic p[i]; same topic, same group
+        assert len(set(groups[r][np.argsort(p)])) == 4
+        assert np.array_equal(groups[r][np.argsort(p)], groups[0][np.argsort(perms[0])])
+    assert topic_stability(runs)[0] > 0.95
+
+
+def _planted(k=4, n=160, per=15, seed=0):
+    """Documents on k disjoint vocabularies (plus light shared noise), unit rows."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    X = 0.02 * (rng.random((n, k * per)) < 0.1)
+    for i, c in enumerate(y):
+        X[i, c * per:(c + 1) * per] += rng.random(per) * (rng.random(per) < 0.5)
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return sp.csr_matrix(X), y
+
+
+def test_planted_clusters_are_found():
+    X, _ = _planted(k=4)
+    sel = select_k(X, range(2, 9), n_runs=5, random_state=0)
+    assert sel.chosen["stability"] == 4 and sel.k == 4
+    assert sel.chosen["silhouette"] == 4
+    table = {row["k"]: row for row in sel.table}
+    assert table[4]["stability"] > 0.9 > table[6]["stability"]
+    assert table[4]["stability_mean"] > 0.8 > table[6]["stability_mean"]
+    assert table[4]["cophenetic"] > 0.99
+    # more topics fit better
+    errors = [row["relative_error"] for row in sel.table]
+    assert errors == sorted(errors, reverse=True)
+
+
+def test_bad_ranges_are_refused():
+    X, _ = _planted(k=2, n=20)
+    with pytest.raises(ValueError, match="at least 2"):
+        select_k(X, [1, 2])
+    with pytest.raises(ValueError, match="more than the 20 documents"):
+        select_k(X, [2, 30])
+    with pytest.raises(ValueError, match=f"at most {MAX_K_VALUES}"):
+        select_k(X, range(2, 3 + MAX_K_VALUES))
+
+
+@pytest.fixture(scope="module")
+def demo_jsonl():
+    from importlib import resources
+
+    return str(resources.files("docnmf").joinpath("data/demo.jsonl"))
+
+
+def test_choose_k_command_writes_table_plot_and_choice(demo_jsonl, tmp_path, capsys):
+    out = tmp_path / "ck"
+    assert main(["-q", "choose-k", demo_jsonl, "--k-range", "2-7", "--runs", "4",
+                 "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    record = json.loads((out / "choose_k.json").read_text())
+    assert f"chosen k = {record['k']}" in printed
+    assert [row["k"] for row in record["table"]] == [2, 3, 4, 5, 6, 7]
+    assert (out / "choose_k.csv").read_text().startswith("k,cophenetic,stability")
+    assert (out / "choose_k.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("k_range, message", [("1-5", "start at 2"), ("2-100", "more than"),
+                                               ("2-500", "at most")])
+def test_choose_k_command_refuses_bad_ranges(demo_jsonl, tmp_path, capsys, k_range, message):
+    assert main(["-q", "choose-k", demo_jsonl, "--k-range", k_range,
+                 "-o", str(tmp_path / "x")]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_cluster_with_k_auto(demo_jsonl, tmp_path, capsys):
+    out = tmp_path / "auto"
+    assert main(["-q", "cluster", demo_jsonl, "-k", "auto", "--k-range", "3-6",
+                 "-o", str(out)]) == 0
+    run = json.loads((out / "run.json").read_text())
+    chosen = json.loads((out / "choose_k.json").read_text())["k"]
+    assert run["parameters"]["n_clusters"] == chosen
+    assert run["parameters"]["k_selection"]["k"] == chosen
+    assert "k chosen by" in (out / "report.html").read_text()
+    with pytest.raises(SystemExit) as exc:
+        main(["-q", "cluster", demo_jsonl, "-k", "many"])
+    assert exc.value.code == 2 and "a whole number or 'auto'" in capsys.readouterr().err
