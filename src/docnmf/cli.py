@@ -55,9 +55,10 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
 
 
-def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None:
-    from .methods import METHODS
+def _add_method_options(p: argparse.ArgumentParser, default_method: str | None = None) -> None:
+    from .methods import DEFAULT_METHOD, METHODS
 
+    default_method = default_method or DEFAULT_METHOD
     g = p.add_argument_group("clustering")
     g.add_argument("--method", choices=list(METHODS), default=default_method,
                    help=f"clustering method (default {default_method})")
@@ -94,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("demo", help="cluster the embedded demo corpus and print a summary")
-    _add_method_options(p, "nmf-ncw")
+    _add_method_options(p)
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="also write the result files to this folder")
 
@@ -106,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
-    _add_method_options(p, "nmf-ncw")
+    _add_method_options(p)
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
@@ -196,7 +197,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
+    _add_benchmark_parser(sub)
     return parser
+
+
+def _add_benchmark_parser(sub) -> None:
+    from .experiments.benchmark import DEFAULT_ENTRIES, PEERS
+
+    p = sub.add_parser(
+        "benchmark", help="the evaluation suite: docnmf and scikit-learn on every labelled corpus",
+        description="Cluster every corpus of the evaluation suite (k = its number of classes) "
+                    "with docnmf's methods and scikit-learn peers, several seeds each, and write "
+                    "results.jsonl, report.md (both halves of the tuning / held-back split and "
+                    "the whole suite) and accuracy.png. An interrupted run resumes where it "
+                    "stopped.")
+    p.add_argument("--list", action="store_true", help="list the corpora and their half")
+    p.add_argument("--role", choices=["tuning", "held_back", "all"], default="all",
+                   help="which half of the suite (default all)")
+    p.add_argument("--corpora", default=None,
+                   help="comma-separated corpus names (default: every corpus of --role)")
+    p.add_argument("--methods", nargs="+", default=None, metavar="ENTRY",
+                   help="docnmf methods, 'default' (what 'docnmf cluster' runs), "
+                        "'method:option=value,...' variants and peers "
+                        f"({', '.join(PEERS)}); default: {' '.join(DEFAULT_ENTRIES)}")
+    p.add_argument("--runs", type=_positive_int, default=3, help="seeds per corpus (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--jobs", type=_positive_int, default=None,
+                   help="worker processes (default: the number of CPUs)")
+    p.add_argument("-o", "--output", type=Path, default=Path("docnmf-benchmark"),
+                   help="output folder (default docnmf-benchmark)")
 
 
 #: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
@@ -531,13 +560,46 @@ def _cmd_evaluate(args) -> int:
     return _run_experiment(protocol, outdir, args, data=data)
 
 
+def _cmd_benchmark(args) -> int:
+    from .corpus import list_datasets
+    from .experiments import ProtocolError
+    from .experiments.benchmark import DEFAULT_ENTRIES, run_suite
+    from .experiments.benchmark_report import write_benchmark_report
+    from .experiments.suite import SUITE_CORPORA
+
+    found = {info.name for info in list_datasets() if info.found}
+    if args.list:
+        for c in SUITE_CORPORA:
+            print(f"{c.name:<20} {c.role:<9} {'found  ' if c.name in found else 'missing'} "
+                  f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
+        return 0
+    corpora = [c for c in SUITE_CORPORA if args.role in ("all", c.role)]
+    if args.corpora:
+        corpora = [c for c in SUITE_CORPORA
+                   if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]
+    missing = [c.name for c in corpora if c.name not in found]
+    if missing:
+        raise UsageError(f"corpora not found: {', '.join(missing)}; set DOCNMF_DATA")
+    try:
+        records = run_suite(args.output / "results.jsonl", args.methods or DEFAULT_ENTRIES,
+                            corpora=corpora, runs=args.runs, seed=args.seed, jobs=args.jobs)
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+    paths = write_benchmark_report(args.output, records)
+    print(f"report: {paths[0]}")
+    return 0
+
+
 def _safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(str(name)).name) or "corpus"
 
 
 COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_datasets,
             "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
-            "summarize": _cmd_summarize, "keywords": _cmd_keywords}
+            "summarize": _cmd_summarize, "keywords": _cmd_keywords,
+            "benchmark": _cmd_benchmark}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

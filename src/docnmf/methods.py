@@ -19,7 +19,7 @@ from .cluster.nmf import NMFClustering
 from .cluster.ssnmf import SSNMFClustering
 from .factor.kernels import poly2_kernel
 
-__all__ = ["Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
+__all__ = ["DEFAULT_METHOD", "Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
            "method_spec", "options_for"]
 
 
@@ -182,6 +182,9 @@ _METHODS = [
 ]
 
 METHODS: dict[str, Method] = {m.name: m for m in _METHODS}
+
+#: What ``docnmf cluster`` runs when no ``--method`` is given.
+DEFAULT_METHOD = "nmf-ncw"
 
 
 def make_estimator(method: str, n_clusters: int, *, as_published: bool = False, **params):
