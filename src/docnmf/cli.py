@@ -563,10 +563,16 @@ def _cmd_evaluate(args) -> int:
 def _cmd_benchmark(args) -> int:
     from .corpus import list_datasets
     from .experiments import ProtocolError
-    from .experiments.benchmark import DEFAULT_ENTRIES, run_suite
+    from .experiments.benchmark import DEFAULT_ENTRIES, parse_entry, run_suite
     from .experiments.benchmark_report import write_benchmark_report
     from .experiments.suite import SUITE_CORPORA
 
+    entries = args.methods or DEFAULT_ENTRIES
+    try:
+        for entry in entries:
+            parse_entry(entry)
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
     found = {info.name for info in list_datasets() if info.found}
     if args.list:
         for c in SUITE_CORPORA:
@@ -581,7 +587,7 @@ def _cmd_benchmark(args) -> int:
     if missing:
         raise UsageError(f"corpora not found: {', '.join(missing)}; set DOCNMF_DATA")
     try:
-        records = run_suite(args.output / "results.jsonl", args.methods or DEFAULT_ENTRIES,
+        records = run_suite(args.output / "results.jsonl", entries,
                             corpora=corpora, runs=args.runs, seed=args.seed, jobs=args.jobs)
     except ProtocolError as exc:
         raise UsageError(str(exc)) from None

@@ -18,6 +18,7 @@ from ..factor.init import INITS, make_starts, truncated_svd
 from ..factor.nmf import solve_v
 from ..factor.solvers import BATCHED_SOLVERS
 from ..text.weighting import ncw_weights
+from ._labels import LABEL_RULES, labels_from_factor
 
 __all__ = ["NMFClustering"]
 
@@ -72,6 +73,11 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         Precision of the factorization; float32 (``solver="hals"`` only)
         halves the factors' memory and is faster, with the objective within
         1e-4 of float64's.
+    labels : {"argmax", "kmeans", "refine"}
+        How labels are read from the document factor: ``argmax_j V_ij`` (the
+        paper), spherical k-means on the rows of ``V``, or spherical k-means
+        on the documents started from the argmax clusters
+        (:mod:`docnmf.cluster._labels`).
     random_state : None, int or numpy Generator
     verbose : int
         Log one line per restart at INFO level when > 0.
@@ -108,8 +114,8 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
 
     def __init__(self, n_clusters: int = 8, *, weighting: Weighting = "none", n_init: int = 10,
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",
-                 init: str = "nndsvda", dtype: str = "float64", random_state=None,
-                 verbose: int = 0):
+                 init: str = "nndsvda", dtype: str = "float64", labels: str = "argmax",
+                 random_state=None, verbose: int = 0):
         store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
@@ -124,6 +130,8 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
             raise ValueError(f"unknown init {self.init!r}; choose from {INITS}")
         if self.dtype not in DTYPES:
             raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {self.dtype!r}")
+        if self.labels not in LABEL_RULES:
+            raise ValueError(f"labels must be one of {LABEL_RULES}, got {self.labels!r}")
         if self.dtype != "float64" and self.solver == "mu":
             raise ValueError("solver='mu' runs in float64 only; use solver='hals' for float32")
 
@@ -147,7 +155,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
         self.memberships_ = memberships_from(best.V)
-        self.labels_ = np.argmax(best.V, axis=1)
+        self.labels_ = labels_from_factor(best.V, self.labels, rng, X=X)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
         self.restart_objectives_ = objectives
