@@ -19,7 +19,7 @@ def test_argmax_is_the_default_and_draws_nothing(planted):
     np.testing.assert_array_equal(default.labels_, explicit.labels_)
 
 
-@pytest.mark.parametrize("rule", ["kmeans", "refine"])
+@pytest.mark.parametrize("rule", ["kmeans", "skmeans", "refine"])
 @pytest.mark.parametrize("weighting", ["none", "ncw"])
 def test_rules_recover_planted_clusters(planted, rule, weighting):
     X, y = planted(120, 60, 4, seed=3)
@@ -31,10 +31,10 @@ def test_rules_recover_planted_clusters(planted, rule, weighting):
     np.testing.assert_array_equal(model.labels_, again.labels_)
 
 
-def test_kmeans_reads_the_mix_of_topics_not_the_length():
+def test_skmeans_reads_the_mix_of_topics_not_the_length():
     # rows 0 and 3 have the same direction at very different lengths
     V = np.array([[1.0, 1.0], [1.0, 0.0], [0.0, 1.0], [10.0, 10.0], [0.9, 1.1], [2.0, 0.1]])
-    labels = labels_from_factor(V, "kmeans", np.random.default_rng(0))
+    labels = labels_from_factor(V, "skmeans", np.random.default_rng(0))
     assert labels[0] == labels[3] == labels[4]
 
 

@@ -184,3 +184,19 @@ def test_report_has_both_halves_the_whole_and_the_goals(data_home, tmp_path):
         assert title in text
     paths = write_benchmark_report(tmp_path / "rep", records)
     assert [p.name for p in paths][:2] == ["report.md", "summary.json"]
+
+
+def test_pairs_entries_share_one_draw_per_run_and_count_broken_must_links(data_home, tmp_path):
+    entries = ["ssnmf:pairs=0.05", "ss-kk:kernel=linear,pairs=0.05", "ssnmf:pairs=0"]
+    records = run_suite(tmp_path / "r.jsonl", entries, corpora=CORPORA[1:], runs=2,
+                        data_home=data_home)
+    by = {(r["entry"], r["run"]): r for r in records}
+    for run in (0, 1):
+        a, b = by["ssnmf:pairs=0.05", run], by["ss-kk:kernel=linear,pairs=0.05", run]
+        assert a["pairs"] == b["pairs"] and sum(a["pairs"]) == round(0.05 * 36 * 35 / 2)
+        assert 0 <= a["broken_must_links"] <= a["pairs"][0]
+        assert by["ssnmf:pairs=0", run]["pairs"] == [0, 0]
+    assert by["ssnmf:pairs=0.05", 0]["pairs"] != by["ssnmf:pairs=0.05", 1]["pairs"] or \
+        by["ssnmf:pairs=0.05", 0]["random_state"] != by["ssnmf:pairs=0.05", 1]["random_state"]
+    with pytest.raises(ProtocolError, match="semi-supervised"):
+        parse_entry("nmf:pairs=0.1")

@@ -3,9 +3,12 @@
 ``"argmax"``
     Each document to its largest coordinate (Xu, Liu & Gong 2003).
 ``"kmeans"``
-    Spherical k-means on the document factor: k-means (``n_init`` restarts)
-    on the rows of ``V`` scaled to unit length, so a document is placed by the
-    mix of its topics, not by its length.
+    k-means (``n_init`` restarts) on the rows of ``V`` as they are (how Cai
+    et al. label concept factorizations).
+``"skmeans"``
+    Spherical k-means on the document factor: k-means on the rows of ``V``
+    scaled to unit length, so a document is placed by the mix of its topics,
+    not by its length.
 ``"refine"``
     Spherical k-means on the documents themselves (unit rows of ``X``),
     started from the centroids of the argmax clusters: the factorization
@@ -22,8 +25,8 @@ from sklearn.cluster import KMeans
 
 __all__ = ["LABEL_RULES", "LabelRule", "labels_from_factor"]
 
-LabelRule = Literal["argmax", "kmeans", "refine"]
-LABEL_RULES: tuple[str, ...] = ("argmax", "kmeans", "refine")
+LabelRule = Literal["argmax", "kmeans", "skmeans", "refine"]
+LABEL_RULES: tuple[str, ...] = ("argmax", "kmeans", "skmeans", "refine")
 
 
 def _unit_rows(A):
@@ -48,7 +51,7 @@ def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=
     >>> V = np.array([[2.0, 1.9], [1.9, 2.0], [1.0, 0.1], [0.9, 0.0]])
     >>> labels_from_factor(V, "argmax", np.random.default_rng(0)).tolist()
     [0, 1, 0, 0]
-    >>> lab = labels_from_factor(V, "kmeans", np.random.default_rng(0))
+    >>> lab = labels_from_factor(V, "skmeans", np.random.default_rng(0))
     >>> bool(lab[0] == lab[1] != lab[2] == lab[3])
     True
     """
@@ -57,9 +60,9 @@ def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=
     if rule == "argmax":
         return argmax
     seed = int(rng.integers(np.iinfo(np.int32).max))
-    if rule == "kmeans":
-        return KMeans(k, n_init=n_init, random_state=seed).fit_predict(_unit_rows(V)).astype(
-            np.int64)
+    if rule in ("kmeans", "skmeans"):
+        E = _unit_rows(V) if rule == "skmeans" else V
+        return KMeans(k, n_init=n_init, random_state=seed).fit_predict(E).astype(np.int64)
     if rule == "refine":
         if X is None:
             raise ValueError("labels='refine' needs the documents X")

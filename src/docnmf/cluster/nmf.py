@@ -73,11 +73,11 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         Precision of the factorization; float32 (``solver="hals"`` only)
         halves the factors' memory and is faster, with the objective within
         1e-4 of float64's.
-    labels : {"argmax", "kmeans", "refine"}
+    labels : {"argmax", "kmeans", "skmeans", "refine"}
         How labels are read from the document factor: ``argmax_j V_ij`` (the
-        paper), spherical k-means on the rows of ``V``, or spherical k-means
-        on the documents started from the argmax clusters
-        (:mod:`docnmf.cluster._labels`).
+        paper), k-means on the rows of ``V``, spherical k-means on them
+        (unit rows), or spherical k-means on the documents started from the
+        argmax clusters (:mod:`docnmf.cluster._labels`).
     random_state : None, int or numpy Generator
     verbose : int
         Log one line per restart at INFO level when > 0.

@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ..constraints import sample_constraints
 from ..corpus import load_dataset
 from ..methods import DEFAULT_METHOD, METHODS, make_estimator
 from ..metrics import clustering_accuracy, nmi
@@ -49,7 +50,7 @@ from .runner import derive_seed, run_tasks
 from .suite import SUITE_CORPORA, SuiteCorpus
 
 __all__ = ["PEERS", "DEFAULT_ENTRIES", "Entry", "parse_entry", "SuiteTask", "PreparedCorpus",
-           "prepare_corpus", "run_task", "run_suite", "suite_key"]
+           "prepare_corpus", "pair_constraints", "run_task", "run_suite", "suite_key"]
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ DEFAULT_ENTRIES: tuple[str, ...] = ("default", "nmf", "nmf-ncw", "cf", "cf-ncw",
 #: Options that make the matrix rather than the estimator.
 VECTORIZER_OPTIONS = ("tf", "idf", "norm", "min_df", "max_df", "max_features", "stem",
                       "stop_words")
+#: ``pairs=f``: must-/cannot-links on a fraction ``f`` of all document pairs, drawn from the
+#: labels (the same pairs for every entry of a run), for the semi-supervised methods.
+PAIRS_OPTION = "pairs"
 
 @dataclass(frozen=True)
 class Entry:
@@ -79,6 +83,7 @@ class Entry:
     method: str | None
     estimator: tuple[tuple[str, Any], ...] = ()
     vectorizer: tuple[tuple[str, Any], ...] = ()
+    pairs: float | None = None
 
     @property
     def is_peer(self) -> bool:
@@ -133,13 +138,18 @@ vectorizer=(('tf', 'sublinear'),))
         if not eq:
             raise ProtocolError(f"suite entry {spec!r}: options are written name=value")
         options[key.strip()] = _value(value.strip())
+    pairs = options.pop(PAIRS_OPTION, None)
+    if pairs is not None and not (METHODS[method].constraints and 0 <= pairs <= 1):
+        raise ProtocolError(f"suite entry {spec!r}: pairs= takes a fraction in [0, 1] and a "
+                            "semi-supervised method")
     vectorizer = {k: v for k, v in options.items() if k in VECTORIZER_OPTIONS}
     estimator = {k: v for k, v in options.items() if k not in VECTORIZER_OPTIONS}
     try:
         METHODS[method].check_options(estimator)
     except ValueError as exc:
         raise ProtocolError(f"suite entry {spec!r}: {exc}") from None
-    return Entry(spec, method, tuple(sorted(estimator.items())), tuple(sorted(vectorizer.items())))
+    return Entry(spec, method, tuple(sorted(estimator.items())), tuple(sorted(vectorizer.items())),
+                 None if pairs is None else float(pairs))
 
 
 @dataclass(frozen=True)
@@ -253,8 +263,19 @@ def _unit_rows(X: sp.csr_matrix) -> sp.csr_matrix:
                                             where=norms > 0)) @ X)
 
 
-def _fit_docnmf(entry: Entry, data: PreparedCorpus, k: int, seed: int) -> np.ndarray:
+def pair_constraints(data: PreparedCorpus, fraction: float, seed: int, run: int):
+    """The must-/cannot-link pairs of run ``run`` at ``fraction``: one draw per run and fraction."""
+    rng = np.random.default_rng(derive_seed(seed, data.corpus.name, run, "pairs",
+                                            int(round(fraction * 1e6))))
+    must, cannot = sample_constraints(data.y, fraction, rng)
+    return {"must_link": must, "cannot_link": cannot}
+
+
+def _fit_docnmf(entry: Entry, data: PreparedCorpus, k: int, seed: int,
+                fit_params: dict | None = None) -> np.ndarray:
     model = make_estimator(entry.method, k, random_state=seed, **dict(entry.estimator))
+    if fit_params:
+        return np.asarray(model.fit_predict(data.matrices[entry.vectorizer], **fit_params))
     if entry.input == "texts":
         params = model.get_params()
         if entry.vectorizer and "vectorizer" in params:
@@ -270,17 +291,25 @@ def run_task(data: PreparedCorpus, task: SuiteTask, seed: int) -> dict[str, Any]
     """Fit one entry once and return its record (scores, seconds, warnings)."""
     entry = parse_entry(task.entry)
     random_state = derive_seed(seed, task.corpus, task.run)
+    extra: dict[str, Any] = {}
+    fit_params = None
+    if entry.pairs is not None:
+        fit_params = pair_constraints(data, entry.pairs, seed, task.run)
+        extra["pairs"] = [len(fit_params["must_link"]), len(fit_params["cannot_link"])]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
         if entry.is_peer:
             labels = _fit_peer(entry.name, data, data.k, random_state)
         else:
-            labels = _fit_docnmf(entry, data, data.k, random_state)
+            labels = _fit_docnmf(entry, data, data.k, random_state, fit_params)
         seconds = time.perf_counter() - t0
+    if fit_params:
+        must = fit_params["must_link"]
+        extra["broken_must_links"] = int(np.sum(labels[must[:, 0]] != labels[must[:, 1]]))
     return {"corpus": task.corpus, "role": data.corpus.role, "entry": task.entry,
             "run": task.run, "k": data.k, "n_docs": int(len(data.y)),
-            "random_state": random_state,
+            "random_state": random_state, **extra,
             "accuracy": clustering_accuracy(data.y, labels), "nmi": nmi(data.y, labels),
             "n_clusters_found": int(len(np.unique(labels))), "seconds": round(seconds, 3),
             "warnings": sorted({f"{w.category.__name__}: {str(w.message)[:120]}"
