@@ -112,15 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
     g.add_argument("--lam", type=float, default=None,
-                   help="graph weight lambda (default 0.3, in units of the data term; "
+                   help="graph weight lambda (default 0.01, in units of the data term; "
                         "with --lam-scale none it is the paper's lambda, 100 there)")
     g.add_argument("--lam-scale", choices=["data", "none"], default=None,
                    help="scale lambda by the data term (default) or use it as given")
     g.add_argument("--kernel", choices=["linear", "poly2"], default=None,
                    help="kernel: linear (default; K is never formed) or <x, y>^2")
-    g.add_argument("--labels", choices=["auto", "kmeans", "argmax"], default=None,
-                   help="labels by k-means on V or argmax of V (default auto: k-means when "
-                        "lambda > 0)")
+    g.add_argument("--labels", choices=["argmax", "skmeans", "kmeans", "refine", "auto"],
+                   default=None,
+                   help="how labels are read from the document factor V: argmax (default for "
+                        "CF/LCCF), spherical k-means on V (skmeans, default for NMF), k-means on "
+                        "V, refine (k-means on the documents from the argmax clusters; NMF "
+                        "only), auto (CF/LCCF: k-means when lambda > 0)")
     g = p.add_argument_group("documents as matrices (--method nma)")
     g.add_argument("--segments", type=_positive_int, default=None,
                    help="segments per document (default 3)")
@@ -315,6 +318,10 @@ def _estimator_params(args) -> dict:
         users = ", ".join(m.name for m in _methods_taking(exc.options))
         raise UsageError(f"{flags} does not apply to {args.method}{why}"
                          + (f"; methods that take it: {users}" if users else "")) from None
+    rules = getattr(spec.estimator, "LABEL_RULES", None)
+    if "labels" in params and rules is not None and params["labels"] not in rules:
+        raise UsageError(f"--labels {params['labels']} does not apply to {args.method} "
+                         f"(its rules: {', '.join(rules)})")
     if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
     return {**params, "verbose": 1}

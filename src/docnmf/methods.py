@@ -95,15 +95,17 @@ PAPER_SOLVER = {"solver": "mu", "init": "random"}
 #: k-means on the rows of V.
 _LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans")
 
+#: NMF as Xu et al. (2003) read its clusters: argmax of the document factor.
+_NMF_PAPER = {**PAPER_SOLVER, "labels": "argmax"}
+
 _NONE, _NCW = dict(weighting="none"), dict(weighting="ncw")
 _CF, _POLY2 = dict(lam=0.0), dict(kernel="poly2")
 
 _METHODS = [
-    Method("nmf", NMFClustering, "NMF with argmax labels (Xu et al. 2003)", _NONE,
-           published=PAPER_SOLVER),
+    Method("nmf", NMFClustering, "NMF (Xu et al. 2003)", _NONE, published=_NMF_PAPER),
     Method("nmf-ncw", NMFClustering,
            "NMF on normalized-cut weighted data (Xu et al. 2003, App. B)", _NCW,
-           published=PAPER_SOLVER),
+           published=_NMF_PAPER),
     Method("km", KMeansClustering, "k-means on the documents, best of n_init restarts", _NONE),
     Method("km-ncw", KMeansClustering,
            "k-means weighted by 1/d_ii (Xu et al. 2003, App. A, eq. 19)", _NCW),

@@ -11,12 +11,21 @@ from docnmf.cluster.nmf import NMFClustering
 from docnmf.metrics import clustering_accuracy
 
 
-def test_argmax_is_the_default_and_draws_nothing(planted):
+def test_argmax_reads_the_factor_and_the_rules_share_one_factorization(planted):
     X, _ = planted(90, 45, 3, seed=1)
+    argmax = NMFClustering(3, labels="argmax", random_state=0).fit(X)
+    np.testing.assert_array_equal(argmax.labels_, np.argmax(argmax.embedding_, axis=1))
     default = NMFClustering(3, random_state=0).fit(X)
-    explicit = NMFClustering(3, labels="argmax", random_state=0).fit(X)
-    np.testing.assert_array_equal(default.labels_, np.argmax(default.embedding_, axis=1))
-    np.testing.assert_array_equal(default.labels_, explicit.labels_)
+    assert default.labels == "skmeans"
+    np.testing.assert_array_equal(default.embedding_, argmax.embedding_)
+
+
+def test_the_paper_presets_keep_argmax():
+    from docnmf.methods import make_estimator
+
+    for method in ("nmf", "nmf-ncw"):
+        assert make_estimator(method, 3, as_published=True).labels == "argmax"
+        assert make_estimator(method, 3).labels == "skmeans"
 
 
 @pytest.mark.parametrize("rule", ["kmeans", "skmeans", "refine"])
@@ -58,3 +67,12 @@ def test_unknown_rule_is_refused(planted):
         NMFClustering(2, labels="vote").fit(X)
     with pytest.raises(ValueError, match="needs the documents"):
         labels_from_factor(np.ones((3, 2)), "refine", np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("rule", ["kmeans", "skmeans", "refine"])
+def test_clusters_are_numbered_after_the_topics_they_match(planted, rule):
+    X, _ = planted(120, 60, 4, seed=5)
+    model = NMFClustering(4, labels=rule, random_state=0).fit(X)
+    argmax = np.argmax(model.embedding_, axis=1)
+    # the same partition as argmax on this planted data, and the same numbers
+    assert np.mean(model.labels_ == argmax) > 0.95

@@ -13,6 +13,10 @@
     Spherical k-means on the documents themselves (unit rows of ``X``),
     started from the centroids of the argmax clusters: the factorization
     gives the start, k-means moves the documents it placed badly.
+
+Clusters found by k-means are numbered after the factor's columns they share
+most documents with (a matching on the k x k overlap), so cluster ``c`` is
+still described by topic ``c`` (``components_``, keywords).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import KMeans
 
 __all__ = ["LABEL_RULES", "LabelRule", "labels_from_factor"]
@@ -37,6 +42,16 @@ def _unit_rows(A):
     A = np.asarray(A, dtype=np.float64)
     norms = np.linalg.norm(A, axis=1, keepdims=True)
     return np.divide(A, norms, out=np.zeros_like(A), where=norms > 0)
+
+
+def _aligned(labels: np.ndarray, argmax: np.ndarray, k: int) -> np.ndarray:
+    """``labels`` renumbered so that cluster ``c`` overlaps column ``c``'s argmax cluster most."""
+    overlap = np.zeros((k, k))
+    np.add.at(overlap, (labels, argmax), 1)
+    rows, cols = linear_sum_assignment(overlap, maximize=True)
+    rename = np.empty(k, dtype=np.int64)
+    rename[rows] = cols
+    return rename[labels]
 
 
 def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=None,
@@ -62,7 +77,7 @@ def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=
     seed = int(rng.integers(np.iinfo(np.int32).max))
     if rule in ("kmeans", "skmeans"):
         E = _unit_rows(V) if rule == "skmeans" else V
-        return KMeans(k, n_init=n_init, random_state=seed).fit_predict(E).astype(np.int64)
+        return _aligned(KMeans(k, n_init=n_init, random_state=seed).fit_predict(E), argmax, k)
     if rule == "refine":
         if X is None:
             raise ValueError("labels='refine' needs the documents X")
@@ -79,5 +94,5 @@ def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=
             for c, i in zip(sorted(set(range(k)) - set(present.tolist())), far):
                 centers[c] = np.asarray(Xu[i].todense() if sp.issparse(Xu) else Xu[i]).ravel()
         km = KMeans(k, init=centers, n_init=1, random_state=seed)
-        return km.fit_predict(Xu).astype(np.int64)
+        return _aligned(km.fit_predict(Xu), argmax, k)
     raise ValueError(f"labels must be one of {LABEL_RULES}, got {rule!r}")
