@@ -126,9 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "only), auto (CF/LCCF: k-means when lambda > 0)")
     g = p.add_argument_group("documents as matrices (--method nma)")
     g.add_argument("--segments", type=_positive_int, default=None,
-                   help="segments per document (default 3)")
+                   help="segments per document (default 1: whole documents)")
     g.add_argument("--topics", type=_positive_int, default=None,
-                   help="latent topics l1 = l2 of the factorization (default 6)")
+                   help="latent topics l1 = l2 of the factorization (default 3 k)")
     g.add_argument("--overlapping", action="store_true", default=None,
                    help="let a document join the clusters of its segments; "
                         "writes overlapping.csv")
