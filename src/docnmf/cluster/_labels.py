@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import KMeans
 
-__all__ = ["LABEL_RULES", "LabelRule", "labels_from_factor"]
+__all__ = ["LABEL_RULES", "LabelRule", "constrained_spherical_kmeans", "labels_from_factor"]
 
 LabelRule = Literal["argmax", "kmeans", "skmeans", "refine"]
 LABEL_RULES: tuple[str, ...] = ("argmax", "kmeans", "skmeans", "refine")
@@ -96,3 +96,70 @@ def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=
         km = KMeans(k, init=centers, n_init=1, random_state=seed)
         return _aligned(km.fit_predict(Xu), argmax, k)
     raise ValueError(f"labels must be one of {LABEL_RULES}, got {rule!r}")
+
+
+def constrained_spherical_kmeans(E, k: int, group: np.ndarray, group_cannot: np.ndarray,
+                                 init_labels: np.ndarray, *, penalty: float = 1.0,
+                                 max_iter: int = 50) -> np.ndarray:
+    """Spherical k-means over must-link groups with a price on every broken cannot-link.
+
+    The rows of ``E`` (documents; unit length after scaling) are gathered
+    into their must-link groups (``group``: a code per document, as
+    :class:`~docnmf.constraints.Constraints` keeps it), which move between
+    clusters as one: no must-link is ever broken. Each pass visits the
+    groups, largest first, and puts each where the similarity of its members
+    to the cluster's mean direction, less ``penalty`` for every cannot-link
+    (``group_cannot``: pairs of group codes) it would break there, is
+    largest (iterated conditional modes, as PCK-means; Basu, Banerjee &
+    Mooney 2004); the means are then recomputed. ``group_cannot`` holds one
+    row per cannot-link (the group codes of its two documents), so a
+    cluster pays for every document pair it would hold together. Starts from the majority
+    of ``init_labels`` in each group; stops when no group moves.
+
+    Examples
+    --------
+    >>> E = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9], [0.2, 0.8]])
+    >>> group = np.array([0, 1, 2, 3, 1])      # documents 1 and 4 must go together
+    >>> constrained_spherical_kmeans(E, 2, group, np.empty((0, 2), int),
+    ...                              np.array([0, 0, 1, 1, 1])).tolist()
+    [0, 0, 1, 1, 0]
+    >>> cannot = np.array([[0, 1]])            # ... and apart from document 0
+    >>> constrained_spherical_kmeans(E, 2, group, cannot, np.array([0, 0, 1, 1, 1])).tolist()
+    [0, 1, 1, 1, 1]
+    """
+    E = _unit_rows(E)
+    group = np.asarray(group, dtype=np.intp)
+    m = int(group.max(initial=-1)) + 1
+    S = sp.csr_matrix((np.ones(len(group)), (group, np.arange(len(group)))),
+                      shape=(m, len(group)))
+    P = np.asarray(S @ E) if not sp.issparse(E) else (S @ E).tocsr()
+    sizes = np.asarray(S.sum(axis=1)).ravel()
+    votes = np.zeros((m, k))
+    np.add.at(votes, (group, np.asarray(init_labels)), 1)
+    labels = np.argmax(votes, axis=1)
+    partners: list[list[int]] = [[] for _ in range(m)]
+    for a, b in np.asarray(group_cannot, dtype=np.intp).reshape(-1, 2):
+        partners[a].append(b)
+        partners[b].append(a)
+    order = np.argsort(-sizes, kind="stable")
+    for _ in range(int(max_iter)):
+        sums = np.zeros((k, P.shape[1]))
+        for c in range(k):
+            members = labels == c
+            if members.any():
+                sums[c] = np.asarray(P[members].sum(axis=0)).ravel()
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        centres = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
+        sims = np.asarray(P @ centres.T)
+        moved = 0
+        for a in order:
+            cost = -sims[a].copy()
+            for b in partners[a]:
+                cost[labels[b]] += penalty
+            best = int(np.argmin(cost))
+            if best != labels[a]:
+                labels[a] = best
+                moved += 1
+        if not moved:
+            break
+    return labels[group].astype(np.int64)
