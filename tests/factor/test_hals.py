@@ -1,8 +1,8 @@
-"""HALS against a slow dense reference written from its column steps (Cichocki & Phan 2009).
+"""HALS against a slow dense reference written from its coordinate steps (Cichocki & Phan 2009).
 
-The accelerated form (Gillis & Glineur 2012) repeats the column sweeps on the
-same products while they still move the factor by more than ``delta`` times
-the first sweep; the reference does the same, element by element.
+The accelerated form (Gillis & Glineur 2012) repeats the sweeps over a row's
+coordinates on the same products while they still move the row by more than
+``delta`` times its first sweep; the reference does the same, entry by entry.
 """
 
 import numpy as np
@@ -14,22 +14,28 @@ from docnmf.factor.nmf import random_init
 
 
 def reference_sweeps(F, A, G, n_sweeps, delta):
-    """Minimise 1/2||M - F H^T||^2 column by column, given A = M H and G = H^T H."""
+    """Minimise 1/2||M - F H^T||^2 one entry at a time, given A = M H and G = H^T H.
+
+    Each row of F is swept over its k entries at most n_sweeps times, and no
+    more once a sweep moves the row by at most delta times its first sweep.
+    """
     F = F.copy()
     n, k = F.shape
-    first = None
-    for _ in range(n_sweeps):
-        old = F.copy()
-        for j in range(k):
-            for i in range(n):
+    for i in range(n):
+        first = None
+        for _ in range(n_sweeps):
+            old = F[i].copy()
+            for j in range(k):
+                if G[j, j] <= 0:
+                    continue
                 # the exact minimiser of the objective over F[i, j] with the rest fixed
                 grad = A[i, j] - sum(F[i, l] * G[l, j] for l in range(k))
                 F[i, j] = max(0.0, F[i, j] + grad / G[j, j])
-        change = np.sum((F - old) ** 2)
-        if first is None:
-            first = change
-        elif change <= delta ** 2 * first:
-            break
+            change = np.sum((F[i] - old) ** 2)
+            if first is None:
+                first = change
+            elif change <= delta ** 2 * first:
+                break
     return F
 
 
@@ -59,16 +65,16 @@ def test_matches_dense_reference(planted, sparse, sweeps):
     np.testing.assert_allclose(res.losses, losses_ref, rtol=1e-9)
 
 
-def test_sweeps_in_several_cache_blocks_match_the_reference(planted, monkeypatch):
-    """Blocks of columns swept one after another are the same column steps as one whole sweep."""
-    import docnmf.factor.hals as hals
+def test_several_row_blocks_on_threads_match_the_reference(planted, monkeypatch):
+    """Rows cut into blocks, swept on two threads: the same steps as the reference, any order."""
+    import docnmf.factor.sparse as sparse
 
-    monkeypatch.setattr(hals, "BLOCK_BYTES", 1)   # the narrowest blocks: 256 columns
+    monkeypatch.setattr(sparse, "BLOCK_WORK", 64)
     X, _ = planted(600, 300, 3, seed=2)
     U0, V0 = random_init(X, 3, np.random.default_rng(1))
     U_ref, V_ref, losses_ref = reference_hals(X, U0, V0, 3, 3, 2, delta=0.1)
     res, = fit_nmf_hals_batched(sp.csr_matrix(X), [(U0, V0)], max_iter=3, tol=-1.0,
-                                sweeps=(3, 2), delta=0.1)
+                                sweeps=(3, 2), delta=0.1, threads=2)
     np.testing.assert_allclose(res.U, U_ref, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(res.V, V_ref, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(res.losses, losses_ref, rtol=1e-9)
@@ -113,20 +119,6 @@ def test_beats_multiplicative_updates_per_round(planted):
     assert hals.losses[-1] < mu.losses[-1]
 
 
-@pytest.mark.parametrize("n_blocks", [1, 2, 3])
-def test_row_blocks_give_the_whole_product_bit_for_bit(n_blocks):
-    """Rows of a sparse product are independent: blocks on threads change no bit."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from docnmf.factor.hals import RowBlocks
-
-    X = sp.random(500, 200, density=0.05, format="csr", random_state=1)
-    B = np.random.default_rng(0).random((200, 7))
-    with ThreadPoolExecutor(2) as pool:
-        np.testing.assert_array_equal(RowBlocks(X, n_blocks).dot(B, pool), X @ B)
-    np.testing.assert_array_equal(RowBlocks(X, n_blocks).dot(B), X @ B)
-
-
 def test_threads_do_not_change_the_result(planted):
     X, _ = planted(120, 70, 3, seed=8)
     starts = [random_init(X, 3, g) for g in np.random.default_rng(3).spawn(3)]
@@ -152,13 +144,3 @@ def test_row_weights_fit_the_weighted_matrix_without_forming_it(planted, sparse)
         np.testing.assert_allclose(a.losses, b.losses, rtol=1e-10)
         np.testing.assert_allclose(a.U, b.U, rtol=1e-8, atol=1e-12)
         np.testing.assert_allclose(a.V, b.V, rtol=1e-8, atol=1e-12)
-
-
-def test_weighted_squared_norm_sums_duplicates_before_squaring():
-    from docnmf.factor.hals import _weighted_squared_norm
-
-    X = sp.csr_matrix((np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]), np.array([0, 2, 3])),
-                      shape=(2, 2))   # row 0 holds column 0 twice: the entry is 3
-    X.has_canonical_format = False
-    assert _weighted_squared_norm(X, np.array([2.0, 0.5])) == (2 * 3) ** 2 + (0.5 * 4) ** 2
-    assert _weighted_squared_norm(X.toarray(), np.array([2.0, 0.5])) == 40.0

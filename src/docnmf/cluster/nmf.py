@@ -17,6 +17,7 @@ from .._rng import as_generator, child_generators
 from ..factor.init import INITS, make_starts, truncated_svd
 from ..factor.nmf import solve_v
 from ..factor.solvers import BATCHED_SOLVERS
+from ..factor.sparse import SparseProducts
 from ..text.weighting import ncw_weights
 from ._labels import LABEL_RULES, labels_from_factor
 
@@ -172,27 +173,29 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         """Fit every restart, one after another; yield each result as it finishes.
 
         Restart ``r`` starts from the ``r``-th child of ``rng``. The solvers
-        can run several starts side by side (one wide product per round), but
-        that was slower here than one start at a time with the products on
-        every core (20 Newsgroups, NCW, ten random starts: HALS 15.0 s two at
-        a time, 19.9 s ten at a time, 14.0 s one at a time; MU 20.1, 25.4 and
-        18.6 s): a sparse product costs the same per column at any width and a
-        wide factor falls out of cache.
+        can run several starts side by side (``benchmarks/solvers.py
+        --sections restarts`` compares the two), but one at a time each result
+        is there as soon as it is done, and only one start's factors are held.
+        HALS on a sparse ``X`` prepares it once (``X^T``, row blocks, the NCW
+        weights on the dense side of each product) for the SVD and every
+        restart; MU fits the weighted copy, as the paper.
         """
         children = child_generators(rng, n_init)
+        dtype = DTYPES[self.dtype]
         solve = partial(BATCHED_SOLVERS[self.solver], max_iter=int(self.max_iter),
-                        tol=float(self.tol), dtype=DTYPES[self.dtype])
-        hals = self.solver == "hals"
-        Xw = X if weights is None else _scale_rows(X, weights)
-        svd = truncated_svd(Xw, self.n_clusters, children[0]) if self.init != "random" else None
-        for r, child in enumerate(children):
-            starts = make_starts(Xw, self.n_clusters, self.init, [child], svd=svd)
-            if r == n_init - 1:
-                # the last start is made. HALS weighs its products instead of X, so no weighted
-                # copy of X needs to be held while it runs (MU keeps the paper's bits)
-                svd = None
-                Xw = None if hals else Xw
-            yield from (solve(X, starts, row_weights=weights) if hals else solve(Xw, starts))
+                        tol=float(self.tol), dtype=dtype)
+        if self.solver == "hals" and sp.issparse(X):
+            data = SparseProducts(X, dtype=dtype, row_weights=weights)
+            solve_data = partial(solve, data)
+        elif self.solver == "hals":
+            data = X if weights is None else _scale_rows(X, weights)
+            solve_data = partial(solve, X, row_weights=weights)
+        else:
+            data = X if weights is None else _scale_rows(X, weights)
+            solve_data = partial(solve, data)
+        svd = truncated_svd(data, self.n_clusters, children[0]) if self.init != "random" else None
+        for child in children:
+            yield from solve_data(make_starts(data, self.n_clusters, self.init, [child], svd=svd))
 
     def transform(self, X):
         """Soft memberships of new documents, the topic factor ``U`` held fixed (eq. 9 alone)."""

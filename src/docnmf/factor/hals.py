@@ -2,153 +2,125 @@
 
 Minimises the same objective as :mod:`docnmf.factor.nmf`, ``J = 1/2 ||X - V U^T||^2``
 (rows of ``X`` are documents; the papers' ``X ~ U V^T`` with terms as rows),
-by exact coordinate minimisation over one column of a factor at a time
+by exact coordinate minimisation over one entry of a factor at a time
 (Cichocki & Phan 2009): with ``G = U^T U`` and ``A = X U`` fixed,
 
-    v_j <- max(0, v_j + (a_j - V g_j) / g_jj),    j = 1..k,
+    v_ij <- max(0, v_ij + (a_ij - (V G)_ij) / g_jj),    j = 1..k,
 
 and likewise for ``U`` with ``V^T V`` and ``X^T V``. Each step minimises ``J``
-exactly over ``v_j``, so ``J`` never increases. The two sparse products are
-by far the dearest part, so each is reused for several sweeps over the
-columns while those still change much (Gillis & Glineur 2012): at most
-``1 + alpha * (cost of the products) / (cost of a sweep)`` sweeps, stopping
-early once a sweep changes the factor by less than ``delta`` times the first.
+exactly over ``v_ij``, so ``J`` never increases. The step for ``v_ij`` reads
+only row ``i`` of ``V`` and ``A``: a sweep over the columns is the same as
+sweeping each row on its own, which is how it runs here, fused with the
+product. Row ``i``'s ``a_i = x_i U`` is gathered from its stored entries, its
+``k`` coordinates are swept at most ``s`` times while they still move (the
+budget of Gillis & Glineur 2012: ``s = 1 + alpha * cost(product) /
+cost(sweep)``; a row stops once a sweep moves it by less than ``delta`` times
+its first), and the new row adds its part of ``V^T V`` and of the objective.
+Then the same over the rows of ``X^T`` for ``U``. Each round thus reads ``X``
+twice and nothing of size documents x k beyond the factors themselves.
 
-Several restarts run as one batch: factors are stored as stacks of shape
-(restarts, k, n), so each sparse product covers every restart at once (split
-by rows over the threads); each restart's column steps run on its own block,
-the restarts on a thread pool. A restart leaves the batch when its own
-relative decrease of ``J`` falls below ``tol``.
+Restarts run side by side: the factors of ``r`` starts are stored as one wide
+matrix (rows x ``r k``), so each stored entry of ``X`` is read once for all of
+them; each restart has its own Gram matrices and leaves the batch when its
+own relative decrease of ``J`` falls below ``tol``. A restart's numbers do
+not depend on the others, nor on the number of threads (fixed row blocks,
+partial sums added in block order).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
-from ._losses import has_converged, nmf_losses_stacked, squared_norm
+from ._kernels import hals_rows
+from ._losses import has_converged, squared_norm
 from .nmf import FactorResult, normalize_uv
+from .sparse import SparseProducts, as_products, blas_threads, row_blocks, run_blocks, thread_pool
 
-__all__ = ["fit_nmf_hals", "fit_nmf_hals_batched", "hals_sweeps"]
+__all__ = ["fit_nmf_hals", "fit_nmf_hals_batched", "blas_threads"]
 
 #: Gillis & Glineur (2012)'s choices: sweeps per product in proportion to their costs, and
-#: an early stop once a sweep moves the factor less than a tenth of the first sweep.
+#: an early stop once a sweep moves the row less than a tenth of the first sweep.
 ALPHA = 0.5
 DELTA = 0.1
 
 
-#: Bytes of a factor block and its data block swept together: small enough to stay in a
-#: core's cache through all k column steps (one step across the whole factor streams all of
-#: it from memory, k times a sweep: 2.4x slower on 20 Newsgroups), large enough that NumPy's
-#: per-call cost stays small.
-BLOCK_BYTES = 1 << 21
+def sweep_budget(n_rows: int, n_other: int, nnz: int, k: int, alpha: float = ALPHA) -> int:
+    """Sweeps per product for a factor of ``n_rows`` rows (Gillis & Glineur 2012, eq. 13).
 
-
-def hals_sweeps(Ft: np.ndarray, At: np.ndarray, G: np.ndarray, max_sweeps: int,
-                delta: float = DELTA, pool: Executor | None = None) -> None:
-    """Update the stacked factor ``Ft`` (r, k, n) in place by HALS column steps.
-
-    Minimises ``1/2 ||M - F H^T||^2`` over ``F >= 0`` for each restart, given
-    ``At = (M H)^T`` of shape (r, k, n) and ``G = H^T H`` of shape (r, k, k).
-    ``pool`` runs the restarts concurrently (NumPy releases the GIL in the
-    array operations).
+    The product ``X W`` costs about ``nnz k`` plus the Gram matrix of the
+    other factor, ``n_other k^2``; one sweep ``n_rows k^2``.
     """
-    work = [(Ft[i], At[i], G[i]) for i in range(Ft.shape[0])]
-    if pool is None or len(work) == 1:
-        for F, A, Gi in work:
-            _sweeps(F, A, Gi, max_sweeps, delta)
-    else:
-        list(pool.map(lambda args: _sweeps(*args, max_sweeps, delta), work))
+    return 1 + int(alpha * (nnz * k + n_other * k * k) / max(n_rows * k * k, 1))
 
 
-def _sweeps(F: np.ndarray, A: np.ndarray, G: np.ndarray, max_sweeps: int, delta: float) -> None:
-    """At most ``max_sweeps`` sweeps over the rows of ``F`` (k, n); stop once a sweep moves ``F``
-    by at most ``delta`` times the first.
+class _Side:
+    """One side of the factorization: the rows of ``M`` (``X`` or ``X^T``) and their factor."""
 
-    The columns of ``F`` do not interact within a sweep (the step for column
-    ``i`` reads only column ``i`` of ``F`` and ``A``, and ``G``), so a sweep
-    is done a cache-sized block of columns at a time, all k row steps on one
-    block before the next.
-    """
-    diag = np.diagonal(G)
-    scale = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0)
-    k, n = F.shape
-    width = max(256, BLOCK_BYTES // (2 * k * F.itemsize))
-    blocks = [(a, min(a + width, n)) for a in range(0, n, width)]
-    first = None
-    for _ in range(max_sweeps):
-        change = 0.0
-        for a, b in blocks:
-            change += _sweep_block(F[:, a:b], A[:, a:b], G, scale)
-        if first is None:
-            first = change
-        elif change <= delta * delta * first:
-            return
+    def __init__(self, indptr, indices, data, row_scale, col_scale, dense, blocks, dtype,
+                 product):
+        self.arrays = (indptr, indices, data, row_scale, col_scale)
+        self.dense = dense        # M itself when X is dense (products by BLAS), else None
+        self.blocks = blocks
+        self.dtype = dtype
+        self.product = product    # product(W, pool) = M W
 
+    def update(self, W: np.ndarray, F: np.ndarray, G: np.ndarray, sweeps: int, delta: float,
+               pool: Executor | None) -> tuple[np.ndarray, np.ndarray]:
+        """HALS on every row of ``F`` given the other factor ``W``; returns ``(F^T F, cross)``.
 
-def _sweep_block(F: np.ndarray, A: np.ndarray, G: np.ndarray, scale: np.ndarray) -> float:
-    """One sweep over the rows of ``F`` (k, m), in place; returns the squared size of the move.
+        ``G`` (r, k, k) are the restarts' Gram matrices of ``W``. The new Gram
+        matrices of ``F`` and the cross terms ``<M W, F>`` come back in float64.
+        """
+        r, k = G.shape[0], G.shape[1]
+        A = self._product(W, r, k)
+        Gd = G.astype(self.dtype)
+        diag = np.diagonal(G, axis1=1, axis2=2)
+        inv_diag = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0).astype(self.dtype)
+        cross = np.zeros((len(self.blocks), r))
 
-    A row whose ``g_jj`` is zero (an all-zero partner column) is left unchanged.
-    """
-    moved = 0.0
-    for j in range(F.shape[0]):
-        # the exact minimiser over row j: f_j + (a_j - g_j F) / g_jj, clipped at zero
-        new = np.maximum(F[j] + (A[j] - G[j] @ F) * scale[j], 0.0)
-        step = new - F[j]
-        moved += float(step @ step)
-        F[j] = new
-    return moved
+        def task(b, start, stop):
+            hals_rows(*self.arrays, W, A, F, Gd, inv_diag, sweeps, delta * delta, cross[b],
+                      start, stop)
+        run_blocks(task, self.blocks, pool)
+        return _grams(F, r, k), cross.sum(axis=0)
 
-
-def blas_threads() -> int:
-    """The number of threads BLAS may use here (as threadpoolctl limits it), at least 1."""
-    counts = [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
-    return max(1, min(counts)) if counts else 1
+    def _product(self, W: np.ndarray, r: int, k: int) -> np.ndarray:
+        """``M W`` restart by restart for a dense ``M``; an empty array for the sparse kernel."""
+        if self.dense is None:
+            return np.empty((0, r * k), dtype=self.dtype)
+        return np.hstack([self.dense @ np.ascontiguousarray(W[:, t * k:(t + 1) * k])
+                          for t in range(r)]).astype(self.dtype, copy=False)
 
 
-class RowBlocks:
-    """A CSR matrix cut into row blocks, multiplied block by block on a thread pool.
-
-    Rows of a sparse-times-dense product are independent, so the stacked
-    blocks equal the whole product bit for bit; scipy releases the GIL while
-    it multiplies, so the blocks run on as many cores as the pool has.
-    """
-
-    def __init__(self, A, n_blocks: int):
-        self.shape, self.nnz = A.shape, A.nnz
-        edges = np.linspace(0, A.shape[0], max(1, n_blocks) + 1).astype(int)
-        self.blocks = [_rows(A, a, b) for a, b in zip(edges[:-1], edges[1:])] \
-            if n_blocks > 1 else [A]
-
-    def dot(self, B: np.ndarray, pool: Executor | None = None) -> np.ndarray:
-        if len(self.blocks) == 1:
-            return self.blocks[0] @ B
-        parts = pool.map(lambda block: block @ B, self.blocks) if pool is not None else \
-            (block @ B for block in self.blocks)
-        return np.vstack(list(parts))
-
-
-def _rows(A: sp.csr_matrix, a: int, b: int) -> sp.csr_matrix:
-    """Rows ``a:b`` of ``A`` as a CSR matrix over ``A``'s own arrays (no copy)."""
-    start, stop = A.indptr[a], A.indptr[b]
-    return sp.csr_matrix((A.data[start:stop], A.indices[start:stop], A.indptr[a:b + 1] - start),
-                         shape=(b - a, A.shape[1]), copy=False)
-
-
-def _transposed(P: np.ndarray, r: int, k: int) -> np.ndarray:
-    """A product ``(n, r*k)`` of restarts side by side as a contiguous (r, k, n) stack."""
-    return np.ascontiguousarray(P.T).reshape(r, k, P.shape[0])
-
-
-def _wide(Ft: np.ndarray) -> np.ndarray:
-    """The stack (r, k, n) as the (n, r*k) matrix ``[F_1 ... F_r]``."""
-    r, k, n = Ft.shape
-    return np.ascontiguousarray(Ft.reshape(r * k, n).T)
+def _sides(X, dtype, row_weights):
+    """The two sides (rows of ``X``, rows of ``X^T``) and ``||diag(w) X||^2``."""
+    if isinstance(X, SparseProducts) or sp.issparse(X):
+        ops = as_products(X, dtype=dtype, row_weights=row_weights)
+        none = np.empty(0, dtype=ops.dtype)
+        return (_Side(ops.indptr, ops.indices, ops.data, ops.row_weights, none, None,
+                      ops.blocks, ops.dtype, ops.dot),
+                _Side(ops.t_indptr, ops.t_indices, ops.t_data, none, ops.row_weights, None,
+                      ops.t_blocks, ops.dtype, ops.tdot),
+                ops.squared_norm, ops.nnz)
+    X = np.asarray(X, dtype=np.float64)
+    if row_weights is not None:
+        X = X * np.asarray(row_weights, dtype=np.float64)[:, None]
+    X_sqnorm = squared_norm(X)
+    X = X.astype(dtype, copy=False)
+    empty_i, empty_f = np.zeros(1, dtype=np.int32), np.empty(0, dtype=dtype)
+    n, m = X.shape
+    Xt = np.ascontiguousarray(X.T)
+    whole = lambda n_rows: row_blocks(np.zeros(n_rows + 1, dtype=np.int64))  # noqa: E731
+    return (_Side(empty_i, empty_i, empty_f, empty_f, empty_f, X, whole(n), dtype,
+                  lambda W, pool: X @ W),
+            _Side(empty_i, empty_i, empty_f, empty_f, empty_f, Xt, whole(m), dtype,
+                  lambda W, pool: Xt @ W),
+            X_sqnorm, n * m)
 
 
 def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_iter: int = 300,
@@ -161,27 +133,28 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
 
     Parameters
     ----------
-    X : {ndarray, sparse matrix} of shape (n_docs, n_terms)
-        Non-negative data, documents as rows; sparse stays sparse.
+    X : {ndarray, sparse matrix} of shape (n_docs, n_terms), or SparseProducts
+        Non-negative data, documents as rows; sparse stays sparse (a prepared
+        :class:`~docnmf.factor.sparse.SparseProducts` is used as it is).
     starts : list of (U0 of shape (n_terms, k), V0 of shape (n_docs, k))
     max_iter : int
-        Maximum rounds (one ``U`` and one ``V`` update, each on fresh products).
+        Maximum rounds (one ``V`` and one ``U`` update, each on fresh products).
     tol : float
         A restart stops when ``(J_prev - J) / J_prev`` falls below ``tol``.
     dtype : {numpy.float64, numpy.float32}
-        Precision of the factors and products; objectives are summed in float64.
+        Precision of the factors and products; Gram matrices and objectives
+        are summed in float64.
     alpha, delta : float
-        Inner-sweep budget and early stop (Gillis & Glineur 2012).
+        Inner-sweep budget and a row's early stop (Gillis & Glineur 2012).
     sweeps : (int, int), optional
-        At most this many sweeps over the columns of ``V`` and of ``U`` per
+        At most this many sweeps over each row of ``V`` and of ``U`` per
         product, instead of the budget that ``alpha`` gives.
     threads : int, optional
-        Threads for the sparse products (row blocks) and the restarts' sweeps;
-        default: as many as BLAS may use (threadpoolctl sets both).
+        Threads for the row blocks; default: as many as BLAS may use
+        (threadpoolctl sets both). The result does not depend on it.
     row_weights : ndarray of shape (n_docs,), optional
-        Factorize ``diag(row_weights) @ X`` without forming it: the weights go
-        onto the dense side of each product. NCW (``D^{-1/2} X``) fits this way
-        with no weighted copy of ``X`` held during the fit.
+        Factorize ``diag(row_weights) @ X`` without forming it. NCW
+        (``D^{-1/2} X``) fits this way.
     callback : callable(iteration, losses of the active restarts), optional
 
     Returns
@@ -206,89 +179,64 @@ def fit_nmf_hals_batched(X, starts: list[tuple[np.ndarray, np.ndarray]], *, max_
     True
     """
     dtype = np.dtype(dtype)
-    # the starts as the solver's own stacks; a caller that passed its list without keeping it
-    # (as NMFClustering does) then holds the starts' memory no longer
-    Ut = np.stack([np.asarray(U0, dtype=dtype).T for U0, _ in starts])   # (r, k, n_terms)
-    Vt = np.stack([np.asarray(V0, dtype=dtype).T for _, V0 in starts])   # (r, k, n_docs)
+    if isinstance(X, SparseProducts):
+        dtype = X.dtype
+    docs, terms, X_sqnorm, nnz = _sides(X, dtype, row_weights)
+    n_docs, n_terms = len(starts[0][1]), len(starts[0][0])
+    r, k = len(starts), starts[0][0].shape[1]
+    # the starts as the solver's own wide factors; a caller that passed its list without keeping
+    # it (as NMFClustering does) then holds the starts' memory no longer
+    U = np.hstack([np.asarray(U0, dtype=dtype) for U0, _ in starts])   # (n_terms, r k)
+    V = np.hstack([np.asarray(V0, dtype=dtype) for _, V0 in starts])   # (n_docs, r k)
     del starts
-    X_sqnorm = squared_norm(X) if row_weights is None else _weighted_squared_norm(X, row_weights)
-    X = X.astype(dtype, copy=False) if sp.issparse(X) else np.asarray(X, dtype=dtype)
-    threads = blas_threads() if threads is None else int(threads)
-    pool = ThreadPoolExecutor(threads) if threads > 1 else None
-    if sp.issparse(X):
-        X, Xt = RowBlocks(X, threads), RowBlocks(X.T.tocsr(), threads)
-        product = lambda A, B: A.dot(B, pool)  # noqa: E731
-    else:
-        Xt = np.ascontiguousarray(X.T)
-        product = lambda A, B: A @ B  # noqa: E731
-    if row_weights is not None:
-        product = _row_weighted(product, X, np.asarray(row_weights, dtype=dtype))
-    # the threads are ours: BLAS threads on top of them only contend (measured on 20 Newsgroups:
-    # 1.7x slower with both than with ours alone)
-    with threadpool_limits(limits=1 if pool is not None else None, user_api="blas"):
-        try:
-            return _fit(X, Xt, Ut, Vt, product, pool, X_sqnorm, max_iter=max_iter, tol=tol,
-                        dtype=dtype, alpha=alpha, delta=delta, sweeps=sweeps, callback=callback)
-        finally:
-            if pool is not None:
-                pool.shutdown()
+    sweeps_v, sweeps_u = sweeps or (sweep_budget(n_docs, n_terms, nnz, k, alpha),
+                                    sweep_budget(n_terms, n_docs, nnz, k, alpha))
+    # the kernels are the threads: BLAS threads on top of them only contend
+    with thread_pool(threads) as pool, threadpool_limits(limits=1, user_api="blas"):
+        return _fit(docs, terms, U, V, r, k, X_sqnorm, pool, max_iter=max_iter, tol=tol,
+                    delta=delta, sweeps=(sweeps_v, sweeps_u), callback=callback)
 
 
-def _weighted_squared_norm(X, w: np.ndarray) -> float:
-    """``||diag(w) X||_F^2``, without a weighted copy of a sparse ``X``."""
-    w = np.asarray(w, dtype=np.float64)
-    if not sp.issparse(X):
-        return squared_norm(np.asarray(X) * w[:, None])
-    X = sp.csr_matrix(X)
-    if not X.has_canonical_format:  # duplicates are summed before they are squared
-        X = X.copy()
-        X.sum_duplicates()
-    return float(np.square(X.data) @ np.repeat(np.square(w), np.diff(X.indptr)))
+def _per_restart(fn, F: np.ndarray, r: int, k: int) -> np.ndarray:
+    """``fn(t, F_t)`` of each restart's own contiguous ``F_t`` (n, k), side by side again.
+
+    Each restart's BLAS call sees the same array as it would alone, so side by
+    side and one at a time give the same bits.
+    """
+    if r == 1:
+        return np.ascontiguousarray(fn(0, F))
+    return np.hstack([fn(t, np.ascontiguousarray(F[:, t * k:(t + 1) * k])) for t in range(r)])
 
 
-def _row_weighted(product, X, w: np.ndarray):
-    """``product`` for ``diag(w) X`` and its transpose, given the one for ``X``."""
-    def weighted(A, B):
-        if A is X:  # (W X) B = W (X B)
-            out = product(A, B)
-            out *= w[:, None]
-            return out
-        return product(A, w[:, None] * B)  # (W X)^T B = X^T (W B)
-    return weighted
+def _grams(F: np.ndarray, r: int, k: int) -> np.ndarray:
+    """The restarts' Gram matrices ``F_t^T F_t`` (r, k, k) in float64."""
+    F64 = F.astype(np.float64, copy=False)
+    return _per_restart(lambda t, Ft: Ft.T @ Ft, F64, r, k).reshape(k, r, k).transpose(1, 0, 2)
 
 
-def _fit(X, Xt, Ut, Vt, product, pool, X_sqnorm, *, max_iter, tol, dtype, alpha, delta, sweeps,
+def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol, delta, sweeps,
          callback):
-    n_docs, n_terms = X.shape
-    r, k = Ut.shape[:2]
-    nnz = X.nnz if isinstance(X, RowBlocks) else n_docs * n_terms
-    # sweeps per product: the products cost ~nnz k (+ the Gram), a sweep ~n k^2
-    sweeps_v, sweeps_u = sweeps or (
-        1 + int(alpha * (nnz * k + n_terms * k * k) / max(n_docs * k * k, 1)),
-        1 + int(alpha * (nnz * k + n_docs * k * k) / max(n_terms * k * k, 1)))
-
-    UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
-    VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
-    XUt = _transposed(product(X, _wide(Ut)), r, k)
-    losses = [[float(x)] for x in nmf_losses_stacked(X_sqnorm, XUt, Vt, UtU, VtV)]
+    sweeps_v, sweeps_u = sweeps
+    UtU = _grams(U, r, k)
+    # the starting objective: one product, of the documents' side
+    XU = docs.product(U, pool)
+    cross0 = [float(np.sum(XU[:, t * k:(t + 1) * k].astype(np.float64)
+                           * V[:, t * k:(t + 1) * k])) for t in range(r)]
+    del XU
+    VtV = _grams(V, r, k)
+    losses = [[_loss(X_sqnorm, cross0[t], UtU[t], VtV[t])] for t in range(r)]
     done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     n_iter = np.zeros(r, dtype=int)
     converged = np.zeros(r, dtype=bool)
     active = np.arange(r)
     for it in range(1, max_iter + 1):
-        a = len(active)
-        if it > 1:
-            XUt = _transposed(product(X, _wide(Ut)), a, k)
-        # documents first, then terms: the loss then comes from X^T V, which the U step needs
-        hals_sweeps(Vt, XUt, UtU, sweeps_v, delta, pool)
-        VtV = np.matmul(Vt, Vt.transpose(0, 2, 1))
-        XtVt = _transposed(product(Xt, _wide(Vt)), a, k)
-        hals_sweeps(Ut, XtVt, VtV, sweeps_u, delta, pool)
-        UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
-        current = nmf_losses_stacked(X_sqnorm, XtVt, Ut, VtV, UtU)
+        # documents first, then terms: the objective comes from the terms' side
+        VtV, _ = docs.update(U, V, UtU, sweeps_v, delta, pool)
+        UtU, cross = terms.update(V, U, VtV, sweeps_u, delta, pool)
+        current = np.array([_loss(X_sqnorm, cross[i], UtU[i], VtV[i]) for i in range(len(active))])
         if callback is not None:
             callback(it, current)
-        stop = np.zeros(a, dtype=bool)
+        stop = np.zeros(len(active), dtype=bool)
         for i, rr in enumerate(active):
             previous = losses[rr][-1]
             losses[rr].append(float(current[i]))
@@ -296,21 +244,27 @@ def _fit(X, Xt, Ut, Vt, product, pool, X_sqnorm, *, max_iter, tol, dtype, alpha,
             stop[i] = has_converged(previous, current[i], tol)
         if stop.any():
             converged[active[stop]] = True
-            # copies: views would keep the whole stack alive after the batch shrinks
-            done.update((int(rr), (Ut[i].copy(), Vt[i].copy()))
+            done.update((int(rr), (U[:, i * k:(i + 1) * k].copy(), V[:, i * k:(i + 1) * k].copy()))
                         for i, rr in enumerate(active) if stop[i])
-            keep = ~stop
-            active, Ut, Vt = active[keep], Ut[keep], Vt[keep]
-            UtU, VtV = UtU[keep], VtV[keep]
+            keep = np.flatnonzero(~stop)
+            columns = (keep[:, None] * k + np.arange(k)).ravel()
+            active, U, V = active[keep], U[:, columns], V[:, columns]
+            UtU = UtU[keep]
         if not len(active):
             break
-    done.update((int(rr), (Ut[i], Vt[i])) for i, rr in enumerate(active))
+    done.update((int(rr), (U[:, i * k:(i + 1) * k], V[:, i * k:(i + 1) * k]))
+                for i, rr in enumerate(active))
     results = []
     for rr in range(r):
-        U, V = normalize_uv(done[rr][0].T, done[rr][1].T)
-        results.append(FactorResult(np.ascontiguousarray(U), np.ascontiguousarray(V),
+        Uf, Vf = normalize_uv(*done[rr])
+        results.append(FactorResult(np.ascontiguousarray(Uf), np.ascontiguousarray(Vf),
                                     int(n_iter[rr]), np.asarray(losses[rr]), bool(converged[rr])))
     return results
+
+
+def _loss(X_sqnorm: float, cross: float, UtU: np.ndarray, VtV: np.ndarray) -> float:
+    """``1/2 ||X - V U^T||^2 = 1/2 (||X||^2 - 2 <X U, V> + <U^T U, V^T V>)``, clipped at zero."""
+    return max(0.5 * (X_sqnorm - 2.0 * float(cross) + float(np.sum(UtU * VtV))), 0.0)
 
 
 def fit_nmf_hals(X, U0: np.ndarray, V0: np.ndarray, *, max_iter: int = 300, tol: float = 1e-4,

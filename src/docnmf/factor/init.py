@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
-from sklearn.utils.extmath import randomized_svd
 
 from .nmf import random_init
+from .sparse import SparseProducts, thread_pool
 
 __all__ = ["INITS", "Init", "nndsvd_init", "make_starts"]
 
@@ -101,11 +102,55 @@ def nndsvd_init(X, k: int, rng: np.random.Generator, *, variant: Init = "nndsvd"
     return U, V
 
 
-def truncated_svd(X, k: int, rng: np.random.Generator):
-    """The ``k`` leading singular triplets ``(P, s, Qt)`` of sparse or dense ``X`` (randomized)."""
-    A = X.astype(np.float64, copy=False) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
+                  n_oversamples: int = 10, threads: int | None = None):
+    """The ``k`` leading singular triplets ``(P, s, Qt)`` of ``X`` by a randomized range finder.
+
+    Halko, Martinsson & Tropp (2011), Algorithm 4.4, with the choices of
+    scikit-learn's ``randomized_svd`` (its Gaussian test matrix from a
+    ``RandomState``, ``k + n_oversamples`` columns, ``n_iter`` power steps
+    each normalised by an LU factorization, a QR basis of the range, the
+    shorter side of ``X`` as the range, the sign of each left singular vector
+    fixed by its largest entry): the same start as scikit-learn's NNDSVD for
+    the same seed, to rounding. A sparse ``X`` (or a prepared
+    :class:`~docnmf.factor.sparse.SparseProducts`, which may carry row weights
+    and single precision) is multiplied in threaded row blocks, never densified.
+
+    References
+    ----------
+    Halko, Martinsson & Tropp, Finding structure with randomness: probabilistic
+    algorithms for constructing approximate matrix decompositions, SIAM Review
+    53, 2011.
+    """
     seed = int(rng.integers(np.iinfo(np.int32).max))
-    return randomized_svd(A, k, n_iter=7, random_state=np.random.RandomState(seed))
+    if not isinstance(X, SparseProducts):
+        X = SparseProducts(X) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    n_rows, n_cols = X.shape
+    size = k + n_oversamples
+    transpose = n_rows < n_cols     # find the range of the shorter side's products
+    with thread_pool(threads) as pool:
+        if isinstance(X, SparseProducts):
+            dot, tdot = (lambda B: X.dot(B, pool)), (lambda B: X.tdot(B, pool))
+        else:
+            dot, tdot = X.__matmul__, X.T.__matmul__
+        if transpose:      # A = X^T
+            dot, tdot = tdot, dot
+        Q = np.random.RandomState(seed).normal(size=(n_rows if transpose else n_cols, size))
+        Q = Q.astype(X.dtype, copy=False)
+        for _ in range(n_iter):
+            Q = scipy.linalg.lu(dot(Q), permute_l=True)[0]
+            Q = scipy.linalg.lu(tdot(Q), permute_l=True)[0]
+        Q = scipy.linalg.qr(dot(Q), mode="economic", check_finite=False)[0]
+        B = tdot(Q).T                                   # Q^T A, (size, columns of A)
+    Ub, s, Vt = scipy.linalg.svd(B, full_matrices=False)
+    U = Q @ Ub
+    P, Qt = (Vt.T, U.T) if transpose else (U, Vt)       # back to X = P diag(s) Qt
+    # each left singular vector's largest entry positive (scikit-learn's svd_flip)
+    signs = np.sign(P[np.argmax(np.abs(P), axis=0), np.arange(P.shape[1])])
+    signs[signs == 0] = 1.0
+    P, Qt = P * signs, Qt * signs[:, None]
+    return (P[:, :k].astype(np.float64), s[:k].astype(np.float64),
+            Qt[:k].astype(np.float64))
 
 
 def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator], *,
