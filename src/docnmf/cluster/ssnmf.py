@@ -98,16 +98,18 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     memberships_ : ndarray of shape (n_docs, n_clusters)
         Soft memberships: rows of ``G`` scaled to sum to one.
     embedding_ : ndarray of shape (n_docs, n_clusters)
-        The cluster indicator ``G`` (unit-length columns).
-    S_ : ndarray of shape (n_clusters, n_clusters)
-        The cluster centroid matrix ``S`` (diagonal; see :mod:`docnmf.factor.ssnmf`).
+        The cluster indicator ``G`` (unit-length columns); with
+        ``factorization="ncw"`` NMF-NCW's document factor ``V``.
+    S_ : ndarray of shape (n_clusters, n_clusters) or None
+        The cluster centroid matrix ``S`` (diagonal; see :mod:`docnmf.factor.ssnmf`);
+        None with ``factorization="ncw"``.
     components_ : ndarray of shape (n_clusters, n_terms)
         ``G^T X``: each cluster's membership-weighted sum of documents
-        (``affinity="linear"`` only); the source of keywords.
+        (``affinity="linear"`` only), or NMF-NCW's topics; the source of keywords.
     constraints_ : Constraints
         The checked constraints.
     n_constrained_pairs_ : tuple of int
-        Must-link and cannot-link pairs applied to ``A``.
+        Must-link and cannot-link pairs applied to ``A`` (as given, for ``"ncw"``).
     loss_history_ : ndarray
         Objective (eq. 3) per iteration of the kept restart.
     restart_objectives_ : ndarray of shape (n_init,)
