@@ -120,10 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="kernel: linear (default; K is never formed) or <x, y>^2")
     g.add_argument("--labels", choices=["argmax", "skmeans", "kmeans", "refine", "auto"],
                    default=None,
-                   help="how labels are read from the document factor V: argmax (default for "
-                        "CF/LCCF), spherical k-means on V (skmeans, default for NMF), k-means on "
-                        "V, refine (k-means on the documents from the argmax clusters; NMF "
-                        "only), auto (CF/LCCF: k-means when lambda > 0)")
+                   help="how labels are read from the document factor V: argmax (default), "
+                        "spherical k-means on V (skmeans), k-means on V, refine (k-means on the "
+                        "documents from the argmax clusters; NMF only), auto (CF/LCCF: k-means "
+                        "when lambda > 0)")
     g = p.add_argument_group("documents as matrices (--method nma)")
     g.add_argument("--segments", type=_positive_int, default=None,
                    help="segments per document (default 1: whole documents)")

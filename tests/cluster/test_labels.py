@@ -15,9 +15,9 @@ def test_argmax_reads_the_factor_and_the_rules_share_one_factorization(planted):
     X, _ = planted(90, 45, 3, seed=1)
     argmax = NMFClustering(3, labels="argmax", random_state=0).fit(X)
     np.testing.assert_array_equal(argmax.labels_, np.argmax(argmax.embedding_, axis=1))
-    default = NMFClustering(3, random_state=0).fit(X)
-    assert default.labels == "skmeans"
-    np.testing.assert_array_equal(default.embedding_, argmax.embedding_)
+    skmeans = NMFClustering(3, labels="skmeans", random_state=0).fit(X)
+    assert NMFClustering(3).labels == "argmax"
+    np.testing.assert_array_equal(skmeans.embedding_, argmax.embedding_)
 
 
 def test_the_paper_presets_keep_argmax():
@@ -25,7 +25,7 @@ def test_the_paper_presets_keep_argmax():
 
     for method in ("nmf", "nmf-ncw"):
         assert make_estimator(method, 3, as_published=True).labels == "argmax"
-        assert make_estimator(method, 3).labels == "skmeans"
+        assert make_estimator(method, 3, labels="skmeans").labels == "skmeans"
 
 
 @pytest.mark.parametrize("rule", ["kmeans", "skmeans", "refine"])
