@@ -232,7 +232,8 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
         k = int(self.n_clusters)
         # started from spherical k-means on V, as on the suite (reports/benchmark-suite)
-        nmf = NMFClustering(k, weighting="ncw", labels="skmeans", max_iter=int(self.max_iter),
+        nmf = NMFClustering(k, weighting="ncw", labels="skmeans", n_init=int(self.n_init),
+                            max_iter=int(self.max_iter),
                             tol=float(self.tol), random_state=as_generator(self.random_state),
                             verbose=self.verbose).fit(X)
         c = self.constraints_

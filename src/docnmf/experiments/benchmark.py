@@ -120,7 +120,7 @@ def parse_entry(spec: str) -> Entry:
     --------
     >>> parse_entry("lccf:lam=0.1,tf=sublinear")
     Entry(name='lccf:lam=0.1,tf=sublinear', method='lccf', estimator=(('lam', 0.1),), \
-vectorizer=(('tf', 'sublinear'),))
+vectorizer=(('tf', 'sublinear'),), pairs=None)
     >>> parse_entry("sklearn-km").is_peer
     True
     """
