@@ -65,9 +65,10 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
 
 
-def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None:
-    from .methods import METHODS
+def _add_method_options(p: argparse.ArgumentParser, default_method: str | None = None) -> None:
+    from .methods import DEFAULT_METHOD, METHODS
 
+    default_method = default_method or DEFAULT_METHOD
     g = p.add_argument_group("clustering")
     g.add_argument("--method", choices=list(METHODS), default=default_method,
                    help=f"clustering method (default {default_method})")
@@ -104,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("demo", help="cluster the embedded demo corpus and print a summary")
-    _add_method_options(p, "nmf-ncw")
+    _add_method_options(p)
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="also write the result files to this folder")
 
@@ -120,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with -k auto: the numbers of clusters to try (default 2-30)")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
-    _add_method_options(p, "nmf-ncw")
+    _add_method_options(p)
     g = p.add_argument_group("summaries")
     g.add_argument("--summaries", action="store_true",
                    help="also write summaries.csv: an extractive summary of each cluster")
@@ -131,20 +132,23 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
     g.add_argument("--lam", type=float, default=None,
-                   help="graph weight lambda (default 0.3, in units of the data term; "
+                   help="graph weight lambda (default 0.01, in units of the data term; "
                         "with --lam-scale none it is the paper's lambda, 100 there)")
     g.add_argument("--lam-scale", choices=["data", "none"], default=None,
                    help="scale lambda by the data term (default) or use it as given")
     g.add_argument("--kernel", choices=["linear", "poly2"], default=None,
                    help="kernel: linear (default; K is never formed) or <x, y>^2")
-    g.add_argument("--labels", choices=["auto", "kmeans", "argmax"], default=None,
-                   help="labels by k-means on V or argmax of V (default auto: k-means when "
-                        "lambda > 0)")
+    g.add_argument("--labels", choices=["argmax", "skmeans", "kmeans", "refine", "auto"],
+                   default=None,
+                   help="how labels are read from the document factor V: argmax (default), "
+                        "spherical k-means on V (skmeans), k-means on V, refine (k-means on the "
+                        "documents from the argmax clusters; NMF only), auto (CF/LCCF: k-means "
+                        "when lambda > 0)")
     g = p.add_argument_group("documents as matrices (--method nma)")
     g.add_argument("--segments", type=_positive_int, default=None,
-                   help="segments per document (default 3)")
+                   help="segments per document (default 1: whole documents)")
     g.add_argument("--topics", type=_positive_int, default=None,
-                   help="latent topics l1 = l2 of the factorization (default 6)")
+                   help="latent topics l1 = l2 of the factorization (default 3 k)")
     g.add_argument("--overlapping", action="store_true", default=None,
                    help="let a document join the clusters of its segments; "
                         "writes overlapping.csv")
@@ -235,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
     _add_text_options(p)
+    _add_benchmark_parser(sub)
     return parser
 
 
@@ -306,6 +311,33 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
                    help="random restarts per k for the consensus and stability (default 8)")
     g.add_argument("--max-documents", type=_positive_int, default=1000,
                    help="documents sampled for the criteria (default 1000)")
+
+
+def _add_benchmark_parser(sub) -> None:
+    from .experiments.benchmark import DEFAULT_ENTRIES, PEERS
+
+    p = sub.add_parser(
+        "benchmark", help="the evaluation suite: docnmf and scikit-learn on every labelled corpus",
+        description="Cluster every corpus of the evaluation suite (k = its number of classes) "
+                    "with docnmf's methods and scikit-learn peers, several seeds each, and write "
+                    "results.jsonl, report.md (both halves of the tuning / held-back split and "
+                    "the whole suite) and accuracy.png. An interrupted run resumes where it "
+                    "stopped.")
+    p.add_argument("--list", action="store_true", help="list the corpora and their half")
+    p.add_argument("--role", choices=["tuning", "held_back", "all"], default="all",
+                   help="which half of the suite (default all)")
+    p.add_argument("--corpora", default=None,
+                   help="comma-separated corpus names (default: every corpus of --role)")
+    p.add_argument("--methods", nargs="+", default=None, metavar="ENTRY",
+                   help="docnmf methods, 'default' (what 'docnmf cluster' runs), "
+                        "'method:option=value,...' variants and peers "
+                        f"({', '.join(PEERS)}); default: {' '.join(DEFAULT_ENTRIES)}")
+    p.add_argument("--runs", type=_positive_int, default=3, help="seeds per corpus (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--jobs", type=_positive_int, default=None,
+                   help="worker processes (default: the number of CPUs)")
+    p.add_argument("-o", "--output", type=Path, default=Path("docnmf-benchmark"),
+                   help="output folder (default docnmf-benchmark)")
 
 
 #: Defaults of ``evaluate``; ``reproduce`` takes them from the table (None here).
@@ -395,6 +427,10 @@ def _estimator_params(args) -> dict:
         users = ", ".join(m.name for m in _methods_taking(exc.options))
         raise UsageError(f"{flags} does not apply to {args.method}{why}"
                          + (f"; methods that take it: {users}" if users else "")) from None
+    rules = getattr(spec.estimator, "LABEL_RULES", None)
+    if "labels" in params and rules is not None and params["labels"] not in rules:
+        raise UsageError(f"--labels {params['labels']} does not apply to {args.method} "
+                         f"(its rules: {', '.join(rules)})")
     if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
     return {**params, "verbose": 1}
@@ -847,6 +883,44 @@ def _cmd_evaluate(args) -> int:
     return _run_experiment(protocol, outdir, args, data=data)
 
 
+def _cmd_benchmark(args) -> int:
+    from .corpus import list_datasets
+    from .experiments import ProtocolError
+    from .experiments.benchmark import DEFAULT_ENTRIES, parse_entry, run_suite
+    from .experiments.benchmark_report import write_benchmark_report
+    from .experiments.suite import SUITE_CORPORA
+
+    entries = args.methods or DEFAULT_ENTRIES
+    try:
+        for entry in entries:
+            parse_entry(entry)
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    found = {info.name for info in list_datasets() if info.found}
+    if args.list:
+        for c in SUITE_CORPORA:
+            print(f"{c.name:<20} {c.role:<9} {'found  ' if c.name in found else 'missing'} "
+                  f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
+        return 0
+    corpora = [c for c in SUITE_CORPORA if args.role in ("all", c.role)]
+    if args.corpora:
+        corpora = [c for c in SUITE_CORPORA
+                   if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]
+    missing = [c.name for c in corpora if c.name not in found]
+    if missing:
+        raise UsageError(f"corpora not found: {', '.join(missing)}; set DOCNMF_DATA")
+    try:
+        records = run_suite(args.output / "results.jsonl", entries,
+                            corpora=corpora, runs=args.runs, seed=args.seed, jobs=args.jobs)
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+    paths = write_benchmark_report(args.output, records)
+    print(f"report: {paths[0]}")
+    return 0
+
+
 def _safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(str(name)).name) or "corpus"
 
@@ -855,7 +929,7 @@ COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "assign": _cmd_assign,
             "datasets": _cmd_datasets,
             "reproduce": _cmd_reproduce, "evaluate": _cmd_evaluate,
             "summarize": _cmd_summarize, "keywords": _cmd_keywords, "report": _cmd_report,
-            "choose-k": _cmd_choose_k}
+            "choose-k": _cmd_choose_k, "benchmark": _cmd_benchmark}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

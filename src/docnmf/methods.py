@@ -19,7 +19,7 @@ from .cluster.nmf import NMFClustering
 from .cluster.ssnmf import SSNMFClustering
 from .factor.kernels import poly2_kernel
 
-__all__ = ["Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
+__all__ = ["DEFAULT_METHOD", "Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
            "method_spec", "options_for"]
 
 
@@ -106,15 +106,17 @@ PAPER_SOLVER = {"solver": "mu", "init": "random"}
 #: k-means on the rows of V.
 _LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans")
 
+#: NMF as Xu et al. (2003) read its clusters: argmax of the document factor.
+_NMF_PAPER = {**PAPER_SOLVER, "labels": "argmax"}
+
 _NONE, _NCW = dict(weighting="none"), dict(weighting="ncw")
 _CF, _POLY2 = dict(lam=0.0), dict(kernel="poly2")
 
 _METHODS = [
-    Method("nmf", NMFClustering, "NMF with argmax labels (Xu et al. 2003)", _NONE,
-           published=PAPER_SOLVER),
+    Method("nmf", NMFClustering, "NMF (Xu et al. 2003)", _NONE, published=_NMF_PAPER),
     Method("nmf-ncw", NMFClustering,
            "NMF on normalized-cut weighted data (Xu et al. 2003, App. B)", _NCW,
-           published=PAPER_SOLVER),
+           published=_NMF_PAPER),
     Method("km", KMeansClustering, "k-means on the documents, best of n_init restarts", _NONE),
     Method("km-ncw", KMeansClustering,
            "k-means weighted by 1/d_ii (Xu et al. 2003, App. A, eq. 19)", _NCW),
@@ -178,7 +180,8 @@ _METHODS = [
            "FS-NMF by the paper's alternating updates (Wang et al. 2010, eqs. 2-4)",
            dict(solver="alternating")),
     Method("ssnmf", SSNMFClustering,
-           "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)", constraints=True),
+           "semi-supervised NMF with must-/cannot-links (Chen et al. 2008)", constraints=True,
+           published=dict(factorization="similarity")),
     Method("ss-kk", SSKernelKMeansClustering, "semi-supervised kernel k-means (Kulis et al. 2005)",
            constraints=True),
     Method("ss-snc", SSNormalizedCutClustering,
@@ -193,6 +196,9 @@ _METHODS = [
 ]
 
 METHODS: dict[str, Method] = {m.name: m for m in _METHODS}
+
+#: What ``docnmf cluster`` runs when no ``--method`` is given.
+DEFAULT_METHOD = "nmf-ncw"
 
 
 def make_estimator(method: str, n_clusters: int, *, as_published: bool = False, **params):

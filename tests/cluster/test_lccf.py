@@ -34,8 +34,10 @@ def _expected_failures(estimator):
     return failures
 
 
-@parametrize_with_checks([LCCFClustering(3, n_init=1, max_iter=30, random_state=0),
-                          LCCFClustering(3, weighting="ncw", labels="argmax", n_init=1,
+# lam = 0.3 with k-means labels, and with argmax (the defaults before the evaluation suite)
+@parametrize_with_checks([LCCFClustering(3, lam=0.3, labels="kmeans", n_init=1, max_iter=30,
+                                         random_state=0),
+                          LCCFClustering(3, lam=0.3, weighting="ncw", labels="argmax", n_init=1,
                                          max_iter=300, random_state=0)],
                          expected_failed_checks=_expected_failures)
 def test_sklearn_contract(estimator, check):

@@ -1,5 +1,7 @@
 """SSNMFClustering: constraints fix a wrong clustering, the two-rings toy, partial labels."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -10,7 +12,11 @@ from docnmf.baselines.kernel_kmeans import KernelKMeansClustering, kernel_matrix
 from docnmf.baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from docnmf import constraints as constraints_module
 from docnmf.constraints import ConstraintError, sample_constraints
-from docnmf.cluster.ssnmf import SSNMFClustering
+from docnmf.cluster.ssnmf import SSNMFClustering as _SSNMF
+
+#: The paper's factorization of the changed similarity, which the tests below check; the
+#: default (NMF-NCW, constraints applied as labels are read) is tested at the end.
+SSNMFClustering = partial(_SSNMF, factorization="similarity")
 from docnmf.metrics import clustering_accuracy
 
 
@@ -231,3 +237,26 @@ def test_restarts_side_by_side_change_nothing(planted, params):
         np.testing.assert_array_equal(getattr(fits[0], name), getattr(fits[1], name))
     assert fits[0].n_iter_ == fits[1].n_iter_
     assert len(set(fits[0].restart_objectives_)) > 1
+
+
+def test_default_reads_constrained_labels_from_nmf_ncw_and_breaks_no_must_link():
+    X, topic, style = two_facets(n_per=15, seed=3)
+    rng = np.random.default_rng(0)
+    ml, cl = sample_constraints(topic, 0.3, rng)
+    model = _SSNMF(2, random_state=0).fit(X, must_link=ml, cannot_link=cl)
+    assert model.factorization == "ncw" and model.S_ is None
+    assert np.all(model.labels_[ml[:, 0]] == model.labels_[ml[:, 1]])
+    assert clustering_accuracy(topic, model.labels_) > 0.9
+    # without constraints: NMF-NCW's own clustering (by style here)
+    free = _SSNMF(2, random_state=0).fit(X)
+    assert clustering_accuracy(style, free.labels_) > 0.9
+    assert model.transform(X[:3]).shape == (3, 2)
+    with pytest.raises(ValueError, match="needs factorization='similarity'"):
+        _SSNMF(2, affinity="precomputed").fit(X @ X.T)
+
+
+def test_paper_preset_keeps_the_paper_s_factorization():
+    from docnmf.methods import make_estimator
+
+    assert make_estimator("ssnmf", 2, as_published=True).factorization == "similarity"
+    assert make_estimator("ssnmf", 2).factorization == "ncw"

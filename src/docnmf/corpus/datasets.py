@@ -59,6 +59,20 @@ def _reuters_xu2003(folder: Path, *, min_class_size: int = 5) -> Corpus:
     return read_reuters21578(folder, single_label=True).filter_min_class_size(min_class_size)
 
 
+def _newsgroups_top(folder: Path, *, top: str, **options: Any) -> Corpus:
+    """The posts of the 20 Newsgroups groups under one top-level hierarchy (``comp``, ...).
+
+    Each group of the hierarchy is a class (``rec.autos``, ``rec.motorcycles``,
+    ...): a harder, narrower clustering task than the 20 groups together.
+    """
+    corpus = read_20newsgroups(folder, **options)
+    keep = [i for i, labels in enumerate(corpus.labels) if labels[0].startswith(f"{top}.")]
+    return corpus.subset(keep)
+
+
+#: The top-level hierarchies of 20 Newsgroups registered as corpora of their own.
+NEWSGROUPS_TOPS = ("comp", "rec", "sci", "talk")
+
 #: The CLUTO text sets shipped under ``cluto/<name>/``.
 CLUTO_SETS = (
     "re0", "re1", "fbis", "wap", "k1a", "k1b", "tr11", "tr12", "tr23", "tr31", "tr41", "tr45",
@@ -96,6 +110,12 @@ _REGISTRY: dict[str, _Spec] = {
         "cclust/classic3.mat", read_mat, "Classic3 preprocessed by cclust, 3891 x 4303 counts"
     ),
 }
+_REGISTRY.update(
+    (f"20newsgroups_{top}", _Spec(
+        "20newsgroups_bydate", partial(_newsgroups_top, top=top),
+        f"20 Newsgroups bydate, the {top}.* groups only, each group a class"))
+    for top in NEWSGROUPS_TOPS
+)
 _REGISTRY.update(
     (f"cluto_{name}", _Spec(f"cluto/{name}", read_cluto, f"CLUTO text set {name} (counts only)"))
     for name in CLUTO_SETS

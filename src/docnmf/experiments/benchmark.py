@@ -1,0 +1,368 @@
+"""The evaluation suite's runner: docnmf's methods and scikit-learn peers on every suite corpus.
+
+Each corpus of :data:`~docnmf.experiments.suite.SUITE_CORPORA` is clustered
+with ``k`` = its number of classes, ``runs`` times (seeds), by every entry:
+
+- a docnmf method at its defaults, ``"nmf-ncw"``, or with options,
+  ``"nmf-ncw:labels=kmeans,tf=sublinear"`` (options of
+  :class:`~docnmf.text.vectorize.DocumentVectorizer` / :class:`~docnmf.text.
+  weighting.TfidfWeighting` change the matrix, the others the estimator);
+  ``"default"`` is what ``docnmf cluster`` runs when given no option;
+- a peer (:data:`PEERS`), the few lines of scikit-learn a user would write.
+
+docnmf's entries see the corpus as ``docnmf cluster`` does: raw texts go
+through its whole text pipeline, count matrices (CLUTO, MATLAB) through its
+weighting. The scikit-learn peers see the same documents: texts through
+``TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2)``, count
+matrices (whose tokens were made upstream) through the closest equivalent,
+terms in fewer than 2 documents dropped and ``TfidfTransformer(sublinear_tf=True)``;
+LDA gets the counts of the same vocabulary.
+
+Every matrix a corpus needs is made once per run, in this process, and sent
+to the workers with the corpus; each finished fit is appended to the results
+file at once, so an interrupted run resumes where it stopped. Run ``r`` of a
+corpus gives every entry the same ``random_state``, ``derive_seed(seed,
+corpus, r)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..constraints import sample_constraints
+from ..corpus import load_dataset
+from ..methods import DEFAULT_METHOD, METHODS, make_estimator
+from ..metrics import clustering_accuracy, nmi
+from ..text.vectorize import DocumentVectorizer
+from ..text.weighting import TfidfWeighting
+from .conditions import ProtocolError
+from .results import ResultsFile
+from .runner import derive_seed, run_tasks
+from .suite import SUITE_CORPORA, SuiteCorpus
+
+__all__ = ["PEERS", "DEFAULT_ENTRIES", "Entry", "parse_entry", "SuiteTask", "PreparedCorpus",
+           "prepare_corpus", "pair_constraints", "run_task", "run_suite", "suite_key"]
+
+logger = logging.getLogger(__name__)
+
+#: The peers: what each computes.
+PEERS: dict[str, str] = {
+    "sklearn-km": "scikit-learn TfidfVectorizer(sublinear_tf=True, stop_words='english', "
+                  "min_df=2) + KMeans(n_init=10)",
+    "sklearn-nmf": "scikit-learn NMF(init='nndsvda') on the same tf-idf, argmax labels",
+    "sklearn-lda": "scikit-learn LatentDirichletAllocation on the term counts (min_df=2), "
+                   "argmax labels",
+    "spherical-km": "k-means (n_init=10) on the unit-length rows of docnmf's matrix",
+}
+
+#: What a suite run computes unless told otherwise.
+DEFAULT_ENTRIES: tuple[str, ...] = ("default", "nmf", "nmf-ncw", "cf", "cf-ncw", "lccf",
+                                    "lccf-ncw", "nma", *PEERS)
+
+#: Options that make the matrix rather than the estimator.
+VECTORIZER_OPTIONS = ("tf", "idf", "norm", "min_df", "max_df", "max_features", "stem",
+                      "stop_words")
+#: ``pairs=f``: must-/cannot-links on a fraction ``f`` of all document pairs, drawn from the
+#: labels (the same pairs for every entry of a run), for the semi-supervised methods.
+PAIRS_OPTION = "pairs"
+
+@dataclass(frozen=True)
+class Entry:
+    """A parsed suite entry: a peer, or a docnmf method with estimator and vectorizer options."""
+
+    name: str
+    method: str | None
+    estimator: tuple[tuple[str, Any], ...] = ()
+    vectorizer: tuple[tuple[str, Any], ...] = ()
+    pairs: float | None = None
+
+    @property
+    def is_peer(self) -> bool:
+        return self.method is None
+
+    @property
+    def input(self) -> str:
+        """What the entry is fitted on: ``"tfidf"``, ``"counts"`` or ``"texts"``."""
+        return "peer" if self.is_peer else METHODS[self.method].input
+
+    def applies_to(self, corpus: SuiteCorpus) -> bool:
+        """Methods that segment documents need texts; everything else runs everywhere."""
+        return self.input != "texts" or corpus.form == "texts"
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_entry(spec: str) -> Entry:
+    """An :class:`Entry` from ``"peer"``, ``"method"`` or ``"method:option=value,..."``.
+
+    Examples
+    --------
+    >>> parse_entry("lccf:lam=0.1,tf=sublinear")
+    Entry(name='lccf:lam=0.1,tf=sublinear', method='lccf', estimator=(('lam', 0.1),), \
+vectorizer=(('tf', 'sublinear'),), pairs=None)
+    >>> parse_entry("sklearn-km").is_peer
+    True
+    """
+    spec = spec.strip()
+    if spec in PEERS:
+        return Entry(spec, None)
+    head, _, tail = spec.partition(":")
+    method = DEFAULT_METHOD if head == "default" else head
+    if method not in METHODS:
+        raise ProtocolError(f"unknown suite entry {spec!r}; give a method "
+                            f"({', '.join(METHODS)}), 'default' or a peer ({', '.join(PEERS)})")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in tail.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ProtocolError(f"suite entry {spec!r}: options are written name=value")
+        options[key.strip()] = _value(value.strip())
+    pairs = options.pop(PAIRS_OPTION, None)
+    if pairs is not None and not (METHODS[method].constraints and 0 <= pairs <= 1):
+        raise ProtocolError(f"suite entry {spec!r}: pairs= takes a fraction in [0, 1] and a "
+                            "semi-supervised method")
+    vectorizer = {k: v for k, v in options.items() if k in VECTORIZER_OPTIONS}
+    estimator = {k: v for k, v in options.items() if k not in VECTORIZER_OPTIONS}
+    try:
+        METHODS[method].check_options(estimator)
+    except ValueError as exc:
+        raise ProtocolError(f"suite entry {spec!r}: {exc}") from None
+    return Entry(spec, method, tuple(sorted(estimator.items())), tuple(sorted(vectorizer.items())),
+                 None if pairs is None else float(pairs))
+
+
+@dataclass(frozen=True)
+class SuiteTask:
+    """One fit: an entry on a corpus, run ``run``."""
+
+    corpus: str
+    entry: str
+    run: int
+
+
+def suite_key(record: dict[str, Any]) -> tuple[str, str, int]:
+    """What identifies a finished fit in the results file."""
+    return (record["corpus"], record["entry"], int(record["run"]))
+
+
+@dataclass
+class PreparedCorpus:
+    """A corpus with every matrix its planned entries need, made once.
+
+    ``matrices`` maps a vectorizer option tuple to docnmf's weighted
+    matrix; ``peer_tfidf`` and ``peer_counts`` are the peers' inputs.
+    """
+
+    corpus: SuiteCorpus
+    y: np.ndarray
+    k: int
+    texts: list[str] | None
+    counts: sp.csr_matrix | None
+    matrices: dict[tuple, sp.csr_matrix] = field(default_factory=dict)
+    peer_tfidf: sp.csr_matrix | None = None
+    peer_counts: sp.csr_matrix | None = None
+    seconds: float = 0.0
+
+
+def _docnmf_matrix(texts, counts, options: dict[str, Any]) -> sp.csr_matrix:
+    """The matrix ``docnmf cluster`` makes with these text options (its defaults otherwise)."""
+    if texts is not None:
+        return DocumentVectorizer(**options).fit_transform(texts)
+    weighting = {k: v for k, v in options.items() if k in ("tf", "idf", "norm")}
+    return TfidfWeighting(**weighting).fit_transform(counts)
+
+
+def _peer_inputs(texts, counts) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """The peers' tf-idf and counts: scikit-learn's text pipeline, or its closest equivalent."""
+    from sklearn.feature_extraction.text import (CountVectorizer, TfidfTransformer,
+                                                 TfidfVectorizer)
+
+    if texts is not None:
+        # the vocabulary TfidfVectorizer keeps, counted as CountVectorizer counts it
+        counts = CountVectorizer(stop_words="english", min_df=2).fit_transform(texts)
+        tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english",
+                                min_df=2).fit_transform(texts)
+        return sp.csr_matrix(tfidf), sp.csr_matrix(counts, dtype=np.float64)
+    counts = sp.csr_matrix(counts, dtype=np.float64)
+    counts = counts[:, np.flatnonzero(counts.getnnz(axis=0) >= 2)]
+    return sp.csr_matrix(TfidfTransformer(sublinear_tf=True).fit_transform(counts)), counts
+
+
+def prepare_corpus(corpus: SuiteCorpus, entries: Iterable[Entry],
+                   data_home: str | os.PathLike | None = None) -> PreparedCorpus:
+    """Load ``corpus`` and make the matrices ``entries`` need."""
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnicodeWarning)
+        loaded = load_dataset(corpus.name, data_home=data_home)
+    if any(len(labels) != 1 for labels in loaded.labels):
+        loaded = loaded.single_label()
+    y, names = loaded.label_array()
+    counts = None if loaded.counts is None else sp.csr_matrix(loaded.counts, dtype=np.float64)
+    data = PreparedCorpus(corpus, y, len(names), loaded.texts, counts)
+    entries = list(entries)
+    options = {e.vectorizer for e in entries if e.input == "tfidf"}
+    if any(e.name == "spherical-km" for e in entries):
+        options.add(())
+    for option in sorted(options):
+        data.matrices[option] = _docnmf_matrix(data.texts, data.counts, dict(option))
+    if any(e.is_peer for e in entries):
+        data.peer_tfidf, data.peer_counts = _peer_inputs(data.texts, data.counts)
+    if data.texts is not None and any(e.input == "counts" for e in entries):
+        # docnmf's topic models on texts: the counts of docnmf's own vocabulary
+        data.counts = DocumentVectorizer().fit(data.texts).count(data.texts)
+    data.seconds = time.perf_counter() - t0
+    logger.info("%s: %d documents, %d classes (prepared in %.1fs)", corpus.name, len(y),
+                data.k, data.seconds)
+    return data
+
+
+# -- one fit --------------------------------------------------------------------------------------
+
+def _fit_peer(name: str, data: PreparedCorpus, k: int, seed: int) -> np.ndarray:
+    from sklearn.cluster import KMeans
+    from sklearn.decomposition import NMF, LatentDirichletAllocation
+
+    if name == "sklearn-km":
+        return KMeans(k, n_init=10, random_state=seed).fit_predict(data.peer_tfidf)
+    if name == "sklearn-nmf":
+        W = NMF(k, init="nndsvda", random_state=seed, max_iter=500).fit_transform(data.peer_tfidf)
+        return np.argmax(W, axis=1)
+    if name == "sklearn-lda":
+        lda = LatentDirichletAllocation(k, random_state=seed)
+        return np.argmax(lda.fit_transform(data.peer_counts), axis=1)
+    if name == "spherical-km":
+        return KMeans(k, n_init=10, random_state=seed).fit_predict(_unit_rows(data.matrices[()]))
+    raise ProtocolError(f"unknown peer {name!r}")
+
+
+def _unit_rows(X: sp.csr_matrix) -> sp.csr_matrix:
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    return sp.csr_matrix(sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms),
+                                            where=norms > 0)) @ X)
+
+
+def pair_constraints(data: PreparedCorpus, fraction: float, seed: int, run: int):
+    """The must-/cannot-link pairs of run ``run`` at ``fraction``: one draw per run and fraction."""
+    rng = np.random.default_rng(derive_seed(seed, data.corpus.name, run, "pairs",
+                                            int(round(fraction * 1e6))))
+    must, cannot = sample_constraints(data.y, fraction, rng)
+    return {"must_link": must, "cannot_link": cannot}
+
+
+def _fit_docnmf(entry: Entry, data: PreparedCorpus, k: int, seed: int,
+                fit_params: dict | None = None) -> np.ndarray:
+    model = make_estimator(entry.method, k, random_state=seed, **dict(entry.estimator))
+    if fit_params:
+        return np.asarray(model.fit_predict(data.matrices[entry.vectorizer], **fit_params))
+    if entry.input == "texts":
+        params = model.get_params()
+        if entry.vectorizer and "vectorizer" in params:
+            model.set_params(vectorizer=DocumentVectorizer(**{"norm": None,
+                                                              **dict(entry.vectorizer)}))
+        return np.asarray(model.fit_predict(data.texts))
+    if entry.input == "counts":
+        return np.asarray(model.fit_predict(data.counts))
+    return np.asarray(model.fit_predict(data.matrices[entry.vectorizer]))
+
+
+def run_task(data: PreparedCorpus, task: SuiteTask, seed: int) -> dict[str, Any]:
+    """Fit one entry once and return its record (scores, seconds, warnings)."""
+    entry = parse_entry(task.entry)
+    random_state = derive_seed(seed, task.corpus, task.run)
+    extra: dict[str, Any] = {}
+    fit_params = None
+    if entry.pairs is not None:
+        fit_params = pair_constraints(data, entry.pairs, seed, task.run)
+        extra["pairs"] = [len(fit_params["must_link"]), len(fit_params["cannot_link"])]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        if entry.is_peer:
+            labels = _fit_peer(entry.name, data, data.k, random_state)
+        else:
+            labels = _fit_docnmf(entry, data, data.k, random_state, fit_params)
+        seconds = time.perf_counter() - t0
+    if fit_params:
+        must = fit_params["must_link"]
+        extra["broken_must_links"] = int(np.sum(labels[must[:, 0]] != labels[must[:, 1]]))
+    return {"corpus": task.corpus, "role": data.corpus.role, "entry": task.entry,
+            "run": task.run, "k": data.k, "n_docs": int(len(data.y)),
+            "random_state": random_state, **extra,
+            "accuracy": clustering_accuracy(data.y, labels), "nmi": nmi(data.y, labels),
+            "n_clusters_found": int(len(np.unique(labels))), "seconds": round(seconds, 3),
+            "warnings": sorted({f"{w.category.__name__}: {str(w.message)[:120]}"
+                                for w in caught})}
+
+
+def _task_in(context: tuple[PreparedCorpus, int], task: SuiteTask) -> dict[str, Any]:
+    data, seed = context
+    return run_task(data, task, seed)
+
+
+# -- the run --------------------------------------------------------------------------------------
+
+def run_suite(results_path: str | os.PathLike, entries: Sequence[str] = DEFAULT_ENTRIES, *,
+              corpora: Sequence[SuiteCorpus] = SUITE_CORPORA, runs: int = 3, seed: int = 0,
+              jobs: int | None = 1, data_home: str | os.PathLike | None = None,
+              prepare: Callable[..., PreparedCorpus] = prepare_corpus
+              ) -> list[dict[str, Any]]:
+    """Fit every entry ``runs`` times on every corpus; return all planned records.
+
+    Fits already in ``results_path`` are not computed again (the file's
+    header holds ``seed``; a file made with another seed is refused).
+    Corpora run smallest first, so a partial run has covered the most
+    corpora; within a corpus the fits run on ``jobs`` worker processes.
+    """
+    parsed = [parse_entry(e) for e in entries]
+    if runs < 1:
+        raise ProtocolError("runs must be at least 1")
+    params = {"suite": "docnmf-benchmark", "seed": int(seed)}
+    order = sorted(corpora, key=lambda c: c.n_docs)
+    plan = [SuiteTask(c.name, e.name, r) for c in order for e in parsed if e.applies_to(c)
+            for r in range(runs)]
+    with ResultsFile(results_path, params, key=suite_key) as results:
+        done = {suite_key(r): r for r in results.open()}
+        todo = [t for t in plan if (t.corpus, t.entry, t.run) not in done]
+        if len(todo) < len(plan):
+            logger.info("%s: reusing %d of %d fits; %d to compute", results.path,
+                        len(plan) - len(todo), len(plan), len(todo))
+        t0, n_done = time.perf_counter(), 0
+        for corpus in order:
+            tasks = [t for t in todo if t.corpus == corpus.name]
+            if not tasks:
+                continue
+            needed = [e for e in parsed if any(t.entry == e.name for t in tasks)]
+            data = prepare(corpus, needed, data_home=data_home)
+            for task, record in run_tasks(_task_in, tasks, (data, seed), jobs=jobs,
+                                          describe=lambda t: f"{t.corpus} {t.entry} run {t.run}",
+                                          one_thread=True):
+                results.append(record)
+                done[suite_key(record)] = record
+                n_done += 1
+                logger.info("[%d/%d] %s %s run %d: AC %.3f NMI %.3f (%.1fs; %.0fs so far)",
+                            n_done, len(todo), task.corpus, task.entry, task.run,
+                            record["accuracy"], record["nmi"], record["seconds"],
+                            time.perf_counter() - t0)
+    return [done[(t.corpus, t.entry, t.run)] for t in plan]

@@ -1,0 +1,202 @@
+"""The evaluation suite's machinery on two tiny corpora written here: plan, resume, split, report.
+
+The corpora are planted: a CLUTO count set (held back, as ``cluto_tr31``) and a
+20 Newsgroups-style folder of texts (tuning, as ``20newsgroups_rec``), laid in a
+temporary data folder under the registered names. Nothing here is timed and no
+accuracy is required of any method.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from docnmf.cli import main
+from docnmf.experiments import ProtocolError
+from docnmf.experiments import benchmark
+from docnmf.experiments.benchmark import parse_entry, run_suite
+from docnmf.experiments.benchmark_report import (TIE, Cell, format_benchmark_report,
+                                                 head_to_head, write_benchmark_report)
+from docnmf.experiments.suite import SUITE_CORPORA
+
+TOPICS = {
+    "rec.autos": "engine car wheel brake tire dealer sedan gearbox clutch mileage",
+    "rec.sport.hockey": "puck goalie hockey rink skate stick period playoff ice penalty",
+    "rec.sport.baseball": "pitcher inning bat homer catcher bullpen glove umpire base strike",
+}
+
+
+def _write_newsgroups(root, rng):
+    for split in ("train", "test"):
+        for group, words in TOPICS.items():
+            folder = root / "20newsgroups_bydate" / f"20news-bydate-{split}" / group
+            folder.mkdir(parents=True)
+            vocab = words.split()
+            for i in range(6):
+                body = " ".join(rng.choice(vocab, size=25)) + " the and of news today"
+                (folder / str(100 + i)).write_text(f"Subject: post {i}\n\n{body}\n")
+
+
+def _write_cluto(root, name, rng, k=3, per=12, terms=30):
+    folder = root / "cluto" / name
+    folder.mkdir(parents=True)
+    y = np.repeat(np.arange(k), per)
+    lines = [f"{len(y)} {terms}"]
+    for c in y:
+        block = np.arange(c * (terms // k), (c + 1) * (terms // k))
+        cols = np.unique(np.concatenate([rng.choice(block, 6), rng.choice(terms, 2)]))
+        lines.append(" ".join(f"{j} {rng.integers(1, 4)}" for j in cols))
+    (folder / f"sparse_{name}.txt").write_text("\n".join(lines) + "\n")
+    onehot = np.eye(k, dtype=int)[y].T
+    (folder / f"{name}_correct.txt").write_text(
+        "\n".join(" ".join(map(str, row)) for row in onehot) + "\n")
+
+
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    rng = np.random.default_rng(7)
+    root = tmp_path / "data"
+    _write_newsgroups(root, rng)
+    _write_cluto(root, "tr31", rng)
+    monkeypatch.setenv("DOCNMF_DATA", str(root))
+    return root
+
+
+CORPORA = [c for c in SUITE_CORPORA if c.name in ("20newsgroups_rec", "cluto_tr31")]
+ENTRIES = ["default", "nmf:labels=kmeans", "nma:n_topics=2", "sklearn-km", "sklearn-nmf",
+           "sklearn-lda", "spherical-km"]
+
+
+def _fits(path):
+    return [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]
+
+
+def test_tiny_suite_fits_every_entry_on_every_corpus_it_applies_to(data_home, tmp_path):
+    records = run_suite(tmp_path / "out" / "results.jsonl", ENTRIES, corpora=CORPORA, runs=2,
+                        data_home=data_home)
+    keys = {(r["corpus"], r["entry"], r["run"]) for r in records}
+    # nma segments texts: not run on the count matrix
+    assert len(records) == len(keys) == 2 * (2 * len(ENTRIES) - 1)
+    assert not any(r["corpus"] == "cluto_tr31" and r["entry"].startswith("nma") for r in records)
+    assert {r["role"] for r in records if r["corpus"] == "cluto_tr31"} == {"held_back"}
+    assert all(0 <= r["accuracy"] <= 1 and 0 <= r["nmi"] <= 1 for r in records)
+    assert all(r["k"] == 3 and r["n_docs"] == 36 for r in records)
+    # the same run gives every entry the same seed; another run another one
+    seeds = {(r["corpus"], r["run"]): r["random_state"] for r in records}
+    assert all(r["random_state"] == seeds[r["corpus"], r["run"]] for r in records)
+    assert seeds["cluto_tr31", 0] != seeds["cluto_tr31", 1]
+    assert len(_fits(tmp_path / "out" / "results.jsonl")) == len(records)
+
+
+def test_peers_see_the_same_documents_through_scikit_learn(data_home):
+    corpus = next(c for c in CORPORA if c.form == "texts")
+    data = benchmark.prepare_corpus(corpus, [parse_entry("sklearn-km")], data_home=data_home)
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    expected = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(
+        data.texts)
+    assert (abs(data.peer_tfidf - expected)).max() == 0
+    assert data.peer_counts.shape == expected.shape
+
+
+def test_an_interrupted_run_resumes_with_the_fits_it_lacks(data_home, tmp_path, monkeypatch):
+    path = tmp_path / "out" / "results.jsonl"
+    calls = []
+    real = benchmark.run_task
+
+    def interrupted(data, task, seed):
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        calls.append(task)
+        return real(data, task, seed)
+
+    monkeypatch.setattr(benchmark, "run_task", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_suite(path, ENTRIES, corpora=CORPORA, runs=1, data_home=data_home)
+    assert len(_fits(path)) == 5
+    # killed while writing: a torn last line is dropped and computed again
+    with open(path, "a") as fh:
+        fh.write('{"corpus": "cluto_tr31", "entry": "defa')
+    monkeypatch.setattr(benchmark, "run_task", real)
+    computed = []
+    monkeypatch.setattr(benchmark, "run_task",
+                        lambda data, task, seed: computed.append(task) or real(data, task, seed))
+    resumed = run_suite(path, ENTRIES, corpora=CORPORA, runs=1, data_home=data_home)
+    assert len(resumed) == 2 * len(ENTRIES) - 1 and len(computed) == len(resumed) - 5
+    assert not {(t.corpus, t.entry) for t in computed} & {(t.corpus, t.entry) for t in calls}
+    clean = run_suite(tmp_path / "clean.jsonl", ENTRIES, corpora=CORPORA, runs=1,
+                      data_home=data_home)
+    assert [(r["corpus"], r["entry"], r["accuracy"]) for r in resumed] == \
+        [(r["corpus"], r["entry"], r["accuracy"]) for r in clean]
+
+
+def test_a_results_file_of_another_seed_is_refused(data_home, tmp_path):
+    path = tmp_path / "results.jsonl"
+    run_suite(path, ["default"], corpora=CORPORA[:1], runs=1, data_home=data_home)
+    with pytest.raises(ProtocolError, match="seed"):
+        run_suite(path, ["default"], corpora=CORPORA[:1], runs=1, seed=1, data_home=data_home)
+
+
+def test_the_command_runs_one_half_only_and_reports_it(data_home, tmp_path, capsys):
+    out = tmp_path / "bench"
+    status = main(["-q", "benchmark", "--role", "held_back", "--corpora", "cluto_tr31",
+                   "--methods", "default", "nmf", "sklearn-km", "--runs", "2", "--jobs", "1",
+                   "-o", str(out)])
+    assert status == 0
+    records = _fits(out / "results.jsonl")
+    assert {r["corpus"] for r in records} == {"cluto_tr31"} and len(records) == 6
+    report = (out / "report.md").read_text()
+    assert "Held-back half" in report and "Tuning half" not in report
+    assert (out / "summary.json").exists()
+    # a tuning corpus is not in the held-back half
+    assert main(["-q", "benchmark", "--role", "held_back", "--corpora", "20newsgroups_rec",
+                 "-o", str(out)]) == 2
+    assert "unknown corpus '20newsgroups_rec'" in capsys.readouterr().err
+
+
+def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
+    for entry, message in [("nmf-xyz", "unknown suite entry"),
+                           ("cf:lam=1", "cf is defined by lam=0.0"),
+                           ("nmf:labels", "options are written name=value")]:
+        assert main(["-q", "benchmark", "--methods", entry, "-o", str(tmp_path)]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_report_counts_ties_within_the_tie_width():
+    cells = {("a", "x"): Cell(0.80, 0, 0, 0, 1, 0), ("a", "sklearn-km"): Cell(0.80 + TIE / 2, 0, 0,
+                                                                              0, 1, 0),
+             ("b", "x"): Cell(0.70, 0, 0, 0, 1, 0), ("b", "sklearn-km"): Cell(0.60, 0, 0, 0, 1, 0),
+             ("c", "x"): Cell(0.40, 0, 0, 0, 1, 0), ("c", "sklearn-km"): Cell(0.50, 0, 0, 0, 1, 0)}
+    cmp = head_to_head(cells, "x", "sklearn-km", ["a", "b", "c"])
+    assert (cmp.wins, cmp.ties, cmp.losses) == (1, 1, 1)
+    assert cmp.worst == ("c", pytest.approx(-0.1))
+
+
+def test_report_has_both_halves_the_whole_and_the_goals(data_home, tmp_path):
+    records = run_suite(tmp_path / "r.jsonl", ["default", "nmf", "lccf", "sklearn-km",
+                                               "sklearn-nmf"], corpora=CORPORA, runs=1,
+                        data_home=data_home)
+    text = format_benchmark_report(records)
+    for title in ("Tuning half", "Held-back half", "Whole suite", "Mean rank", "Goals",
+                  "Shortfall to the best peer"):
+        assert title in text
+    paths = write_benchmark_report(tmp_path / "rep", records)
+    assert [p.name for p in paths][:2] == ["report.md", "summary.json"]
+
+
+def test_pairs_entries_share_one_draw_per_run_and_count_broken_must_links(data_home, tmp_path):
+    entries = ["ssnmf:pairs=0.05", "ss-kk:kernel=linear,pairs=0.05", "ssnmf:pairs=0"]
+    records = run_suite(tmp_path / "r.jsonl", entries, corpora=CORPORA[1:], runs=2,
+                        data_home=data_home)
+    by = {(r["entry"], r["run"]): r for r in records}
+    for run in (0, 1):
+        a, b = by["ssnmf:pairs=0.05", run], by["ss-kk:kernel=linear,pairs=0.05", run]
+        assert a["pairs"] == b["pairs"] and sum(a["pairs"]) == round(0.05 * 36 * 35 / 2)
+        assert 0 <= a["broken_must_links"] <= a["pairs"][0]
+        assert by["ssnmf:pairs=0", run]["pairs"] == [0, 0]
+    assert by["ssnmf:pairs=0.05", 0]["pairs"] != by["ssnmf:pairs=0.05", 1]["pairs"] or \
+        by["ssnmf:pairs=0.05", 0]["random_state"] != by["ssnmf:pairs=0.05", 1]["random_state"]
+    with pytest.raises(ProtocolError, match="semi-supervised"):
+        parse_entry("nmf:pairs=0.1")

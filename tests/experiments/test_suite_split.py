@@ -1,0 +1,61 @@
+"""The suite's corpus list and its declared split into a tuning and a held-back half."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from docnmf.corpus import list_datasets, load_dataset
+from docnmf.experiments.suite import SUITE_CORPORA, suite_corpora
+
+
+def test_every_suite_corpus_is_a_registered_dataset_once():
+    names = [c.name for c in SUITE_CORPORA]
+    assert len(names) == len(set(names)) >= 20
+    assert set(names) <= {info.name for info in list_datasets()}
+
+
+def test_the_issue_s_corpora_are_in_the_suite():
+    from docnmf.corpus.datasets import CLUTO_SETS
+
+    names = {c.name for c in SUITE_CORPORA}
+    required = {f"cluto_{s}" for s in CLUTO_SETS} | {
+        "classic3", "classic4", "cstr", "20newsgroups", "20newsgroups_comp", "20newsgroups_rec",
+        "20newsgroups_sci", "20newsgroups_talk", "tdt2", "reuters_cai"}
+    assert required <= names
+
+
+def test_a_family_sits_on_one_side_and_the_halves_are_about_even():
+    roles = defaultdict(set)
+    for c in SUITE_CORPORA:
+        roles[c.family].add(c.role)
+    assert all(len(r) == 1 for r in roles.values()), roles
+    tuning, held = suite_corpora("tuning"), suite_corpora("held_back")
+    assert abs(len(tuning) - len(held)) <= 2
+    for half in (tuning, held):
+        assert {c.form for c in half} == {"texts", "counts"}
+        assert len({c.domain for c in half}) >= 3
+        assert max(c.n_docs for c in half) > 5000 and min(c.n_docs for c in half) < 1000
+
+
+def test_unknown_role_is_refused():
+    with pytest.raises(ValueError, match="role must be"):
+        suite_corpora("test")
+
+
+@pytest.mark.datasets
+@pytest.mark.parametrize("corpus", SUITE_CORPORA, ids=lambda c: c.name)
+def test_declared_sizes_match_the_corpus(corpus, datasets_dir):
+    loaded = load_dataset(corpus.name, data_home=datasets_dir)
+    assert (len(loaded), loaded.n_classes) == (corpus.n_docs, corpus.n_classes)
+    assert (loaded.texts is not None) == (corpus.form == "texts")
+
+
+@pytest.mark.datasets
+def test_newsgroup_hierarchies_hold_their_groups_only(datasets_dir):
+    rec = load_dataset("20newsgroups_rec", data_home=datasets_dir)
+    assert rec.classes == ["rec.autos", "rec.motorcycles", "rec.sport.baseball",
+                           "rec.sport.hockey"]
+    assert rec.metadata["name"] == "20newsgroups_rec"
+    assert all(i.split("/")[1].startswith("rec.") for i in rec.ids)
