@@ -171,3 +171,21 @@ def test_methods_that_cannot_place_documents_save_no_model(tmp_path):
     write_run(run, tmp_path)
     assert not (tmp_path / "model").exists()
     assert json.loads((tmp_path / "run.json").read_text())["model"] is None
+
+
+def test_centroid_similarity_is_each_documents_cosine_to_its_clusters_mean():
+    """Checked against a dense loop; unassigned documents (-1) get 0."""
+    import scipy.sparse as sp
+
+    from docnmf.pipeline import centroid_similarity
+
+    rng = np.random.default_rng(0)
+    X = sp.random(200, 50, density=0.1, format="csr", random_state=1)
+    labels = rng.integers(-1, 4, 200)
+    dense, expected = X.toarray(), np.zeros(200)
+    for c in range(4):
+        centre = dense[labels == c].mean(axis=0)
+        for i in np.flatnonzero(labels == c):
+            norm = np.linalg.norm(dense[i]) * np.linalg.norm(centre)
+            expected[i] = dense[i] @ centre / norm if norm > 0 else 0.0
+    np.testing.assert_allclose(centroid_similarity(X, labels, 4), expected, atol=1e-12)

@@ -159,7 +159,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
         params["vectorizer"] = DocumentVectorizer(**options)
         data = [corpus.texts[i] for i in active]
     else:
-        data = (X if kind == "tfidf" else _counts(corpus, options))[active]
+        data = X if kind == "tfidf" else _counts(corpus, options)
+        if active.size < data.shape[0]:    # a copy only when some document is left out
+            data = data[active]
     timings["vectorize_s"] = time.perf_counter() - t0
     _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
@@ -267,10 +269,15 @@ def centroid_similarity(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
                       shape=(n_clusters, X.shape[0]))
     centroids = np.asarray((S @ X).todense())
     centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    # each document against its own centre, entry by entry: memory of X's size, never the
+    # documents x terms matrix of centres (a document in no cluster gets a number, unused)
+    rows = np.repeat(np.arange(X.shape[0], dtype=np.int32), np.diff(X.indptr))
+    norms = np.sqrt(np.bincount(rows, weights=np.square(X.data), minlength=X.shape[0]))
+    mine = labels.astype(np.int32)[rows]
+    dots = np.bincount(rows, weights=X.data * centroids[mine, X.indices], minlength=X.shape[0])
+    del rows, mine
     out = np.zeros(X.shape[0])
-    dots = np.asarray(X[assigned].multiply(centroids[labels[assigned]]).sum(axis=1)).ravel()
-    out[assigned] = np.divide(dots, norms[assigned], out=np.zeros_like(dots),
+    out[assigned] = np.divide(dots[assigned], norms[assigned], out=np.zeros(assigned.size),
                               where=norms[assigned] > 0)
     return out
 

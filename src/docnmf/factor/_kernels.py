@@ -16,12 +16,15 @@ over them): :class:`~docnmf.factor.sparse.SparseProducts` checks them once.
 from __future__ import annotations
 
 import ctypes
+from concurrent.futures import Executor
+from typing import Callable, Sequence
 
 import numpy as np
 
 from . import _ckernels
 
-__all__ = ["spmm_rows", "hals_rows", "csr_transpose", "csr_row_sums", "BLOCK_ROWS"]
+__all__ = ["spmm_rows", "spmm_blocks", "hals_rows", "hals_blocks", "run_blocks",
+           "csr_transpose", "csr_row_sums", "BLOCK_ROWS"]
 
 _LIB = ctypes.CDLL(_ckernels.__file__)
 _P, _I64, _F64, _INT = ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_int
@@ -90,14 +93,45 @@ def spmm_rows(indptr, indices, data, row_scale, col_scale, B, out, start: int, s
     ``row_scale`` / ``col_scale`` of length 0 mean no scaling. ``out`` has
     ``stop - start`` rows of ``B``'s width.
     """
+    if out.shape != (stop - start, B.shape[1]):
+        raise ValueError(f"out must have shape {(stop - start, B.shape[1])}, not {out.shape}")
+    if not 0 <= start <= stop <= len(indptr) - 1:
+        raise ValueError(f"rows {start}:{stop} outside the {len(indptr) - 1} rows")
+    spmm_blocks(indptr, indices, data, row_scale, col_scale, B, out, [(start, stop)],
+                offset=start)
+
+
+def spmm_blocks(indptr, indices, data, row_scale, col_scale, B, out,
+                blocks: Sequence[tuple[int, int]], pool: Executor | None = None,
+                offset: int = 0) -> None:
+    """:func:`spmm_rows` on each row block of ``blocks`` (rows ``start - offset`` of ``out``),
+    the blocks on ``pool``; the arrays are checked once for all blocks."""
     dtype = data.dtype
     width = B.shape[1]
-    if out.shape != (stop - start, width):
-        raise ValueError(f"out must have shape {(stop - start, width)}, not {out.shape}")
-    _kernels(dtype, indptr.dtype)["spmm"](
-        *_csr(indptr, indices, data, start, stop), _address(row_scale, dtype, "row_scale"),
-        _address(col_scale, dtype, "col_scale"), _address(B, dtype, "B"), width,
-        _address(out, dtype, "out"), start, stop)
+    n = len(indptr) - 1
+    if out.shape[1] != width or any(not 0 <= start - offset <= stop - offset <= out.shape[0]
+                                    or not 0 <= start <= stop <= n for start, stop in blocks):
+        raise ValueError("out does not hold the rows of the product")
+    kernel = _kernels(dtype, indptr.dtype)["spmm"]
+    common = (*_csr(indptr, indices, data, 0, n), _address(row_scale, dtype, "row_scale"),
+              _address(col_scale, dtype, "col_scale"), _address(B, dtype, "B"), width)
+    out_at = _address(out, dtype, "out")
+    itemsize = np.dtype(dtype).itemsize
+
+    def task(b, start, stop):
+        kernel(*common, out_at + itemsize * (start - offset) * width, start, stop)
+    run_blocks(task, blocks, pool)
+
+
+def run_blocks(task: Callable[[int, int, int], None], blocks: Sequence[tuple[int, int]],
+               pool: Executor | None = None) -> None:
+    """``task(b, start, stop)`` for every block ``b``, on ``pool`` when there is one."""
+    if pool is None or len(blocks) <= 1:
+        for b, (start, stop) in enumerate(blocks):
+            task(b, start, stop)
+        return
+    for future in [pool.submit(task, b, start, stop) for b, (start, stop) in enumerate(blocks)]:
+        future.result()
 
 
 def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag,
@@ -117,14 +151,24 @@ def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag,
     (float64, shapes (r,) and (r, k, k)): the cross term of the objective and
     the new factor's Gram matrix, for these rows.
     """
+    hals_blocks(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag, max_sweeps,
+                delta2, cross[None], gram[None], [(start, stop)])
+
+
+def hals_blocks(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag,
+                max_sweeps: int, delta2: float, cross, gram, blocks: Sequence[tuple[int, int]],
+                pool: Executor | None = None) -> None:
+    """:func:`hals_rows` on each row block ``b`` of ``blocks``, adding into ``cross[b]`` (r,) and
+    ``gram[b]`` (r, k, k); the blocks on ``pool``. The arrays are checked once for all blocks."""
     dtype = F.dtype
     r, k = G.shape[0], G.shape[1]
     n, width = F.shape
+    nb = len(blocks)
     if (width != r * k or G.shape != (r, k, k) or inv_diag.shape != (r, k)
-            or cross.shape != (r,) or gram.shape != (r, k, k)):
+            or cross.shape != (nb, r) or gram.shape != (nb, r, k, k)):
         raise ValueError("F, G, inv_diag, cross and gram disagree on the restarts and k")
-    if not 0 <= start <= stop <= n:
-        raise ValueError(f"rows {start}:{stop} outside the {n} rows of F")
+    if any(not 0 <= start <= stop <= n for start, stop in blocks):
+        raise ValueError(f"a block of rows lies outside the {n} rows of F")
     dense = A is not None and A.shape[0] > 0
     if dense:
         if A.shape != F.shape:
@@ -134,16 +178,23 @@ def hals_rows(indptr, indices, data, row_scale, col_scale, W, A, F, G, inv_diag,
     else:
         if len(indptr) - 1 != n or W.shape[1] != width or data.dtype != dtype:
             raise ValueError("the CSR rows, W and F do not fit together")
-        pointers = _csr(indptr, indices, data, start, stop)
+        pointers = _csr(indptr, indices, data, 0, n)
         kernel = _kernels(dtype, indptr.dtype)["hals"]
-    status = kernel(*pointers, _address(row_scale, dtype, "row_scale"),
-                    _address(col_scale, dtype, "col_scale"),
-                    None if dense else _address(W, dtype, "W"),
-                    _address(A, dtype, "A") if dense else None, _address(F, dtype, "F"),
-                    _address(G, dtype, "G"), _address(inv_diag, dtype, "inv_diag"), r, k,
-                    int(max_sweeps), float(delta2), _address(cross, np.float64, "cross"),
-                    _address(gram, np.float64, "gram"), start, stop)
-    if status != 0:
+    common = (*pointers, _address(row_scale, dtype, "row_scale"),
+              _address(col_scale, dtype, "col_scale"),
+              None if dense else _address(W, dtype, "W"),
+              _address(A, dtype, "A") if dense else None, _address(F, dtype, "F"),
+              _address(G, dtype, "G"), _address(inv_diag, dtype, "inv_diag"), r, k,
+              int(max_sweeps), float(delta2))
+    cross_at = _address(cross, np.float64, "cross")
+    gram_at = _address(gram, np.float64, "gram")
+    failed = []
+
+    def task(b, start, stop):
+        if kernel(*common, cross_at + 8 * b * r, gram_at + 8 * b * r * k * k, start, stop):
+            failed.append(b)
+    run_blocks(task, blocks, pool)
+    if failed:
         raise MemoryError("the HALS kernel could not allocate its buffers")
 
 

@@ -36,10 +36,10 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from ._kernels import hals_rows
+from ._kernels import hals_blocks
 from ._losses import has_converged, squared_norm
 from .nmf import FactorResult, normalize_uv
-from .sparse import SparseProducts, as_products, blas_threads, row_blocks, run_blocks, thread_pool
+from .sparse import SparseProducts, as_products, blas_threads, row_blocks, thread_pool
 
 __all__ = ["fit_nmf_hals", "fit_nmf_hals_batched", "blas_threads"]
 
@@ -83,11 +83,8 @@ class _Side:
         inv_diag = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0).astype(self.dtype)
         cross = np.zeros((len(self.blocks), r))
         grams = np.zeros((len(self.blocks), r, k, k))
-
-        def task(b, start, stop):
-            hals_rows(*self.arrays, W, A, F, Gd, inv_diag, sweeps, delta * delta, cross[b],
-                      grams[b], start, stop)
-        run_blocks(task, self.blocks, pool)
+        hals_blocks(*self.arrays, W, A, F, Gd, inv_diag, sweeps, delta * delta, cross, grams,
+                    self.blocks, pool)
         # the blocks' partial sums added in block order: the same bits on any number of threads
         return grams.sum(axis=0), cross.sum(axis=0)
 

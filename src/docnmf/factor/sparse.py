@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Iterator
 
 import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
-from ._kernels import csr_row_sums, csr_transpose, spmm_rows
+from ._kernels import csr_row_sums, csr_transpose, spmm_blocks
 
 __all__ = ["SparseProducts", "blas_threads", "thread_pool"]
 
@@ -76,17 +76,6 @@ def row_blocks(indptr: np.ndarray, per_row: int = 8) -> list[tuple[int, int]]:
     cuts = np.searchsorted(work, np.linspace(0, work[-1], n_blocks + 1)[1:-1])
     edges = np.unique(np.concatenate([[0], cuts, [n]]))
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:])]
-
-
-def run_blocks(task: Callable[[int, int, int], None], blocks: list[tuple[int, int]],
-               pool: Executor | None) -> None:
-    """``task(b, start, stop)`` for every block ``b``, on ``pool`` when there is one."""
-    if pool is None or len(blocks) <= 1:
-        for b, (start, stop) in enumerate(blocks):
-            task(b, start, stop)
-        return
-    for future in [pool.submit(task, b, start, stop) for b, (start, stop) in enumerate(blocks)]:
-        future.result()
 
 
 class SparseProducts:
@@ -166,10 +155,7 @@ class SparseProducts:
     def _product(self, indptr, indices, data, blocks, row_scale, col_scale, B, pool):
         B = np.ascontiguousarray(B, dtype=self.dtype)
         out = np.empty((len(indptr) - 1, B.shape[1]), dtype=self.dtype)
-
-        def task(b, start, stop):
-            spmm_rows(indptr, indices, data, row_scale, col_scale, B, out[start:stop], start, stop)
-        run_blocks(task, blocks, pool)
+        spmm_blocks(indptr, indices, data, row_scale, col_scale, B, out, blocks, pool)
         return out
 
 
