@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
 
@@ -331,20 +332,41 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
         raise UsageError(f"-k must be at least 2, got {k}")
     if k > len(corpus):
         raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
-    logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
-                len(corpus), k, args.method, args.restarts)
-    run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
-                         estimator_params=_estimator_params(args),
-                         fit_params=_constraint_pairs(corpus, args),
-                         vectorizer_params=vectorizer_params, n_keywords=args.keywords)
-    print(format_summary(run))
-    if outdir is not None:
-        try:
-            paths = write_run(run, outdir)
-        except OSError as exc:
-            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    estimator_params = _estimator_params(args)
+    fit_params = _constraint_pairs(corpus, args)
+    # the output folder is checked, locked and staged before the fit, and published after it
+    with _output_folder(outdir):
+        logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
+                    len(corpus), k, args.method, args.restarts)
+        run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
+                             estimator_params=estimator_params, fit_params=fit_params,
+                             vectorizer_params=vectorizer_params, n_keywords=args.keywords)
+        print(format_summary(run))
+        paths = write_run(run, outdir) if outdir is not None else []
+    if paths:
         print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
+
+
+@contextmanager
+def _output_folder(outdir: Path | None, resume: Sequence[str] = ()):
+    """The staging folder of ``outdir`` (see :class:`docnmf.io.OutputFolder`); None for no output.
+
+    Problems with the folder (a file, someone else's files, another run
+    writing it, no permission, a full disk) become one-line usage errors.
+    """
+    from .io import OutputFolder, OutputFolderError
+
+    if outdir is None:
+        yield None
+        return
+    try:
+        with OutputFolder(outdir, resume=resume) as staging:
+            yield staging
+    except OutputFolderError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
 
 
 def _cmd_demo(args) -> int:
@@ -441,16 +463,25 @@ def _k_range(text: str) -> tuple[int, ...]:
 def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> int:
     from .experiments import ProtocolError, format_compact, run_protocol, write_report
 
-    try:
-        result = run_protocol(protocol, outdir / "results.jsonl", jobs=args.jobs, data=data)
-    except ProtocolError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
-    paths = write_report(outdir, result, protocol, spec=spec)
+    # results.jsonl lets an interrupted run resume; the folder is published whole at the end
+    with _output_folder(outdir, resume=_RESUME) as staging:
+        try:
+            result = run_protocol(protocol, staging / "results.jsonl", jobs=args.jobs, data=data)
+        except ProtocolError as exc:
+            raise UsageError(_public(str(exc), staging, outdir)) from None
+        write_report(staging, result, protocol, spec=spec)
     print(format_compact(result, protocol, spec))
-    print(f"\nreport: {paths[0]}")
+    print(f"\nreport: {outdir / 'report.md'}")
     return 0
+
+
+#: The files of an experiment folder an interrupted run resumes from.
+_RESUME = ("*.jsonl",)
+
+
+def _public(message: str, staging: Path, outdir: Path) -> str:
+    """``message`` naming the output folder where it names its staging folder."""
+    return message.replace(str(staging), str(outdir))
 
 
 def _cmd_reproduce(args) -> int:
@@ -478,12 +509,13 @@ def _cmd_reproduce(args) -> int:
         outdir = args.output or Path("docnmf-reproduce") / target.name
         from .experiments import ProtocolError
 
-        try:
-            report = target.run(outdir, TargetOptions(runs=args.runs, restarts=args.restarts,
-                                                      seed=args.seed, jobs=args.jobs))
-        except ProtocolError as exc:
-            raise UsageError(str(exc)) from None
-        print(f"report: {report}")
+        with _output_folder(outdir, resume=_RESUME) as staging:
+            try:
+                report = target.run(staging, TargetOptions(runs=args.runs, restarts=args.restarts,
+                                                           seed=args.seed, jobs=args.jobs))
+            except ProtocolError as exc:
+                raise UsageError(_public(str(exc), staging, outdir)) from None
+        print(f"report: {outdir / Path(report).relative_to(staging)}")
         return 0
     if args.table not in TABLES:
         raise UsageError(f"unknown table {args.table!r}; choose from "

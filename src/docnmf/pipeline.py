@@ -6,6 +6,7 @@ same result can be had from Python.
 
 from __future__ import annotations
 
+import json
 import logging
 import platform
 import sys
@@ -20,7 +21,7 @@ import scipy.sparse as sp
 from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
-from .io import write_csv, write_json
+from .io import write_csv, write_json, writes_folder
 from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
 from .text.vectorize import DocumentVectorizer
@@ -218,9 +219,16 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
     }
 
 
+@writes_folder
 def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
     """Write assignments.csv, clusters.csv, run.json, metrics.json (with labels) and
-    overlapping.csv (methods with overlapping clusters)."""
+    overlapping.csv (methods with overlapping clusters).
+
+    The folder is published whole (:class:`docnmf.io.OutputFolder`): it holds
+    this run's files and nothing else. Text cells are made spreadsheet-safe
+    (:func:`docnmf.io.spreadsheet_safe`); each cluster's representative
+    documents are a JSON list of ids, since an id may hold any character.
+    """
     outdir = Path(outdir)
     ids = run.corpus.ids
     strength = run.memberships[np.arange(len(run.labels)), run.labels]
@@ -230,7 +238,8 @@ def write_run(run: ClusterRun, outdir: str | Path) -> list[Path]:
             + (["|".join(run.corpus.labels[i])] if has_labels else []) for i in range(len(ids)))
     paths = [write_csv(outdir / "assignments.csv", header, rows)]
     rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
-             " ".join(ids[i] for i in run.representatives[c])] for c in range(run.n_clusters))
+             json.dumps([ids[i] for i in run.representatives[c]], ensure_ascii=False)]
+            for c in range(run.n_clusters))
     paths.append(write_csv(outdir / "clusters.csv",
                            ["cluster", "size", "top_keywords", "representative_documents"], rows))
     paths.append(write_json(outdir / "run.json", run_record(run)))
