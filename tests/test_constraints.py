@@ -151,8 +151,10 @@ def test_read_pairs_explicit_header_and_indices(tmp_path):
     assert read_constraint_pairs(path, header=True).tolist() == [[0, 2]]
     path.write_text("i,j\n3,4\n")
     assert read_constraint_pairs(path).tolist() == [[3, 4]]
-    path.write_text("")
-    assert read_constraint_pairs(path).shape == (0, 2)
+    for empty in ("", "# only a comment\n\n", "i,j\n"):  # a file of no pairs is a mistake
+        path.write_text(empty)
+        with pytest.raises(ConstraintError, match="holds no pair of documents"):
+            read_constraint_pairs(path)
 
 
 def test_read_pairs_unknown_ids_are_named_with_lines(tmp_path):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
@@ -28,9 +30,46 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _at_most(limit: int):
+    """A positive whole number up to ``limit``: more would only exhaust memory or time."""
+    def parse(text: str) -> int:
+        value = _positive_int(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"expected at most {limit:,}, got {value:,}")
+        return value
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**32 - 1, got {value}")
+    return value
+
+
+def _finite(text: str) -> float:
+    """A finite number >= 0 (``nan``, ``inf`` and negative numbers are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
+    return value
+
+
 def _df(text: str) -> int | float:
-    value = float(text)
-    return int(value) if value >= 1 and value == int(value) else value
+    """A document frequency: a whole number of documents, or a fraction in [0, 1]."""
+    value = _finite(text)
+    if value == int(value) and value >= 1:
+        return int(value)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of documents or a fraction "
+                                         f"in [0, 1], got {text!r}")
+    return value
 
 
 def _add_corpus_options(p: argparse.ArgumentParser) -> None:
@@ -62,14 +101,14 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None
     g = p.add_argument_group("clustering")
     g.add_argument("--method", choices=list(METHODS), default=default_method,
                    help=f"clustering method (default {default_method})")
-    g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_positive_int, default=10,
                    help="restarts from random starts; the lowest objective is kept (default 10; "
                         "NMF's default NNDSVD start is deterministic and runs once)")
     g.add_argument("--max-iter", type=_positive_int, default=None,
                    help="iterations per restart (default: the method's own, e.g. 500 for NMF, "
                         "1000 for CF/LCCF)")
-    g.add_argument("--tol", type=float, default=None,
+    g.add_argument("--tol", type=_finite, default=None,
                    help="stop a restart when the relative objective decrease falls below this "
                         "(default: the method's own, 1e-5 for NMF and CF/LCCF)")
     g.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
@@ -111,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
-    g.add_argument("--lam", type=float, default=None,
+    g.add_argument("--lam", type=_finite, default=None,
                    help="graph weight lambda (default 0.3, in units of the data term; "
                         "with --lam-scale none it is the paper's lambda, 100 there)")
     g.add_argument("--lam-scale", choices=["data", "none"], default=None,
@@ -155,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fill", action="store_true",
                    help="cut the last sentence to fill the limit exactly, as DUC evaluations "
                         "do (default: whole sentences only)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _add_corpus_options(p)
 
 
@@ -171,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.7,
                    help="FS-NMF weight exponent in (0, 1) (default 0.7, as the paper)")
     p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--restarts", type=_positive_int, default=10,
                    help="random restarts; the lowest objective is kept (default 10)")
     _add_corpus_options(p)
@@ -220,11 +259,11 @@ def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
         h = "cluster numbers, e.g. 2-10 or 2,4,6 (default: 2 to min(10, number of classes))"
     g.add_argument("--k-range", default=d, help=h)
     d, h = default("runs", "random class subsets per k")
-    g.add_argument("--runs", type=_positive_int, default=d, help=h)
+    g.add_argument("--runs", type=_at_most(_MAX_RUNS), default=d, help=h)
     d, h = default("restarts", "restarts per method")
-    g.add_argument("--restarts", type=_positive_int, default=d, help=h)
+    g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=d, help=h)
     d, h = default("seed", "seed of the class choice and of the methods")
-    g.add_argument("--seed", type=int, default=d, help=h)
+    g.add_argument("--seed", type=_seed, default=d, help=h)
     d, h = default("weighting", "comma-separated weightings: " + ", ".join(WEIGHTINGS))
     g.add_argument("--weighting", default=d, help=h)
     g.add_argument("--jobs", type=_positive_int, default=None,
@@ -318,6 +357,7 @@ def _constraint_pairs(corpus, args) -> dict:
             if not path.is_file():
                 raise UsageError(f"no such constraint file: {path}")
             out[key] = read_constraint_pairs(path, corpus.ids)
+            logger.info("read %d %s pairs from %s", len(out[key]), key.replace("_", "-"), path)
     # check now, before any work, and name documents by id in what is reported
     Constraints(len(corpus), out.get("must_link"), out.get("cannot_link"), names=corpus.ids)
     return out
@@ -338,14 +378,29 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
     with _output_folder(outdir):
         logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
                     len(corpus), k, args.method, args.restarts)
-        run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
-                             estimator_params=estimator_params, fit_params=fit_params,
-                             vectorizer_params=vectorizer_params, n_keywords=args.keywords)
+        try:
+            run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
+                                 estimator_params=estimator_params, fit_params=fit_params,
+                                 vectorizer_params=vectorizer_params, n_keywords=args.keywords)
+        except ValueError as exc:
+            # the estimators' parameter and input checks (ConstraintError, EmptyVocabularyError
+            # and CorpusError are ValueErrors too, reported by main)
+            if isinstance(exc, _REPORTED_BY_MAIN()):
+                raise
+            raise UsageError(f"{args.method}: {exc}") from None
         print(format_summary(run))
         paths = write_run(run, outdir) if outdir is not None else []
     if paths:
         print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
+
+
+def _REPORTED_BY_MAIN() -> tuple[type, ...]:
+    from .constraints import ConstraintError
+    from .corpus import CorpusError
+    from .text.vectorize import EmptyVocabularyError
+
+    return (ConstraintError, CorpusError, EmptyVocabularyError)
 
 
 @contextmanager
@@ -447,17 +502,28 @@ def _comma_list(text: str, what: str, known) -> list[str]:
     return items
 
 
+#: Most runs per k and restarts the protocol options take, and most cluster numbers in --k-range:
+#: the task list is built in memory, so more would fail only after exhausting it.
+_MAX_RUNS = 10_000
+_MAX_K_VALUES = 1_000
+
+
 def _k_range(text: str) -> tuple[int, ...]:
     try:
-        values: list[int] = []
+        spans = []
         for part in text.split(","):
             lo, sep, hi = part.strip().partition("-")
-            values += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+            spans.append((int(lo), int(hi) if sep else int(lo)))
     except ValueError:
         raise UsageError(f"--k-range expects e.g. 2-10 or 2,4,6, got {text!r}") from None
+    if any(lo < 2 for lo, _ in spans):
+        raise UsageError(f"--k-range {text!r}: every cluster number must be at least 2")
+    if sum(max(0, hi - lo + 1) for lo, hi in spans) > _MAX_K_VALUES:
+        raise UsageError(f"--k-range {text!r} holds more than {_MAX_K_VALUES:,} cluster numbers")
+    values = {k for lo, hi in spans for k in range(lo, hi + 1)}
     if not values:
         raise UsageError(f"--k-range {text!r} contains no cluster number")
-    return tuple(sorted(set(values)))
+    return tuple(sorted(values))
 
 
 def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> int:
@@ -590,16 +656,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         threadpool_limits(limits=args.threads)
     try:
-        return COMMANDS[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return COMMANDS[args.command](args)
     except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 2
     except EmptyVocabularyError as exc:
         print(f"docnmf: error: all documents are empty after preprocessing: {exc}", file=sys.stderr)
         return 2
+    except MemoryError as exc:
+        print(f"docnmf: error: not enough memory for this run{f' ({exc})' if str(exc) else ''}; "
+              "try fewer documents, terms (--max-features) or clusters", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("docnmf: interrupted", file=sys.stderr)
         return 130
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line on standard error, as the command's other messages."""
+    print(f"docnmf: warning: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -180,9 +180,9 @@ class OutputFolder:
     def public_path(self, path: str | os.PathLike) -> Path:
         """Where ``path`` (inside the staging folder) will be once the folder is published."""
         path = Path(path)
-        staging = self.staging if self._outer is None else self._outer.staging
+        owner = self if self._outer is None else self._outer
         try:
-            return self.target / path.relative_to(staging)
+            return owner.given / path.relative_to(owner.staging)
         except (TypeError, ValueError):
             return path
 

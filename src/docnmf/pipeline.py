@@ -133,6 +133,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
               "vectorizer": vectorizer_params or {},
               "n_docs": X.shape[0], "n_terms": X.shape[1], "nnz": X.nnz,
               "empty_documents": empty}
+    pairs = {k: len(v) for k, v in (fit_params or {}).items() if k in ("must_link", "cannot_link")}
+    if pairs:
+        params["constraint_pairs"] = pairs
     return ClusterRun(corpus, method, n_clusters, model, X, names, labels, memberships,
                       keywords, reps, metrics, params, timings)
 
