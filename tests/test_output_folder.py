@@ -147,3 +147,11 @@ def test_spreadsheet_formulas_are_neutralised_and_ids_with_spaces_kept(tmp_path,
         reps = [json.loads(r["representative_documents"]) for r in csv.DictReader(fh)]
     assert {"my doc 1.txt", "my doc 2.txt"} <= {r for rep in reps for r in rep}
     assert spreadsheet_safe("\tx") == "'\tx" and spreadsheet_safe(-1.5) == -1.5
+
+
+def test_a_carriage_return_in_a_cell_stays_inside_its_row(tmp_path):
+    import csv as module
+
+    write_csv(tmp_path / "a.csv", ["id", "n"], [["a\rb", 1], ["c", 2]])
+    with open(tmp_path / "a.csv", newline="") as fh:
+        assert list(module.reader(fh)) == [["id", "n"], ["a\rb", "1"], ["c", "2"]]

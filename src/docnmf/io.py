@@ -95,8 +95,12 @@ def write_csv(path: str | os.PathLike, header: Sequence[str], rows: Iterable[Seq
     :func:`spreadsheet_safe`."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([spreadsheet_safe(v) for v in header])
-    writer.writerows([spreadsheet_safe(v) for v in row] for row in rows)
+    # with "\n" line ends the writer leaves a lone "\r" unquoted, which readers take for a line
+    # end: a row holding one has every field quoted
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for row in ([*header], *rows):
+        cells = [spreadsheet_safe(v) for v in row]
+        (quoted if any(isinstance(v, str) and "\r" in v for v in cells) else writer).writerow(cells)
     return atomic_write_text(path, buf.getvalue())
 
 

@@ -19,7 +19,8 @@ from sklearn.decomposition import PCA
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+from .._estimator import (DocumentClusterer, best_restart, check_fit_input,
+                          check_n_clusters, check_positive_ints,
                           fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import ONE_HOT_ATTRIBUTES, cluster_means, int_seed, one_hot, pca_solver
@@ -241,6 +242,7 @@ class LDAKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         k = int(self.n_clusters)
         rng = as_generator(self.random_state)
