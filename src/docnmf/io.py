@@ -78,8 +78,10 @@ def spreadsheet_safe(value: Any) -> Any:
 
     Examples
     --------
-    >>> spreadsheet_safe('=HYPERLINK("http://x","y")'), spreadsheet_safe("-0.5"), spreadsheet_safe(3)
-    ('\'=HYPERLINK("http://x","y")', '-0.5', 3)
+    >>> print(spreadsheet_safe('=HYPERLINK("http://x","y")'))
+    '=HYPERLINK("http://x","y")
+    >>> spreadsheet_safe("-0.5"), spreadsheet_safe(3)
+    ('-0.5', 3)
     """
     if not isinstance(value, str) or not value.startswith(_FORMULA_START):
         return value
