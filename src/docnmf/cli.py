@@ -126,6 +126,20 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str) -> None
                    help="BLAS threads (default: every core)")
 
 
+_FILES_EPILOG = (
+    "Files: a CSV is read strictly (an unclosed quote or a row with more or fewer fields than "
+    "the header is an error naming its line). The output folder is written whole: staged "
+    "beside -o, then swapped in, so it never mixes two runs; a second run into the same folder "
+    "at the same time is refused. CSV cells starting with = + - @ (not numbers) get a leading "
+    "' so that spreadsheets do not run them as formulas.")
+
+
+_RESUME_EPILOG = (
+    "The output folder is published whole when the run ends (results.jsonl with the reports "
+    "made from it). An interrupted run keeps its finished runs in .<folder>.partial beside it "
+    "and the next run with the same options takes them up.")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="docnmf", description="Cluster document collections with non-negative matrix factorization.")
@@ -141,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cluster", help="cluster a folder, CSV/JSONL file or named dataset",
                        description="INPUT is a folder of text files (one subfolder per label, or "
                                    "flat), a .csv/.tsv/.jsonl file, or a dataset name from "
-                                   "'docnmf datasets'.")
+                                   "'docnmf datasets'.", epilog=_FILES_EPILOG)
     p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
     p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
     p.add_argument("-o", "--output", type=Path, default=None,
@@ -218,7 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
                        description="Run the evaluation protocol of a paper table (random k-class "
                                    "subsets, several methods) and write results.jsonl, report.md "
-                                   "and plots. An interrupted run resumes where it stopped.")
+                                   "and plots. An interrupted run resumes where it stopped.",
+                       epilog=_RESUME_EPILOG)
     p.add_argument("table", nargs="?", help="table name (see --list)")
     p.add_argument("--list", action="store_true",
                    help="list the tables and whether their data is found")
@@ -230,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score methods on random k-class subsets of a labelled corpus",
                        description="Run the papers' protocol on any labelled corpus: for each k, "
                                    "cluster the documents of k randomly chosen classes with every "
-                                   "method and report accuracy, NMI and purity.")
+                                   "method and report accuracy, NMI and purity.",
+                       epilog=_RESUME_EPILOG)
     p.add_argument("input", help="labelled folder, CSV/JSONL file, or dataset name")
     _add_protocol_options(p, from_table=False)
     p.add_argument("-o", "--output", type=Path, default=None,
