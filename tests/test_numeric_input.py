@@ -8,7 +8,8 @@ import pytest
 import scipy.sparse as sp
 
 from docnmf import DocumentVectorizer, NMFClustering
-from docnmf._estimator import FIT_RANGE, best_restart
+from docnmf import _estimator
+from docnmf._estimator import best_restart
 from docnmf.methods import METHODS, make_estimator
 from docnmf.metrics import clustering_accuracy, nmi, purity
 
@@ -66,7 +67,8 @@ def test_all_zero_input_is_a_clear_error(name, container):
 
 def test_ordinary_input_is_not_touched():
     X, _ = planted()
-    assert FIT_RANGE[0] <= X.max() <= FIT_RANGE[1]
+    low, high = _estimator.FIT_RANGE
+    assert low <= X.max() <= high
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no rescaling warning
         NMFClustering(3, random_state=0).fit(X)

@@ -9,8 +9,20 @@ import textwrap
 
 import pytest
 
+from docnmf import io as docnmf_io
 from docnmf.cli import main
-from docnmf.io import MARKER, OutputFolder, OutputFolderError, spreadsheet_safe, write_csv
+from docnmf.io import write_csv
+
+# looked up when a test runs, so that each test fails on its own before the facility existed
+MARKER = getattr(docnmf_io, "MARKER", ".docnmf-output")
+
+
+def OutputFolder(*args, **kwargs):
+    return docnmf_io.OutputFolder(*args, **kwargs)
+
+
+def spreadsheet_safe(value):
+    return docnmf_io.spreadsheet_safe(value)
 
 WORDS = {"a": "comet orbit planet telescope star galaxy", "b": "garlic onion butter oven dough"}
 
@@ -116,7 +128,7 @@ def test_a_folder_of_other_files_is_never_replaced(tmp_path, capsys):
     code, stdout, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
     assert code == 2 and "holds files docnmf did not write (notes.txt)" in err
     assert (out / "notes.txt").read_text() == "keep me"
-    with pytest.raises(OutputFolderError):
+    with pytest.raises(docnmf_io.OutputFolderError):
         OutputFolder(out).__enter__()
 
 

@@ -21,10 +21,7 @@ class UsageError(Exception):
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = _number(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
     return value
@@ -40,11 +37,15 @@ def _at_most(limit: int):
     return parse
 
 
-def _seed(text: str) -> int:
+def _number(text: str, kind: type, what: str):
     try:
-        value = int(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
+def _seed(text: str) -> int:
+    value = _number(text, int, "a whole number")
     if not 0 <= value < 2**32:
         raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**32 - 1, got {value}")
     return value
@@ -52,10 +53,7 @@ def _seed(text: str) -> int:
 
 def _finite(text: str) -> float:
     """A finite number >= 0 (``nan``, ``inf`` and negative numbers are refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    value = _number(text, float, "a number")
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
     return value
