@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import errno
-import fcntl
 import functools
 import inspect
 import io
@@ -25,6 +24,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # Windows: folders are still published whole, without the lock
+    fcntl = None
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "to_jsonable",
            "spreadsheet_safe", "OutputFolder", "OutputFolderError", "writes_folder"]
@@ -338,7 +342,9 @@ def writes_folder(func: Callable) -> Callable:
 
 
 def _lock(path: Path, target: Path) -> int:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666 & ~_umask())
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666 & ~_umask())
+    if fcntl is None:
+        return fd
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
