@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import signal
 import sys
 import warnings
 from contextlib import contextmanager
@@ -653,7 +654,23 @@ COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "datasets": _cmd_dataset
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``docnmf`` command; returns the exit status."""
+    """Entry point of the ``docnmf`` command; returns the exit status.
+
+    Ctrl-C gives status 130 and one line, at any moment of the command; once
+    it is done (``argv`` None: the process's own command line) a Ctrl-C
+    while the interpreter shuts down is ignored.
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("docnmf: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if argv is None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from .constraints import ConstraintError
     from .corpus import CorpusError
     from .text.vectorize import EmptyVocabularyError
@@ -683,9 +700,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"docnmf: error: not enough memory for this run{f' ({exc})' if str(exc) else ''}; "
               "try fewer documents, terms (--max-features) or clusters", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("docnmf: interrupted", file=sys.stderr)
-        return 130
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
