@@ -145,6 +145,25 @@ def test_mat_files_that_cannot_be_used_are_corpus_errors(tmp_path):
                      gnd=np.arange(2)))
 
 
+#: A damaged 5 x 6 fea/gnd file (zlib, base64) on which scipy's MATLAB reader dies of a
+#: segmentation fault; found by tests/test_fuzz.py.
+CRASHING_MAT = (
+    "eNrzdQzxcXRSMNUzUPB1DNFNy8xJVQjISSxJyy/KtVIoyC/OrNBRcC5KTSxJTVEwzrNSCAfSfvllCkamCgYmVgaGVgYm"
+    "CkYGRmYMeAAjLnFPXz4gpQCUZwPSHAwQGgRYoXxWqBgjAzNDWmoiAyeQ/QGIlwVt4QuWumqPbuQ/lQVP9p68gCEusKnY"
+    "6RLXKbi4TkdE5qwzN+H8qBq+q+esXsL5SYsUjv1heoFhjsoP58nmny7aMxAAX/Y+/mWU9B6nuqZv7MwybHftHbj/Orhr"
+    "HISrs3t8vzCO97692zt2z+70y3BxUDhFMCDCiQ8tnBihbFA4peelMCQC2RpYooAJSjNDaRYoDQDzb0jY")
+
+
+def test_a_mat_file_that_crashes_scipy_is_a_corpus_error(tmp_path):
+    import base64
+    import zlib
+
+    f = tmp_path / "crash.mat"
+    f.write_bytes(zlib.decompress(base64.b64decode(CRASHING_MAT)))
+    with pytest.raises(CorpusError, match="scipy's reader died on it"):
+        read_mat(f)
+
+
 def test_mat_labels_may_be_text(tmp_path):
     c = read_mat(mat(tmp_path, "t.mat", fea=np.ones((3, 2)), gnd=np.array(["x", "y", "x"])))
     assert c.labels == [("x",), ("y",), ("x",)]

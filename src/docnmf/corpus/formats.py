@@ -10,6 +10,7 @@ call emits at most one ``UnicodeWarning``.
 from __future__ import annotations
 
 import html
+import multiprocessing
 import os
 import re
 from pathlib import Path
@@ -467,6 +468,45 @@ def _mat_strings(cell: np.ndarray) -> list[str]:
     return [str(np.asarray(item).ravel()[0]) if np.size(item) else "" for item in cell.ravel()]
 
 
+def _loadmat(path: Path) -> dict:
+    """``scipy.io.loadmat(path)``, in a forked process where the platform forks.
+
+    Some damaged files crash scipy's compiled MATLAB reader (a segmentation
+    fault, found by fuzzing): in a child process that ends in a
+    :class:`CorpusError` instead of taking the caller down.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return scipy.io.loadmat(path)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_loadmat_child, args=(path, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        kind, value = receive.recv()
+    except EOFError:
+        child.join()
+        raise CorpusError(f"{path} is not a MATLAB file that can be read (scipy's reader died "
+                          f"on it with exit status {child.exitcode})") from None
+    finally:
+        receive.close()
+    child.join()
+    if kind == "error":
+        error_type, message = value
+        raise {"NotImplementedError": NotImplementedError}.get(error_type, ValueError)(
+            f"{error_type}: {message}" if error_type != "NotImplementedError" else message)
+    return value
+
+
+def _loadmat_child(path: Path, send) -> None:
+    try:
+        result = ("ok", scipy.io.loadmat(path))
+    except Exception as exc:  # sent back and raised there
+        result = ("error", (type(exc).__name__, str(exc)[:500]))
+    send.send(result)
+    send.close()
+
+
 def _mat_counts(value, path: Path, key: str) -> sp.csr_matrix:
     """The document-term matrix of a .mat file: two-dimensional, finite, non-negative."""
     try:
@@ -524,13 +564,15 @@ def read_mat(path: str | os.PathLike, *, min_class_size: int | None = None) -> C
     if not path.is_file():
         raise CorpusError(f"no such file: {path}")
     try:
-        mat = scipy.io.loadmat(path)
+        mat = _loadmat(path)
+    except CorpusError:
+        raise
     except NotImplementedError:  # scipy's word for MATLAB 7.3 (HDF5) files
         raise CorpusError(f"{path} is a MATLAB 7.3 (HDF5) file; save it with -v7 or "
                           "earlier") from None
     except Exception as exc:  # scipy raises many kinds for a damaged file
         raise CorpusError(f"{path} is not a MATLAB file that can be read "
-                          f"({type(exc).__name__}: {str(exc)[:200]})") from None
+                          f"({str(exc)[:200]})") from None
     X_key = next((k for k in ("fea", "A") if k in mat), None)
     y_key = next((k for k in ("gnd", "labels") if k in mat), None)
     if X_key is None or y_key is None:
