@@ -276,7 +276,12 @@ class OutputFolder:
                                         dir=self.target.parent))
             os.rename(self.target, old / self.target.name)
         os.rename(staging, self.target)
-        _fsync_dir(self.target.parent)
+        # published: what follows only tidies up, and its failure must not report the run failed
+        try:
+            _fsync_dir(self.target.parent)
+        except OSError as exc:
+            logger.warning("%s is in place but could not be flushed to disk: %s", self.given,
+                           exc.strerror or exc)
         if old is not None:
             _remove(old)
 
