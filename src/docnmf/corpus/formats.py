@@ -9,6 +9,7 @@ call emits at most one ``UnicodeWarning``.
 
 from __future__ import annotations
 
+import faulthandler
 import html
 import multiprocessing
 import os
@@ -499,6 +500,7 @@ def _loadmat(path: Path) -> dict:
 
 
 def _loadmat_child(path: Path, send) -> None:
+    faulthandler.disable()  # a crash here is reported by the parent, in one line
     try:
         result = ("ok", scipy.io.loadmat(path))
     except Exception as exc:  # sent back and raised there
