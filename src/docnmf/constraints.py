@@ -460,15 +460,18 @@ def _read_rows(path) -> list[tuple[int, list[str]]]:
     lines = [(n, text) for n, text in lines if text.strip() and not text.lstrip().startswith("#")]
     if not lines:
         return []
+    # the delimiter that splits the first line into a pair: a comma, or a tab when the ids hold
+    # commas (a tab-separated "x,y<TAB>z"), else runs of spaces
     first = lines[0][1]
-    delimiter = "," if "," in first else "\t" if "\t" in first else None
+    delimiter = next((d for d in (",", "\t") if d in first and _n_fields(first, d) == 2),
+                     "\t" if "\t" in first else "," if "," in first else None)
     rows, bad = [], []
     for n, text in lines:
         if delimiter is None:
             fields = text.split()
         else:
             try:
-                fields = next(csv.reader([text], delimiter=delimiter))
+                fields = _split(text, delimiter)
             except csv.Error as exc:  # e.g. a field over the csv module's size limit
                 raise ConstraintError(f"{path}, line {n}: {exc}") from None
         fields = [f.strip() for f in fields]
@@ -479,6 +482,17 @@ def _read_rows(path) -> list[tuple[int, list[str]]]:
         raise ConstraintError(f"{path}: expected two fields (a pair of documents) per line: "
                               f"{_listing(bad)}")
     return rows
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    return next(csv.reader([line], delimiter=delimiter))
+
+
+def _n_fields(line: str, delimiter: str) -> int:
+    try:
+        return len(_split(line, delimiter))
+    except csv.Error:
+        return 0
 
 
 # --- sampling from ground truth ----------------------------------------------------------------
