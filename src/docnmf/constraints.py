@@ -460,10 +460,10 @@ def _read_rows(path) -> list[tuple[int, list[str]]]:
     lines = [(n, text) for n, text in lines if text.strip() and not text.lstrip().startswith("#")]
     if not lines:
         return []
-    # the delimiter that splits the first line into a pair: a comma, or a tab when the ids hold
-    # commas (a tab-separated "x,y<TAB>z"), else runs of spaces
+    # the delimiter that splits the first line into a pair: a tab first, since ids may hold
+    # commas (a tab-separated "x,y<TAB>z"), then a comma, else runs of spaces
     first = lines[0][1]
-    delimiter = next((d for d in (",", "\t") if d in first and _n_fields(first, d) == 2),
+    delimiter = next((d for d in ("\t", ",") if d in first and _n_fields(first, d) == 2),
                      "\t" if "\t" in first else "," if "," in first else None)
     rows, bad = [], []
     for n, text in lines:
