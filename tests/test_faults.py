@@ -226,7 +226,7 @@ def corpora(tmp_path_factory):
 
 
 def _count(shim, op, outdir, corpus) -> int:
-    shutil.rmtree(outdir, ignore_errors=True)
+    """How many ``op`` calls a run into ``outdir`` (as it is) makes below its parent."""
     result = docnmf("cluster", str(corpus), "-k", "4", "--min-df", "1", "-o", str(outdir),
                     env={"LD_PRELOAD": str(shim), "FAULT_DIR": str(outdir.parent), "FAULT_OP": op})
     assert result.returncode == 0, result.stderr
@@ -239,15 +239,18 @@ def test_a_failing_system_call_never_mixes_or_tears_the_folder(shim, corpora, tm
     parent = tmp_path / "outs"
     parent.mkdir()
     out = parent / "out"
-    n = _count(shim, op, out, b)
-    assert n > 0
+    assert docnmf("cluster", str(b), "-k", "4", "--min-df", "1", "-o", str(out)).returncode == 0
     new = snapshot(out)
     assert docnmf("cluster", str(a), "-k", "4", "--min-df", "1", "-o", str(out)).returncode == 0
     old = snapshot(out)
+    n = _count(shim, op, out, b)  # with a folder to replace, as in the runs below
+    assert n > 0 and snapshot(out) == new
+    assert docnmf("cluster", str(a), "-k", "4", "--min-df", "1", "-o", str(out)).returncode == 0
     errors = [errno.ENOSPC, errno.EACCES]
     ops = ["open", "write", "fsync", "rename", "mkdir"]
     points = [(at, e) for at in range(1, n + 1) for e in errors] if LONG else \
         [(random.Random(op).randint(1, n), errors[ops.index(op) % 2])]
+    print(f"{op}: {n} calls, {len(points)} injections")
     for at, code in points:
         result = docnmf("cluster", str(b), "-k", "4", "--min-df", "1", "-o", str(out),
                         env={"LD_PRELOAD": str(shim), "FAULT_DIR": str(parent),
