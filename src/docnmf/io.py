@@ -275,7 +275,13 @@ class OutputFolder:
             old = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.old-",
                                         dir=self.target.parent))
             os.rename(self.target, old / self.target.name)
-        os.rename(staging, self.target)
+        try:
+            os.rename(staging, self.target)
+        except BaseException:
+            if old is not None:  # the old folder goes back in place: the run failed, not it
+                os.rename(old / self.target.name, self.target)
+                _remove(old)
+            raise
         # published: what follows only tidies up, and its failure must not report the run failed
         try:
             _fsync_dir(self.target.parent)
