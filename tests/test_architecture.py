@@ -27,7 +27,7 @@ ALLOWED = {
     "methods": {"cluster", "baselines", "factor"},
     "model": {"_version", "methods", "text"},
     "diagnostics": {"text"},
-    "report": {"io"},
+    "report": {"io", "diagnostics"},
     "selection": {"_rng", "cluster", "io", "text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "corpus", "text", "io", "metrics",
                  "cluster", "model", "diagnostics", "report"},

@@ -151,8 +151,10 @@ def test_read_pairs_explicit_header_and_indices(tmp_path):
     assert read_constraint_pairs(path, header=True).tolist() == [[0, 2]]
     path.write_text("i,j\n3,4\n")
     assert read_constraint_pairs(path).tolist() == [[3, 4]]
-    path.write_text("")
-    assert read_constraint_pairs(path).shape == (0, 2)
+    for empty in ("", "# only a comment\n\n", "i,j\n"):  # a file of no pairs is a mistake
+        path.write_text(empty)
+        with pytest.raises(ConstraintError, match="holds no pair of documents"):
+            read_constraint_pairs(path)
 
 
 def test_read_pairs_unknown_ids_are_named_with_lines(tmp_path):
@@ -217,3 +219,12 @@ def test_sample_constraints_edges():
         sample_constraints(y, 1.5)
     # the sampled pairs are always consistent
     Constraints(4, *sample_constraints(y, 0.5, rng=3))
+
+
+def test_tab_separated_ids_may_hold_commas(tmp_path):
+    # found by tests/test_fuzz.py: the comma in "x,y" was taken for the delimiter
+    path = tmp_path / "ml.tsv"
+    path.write_text("x,y\ta\nb\tx,y\n")
+    assert read_constraint_pairs(path, ["a", "b", "x,y"]).tolist() == [[2, 0], [1, 2]]
+    path.write_text('"x,y",a\n')
+    assert read_constraint_pairs(path, ["a", "x,y"]).tolist() == [[1, 0]]

@@ -15,15 +15,16 @@ import warnings
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ._rng import child_generators
 
-__all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_n_clusters",
-           "check_positive_ints", "distance_memberships", "fit_restarts", "memberships_from",
-           "representative_documents", "store_params", "top_terms"]
+__all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_fit_input",
+           "check_n_clusters", "check_positive_ints", "distance_memberships", "fit_restarts",
+           "memberships_from", "representative_documents", "store_params", "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 
@@ -83,6 +84,57 @@ def check_n_clusters(n_clusters, n_docs: int) -> int:
     return int(n_clusters)
 
 
+#: The largest absolute entry of X fitted as given. Outside this range the products the methods
+#: form (X X^T, a squared kernel, the multiplicative updates' denominators beside their 1e-12)
+#: overflow, underflow or drown in the constants: tf-idf rows (entries up to 1) and raw counts
+#: sit well inside it, so no ordinary input is touched.
+FIT_RANGE = (2.0**-20, 2.0**64)
+
+
+def check_fit_input(estimator, X):
+    """``X`` as ``estimator`` can fit it meaningfully, or a ValueError that says why not.
+
+    ``X`` (validated: finite, dense or CSR) must have a non-zero entry. When
+    its largest absolute entry lies outside :data:`FIT_RANGE`, an estimator
+    whose labels do not depend on the scale of ``X`` (``_scale_free()``:
+    NMF, NMF-NCW, CF/LCCF with lambda in units of the data term, FS-NMF,
+    SS-NMF with its default weights, k-means, spectral, LSI, PCA, the
+    co-clusterings, kernel k-means, PLSI) gets ``X`` times a power of two
+    that brings that entry into [0.5, 1) (exact in floating point), with a
+    warning; any other (the paper's absolute lambda, SS-NMF with given
+    weights, LDA) is refused.
+
+    Examples
+    --------
+    >>> check_fit_input(DocumentClusterer(), np.zeros((2, 2)))
+    Traceback (most recent call last):
+    ...
+    ValueError: DocumentClusterer: X is all zero; there is nothing to cluster
+    """
+    name = type(estimator).__name__
+    values = X.data if sp.issparse(X) else np.asarray(X)
+    top = float(np.max(np.abs(values), initial=0.0))
+    if top == 0.0:
+        raise ValueError(f"{name}: X is all zero; there is nothing to cluster")
+    low, high = FIT_RANGE
+    if low <= top <= high:
+        return X
+    exponent = int(np.frexp(top)[1])
+    why = f"its largest entry, {top:.3g}, makes the products the fit forms " + (
+        "overflow" if top > high else "underflow or vanish beside the solvers' constants")
+    if not estimator._scale_free():
+        raise ValueError(f"{name}: {why}, and with these parameters the result depends on the "
+                         "scale of X: divide X by its largest entry before fitting")
+    warnings.warn(f"{name}: X was multiplied by 2**{-exponent} before fitting, since {why}; "
+                  "the labels are those of X (the method is scale-free), the objective and "
+                  "factors those of the scaled X", UserWarning, stacklevel=3)
+    if sp.issparse(X):
+        X = X.copy()
+        X.data = np.ldexp(X.data, -exponent)
+        return X
+    return np.ldexp(X, -exponent)
+
+
 def _final_loss(result) -> float:
     return float(result.losses[-1])
 
@@ -116,10 +168,14 @@ def best_restart(results: Iterable[Result], *, key: Callable[[Result], float] = 
                         f" after {n_iter} iterations" if n_iter is not None else "",
                         time.perf_counter() - t0)
             t0 = time.perf_counter()
-        if best is None or value < best_value:
+        # a NaN objective (an overflow) never beats a number
+        if best is None or value < best_value or (np.isnan(best_value) and not np.isnan(value)):
             best, best_value = result, value
     if best is None:
         raise ValueError("no restarts to choose from")
+    if not np.isfinite(best_value):
+        raise ValueError(f"{name} objective is {best_value} in every restart: the input "
+                         "overflows the computation; divide X by its largest entry")
     if tol is not None and not best.converged:
         warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
                       "raise max_iter", ConvergenceWarning, stacklevel=3)
@@ -261,6 +317,10 @@ class DocumentClusterer:
         return self.fit(X, y, **fit_params).labels_
 
     def _positive_only(self) -> bool:
+        return True
+
+    def _scale_free(self) -> bool:
+        """Whether the labels are the same for ``X`` and ``c * X`` (see :func:`check_fit_input`)."""
         return True
 
     def _pairwise(self) -> bool:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
+import signal
 import sys
+import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
 
@@ -18,10 +22,7 @@ class UsageError(Exception):
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = _number(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
     return value
@@ -37,9 +38,47 @@ def _clusters_or_auto(text: str) -> int | str:
             from None
 
 
+def _at_most(limit: int):
+    """A positive whole number up to ``limit``: more would only exhaust memory or time."""
+    def parse(text: str) -> int:
+        value = _positive_int(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"expected at most {limit:,}, got {value:,}")
+        return value
+    return parse
+
+
+def _number(text: str, kind: type, what: str):
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
+def _seed(text: str) -> int:
+    value = _number(text, int, "a whole number")
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2**32 - 1, got {value}")
+    return value
+
+
+def _finite(text: str) -> float:
+    """A finite number >= 0 (``nan``, ``inf`` and negative numbers are refused)."""
+    value = _number(text, float, "a number")
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
+    return value
+
+
 def _df(text: str) -> int | float:
-    value = float(text)
-    return int(value) if value >= 1 and value == int(value) else value
+    """A document frequency: a whole number of documents, or a fraction in [0, 1]."""
+    value = _finite(text)
+    if value == int(value) and value >= 1:
+        return int(value)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of documents or a fraction "
+                                         f"in [0, 1], got {text!r}")
+    return value
 
 
 def _add_corpus_options(p: argparse.ArgumentParser) -> None:
@@ -72,14 +111,14 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str | None =
     g = p.add_argument_group("clustering")
     g.add_argument("--method", choices=list(METHODS), default=default_method,
                    help=f"clustering method (default {default_method})")
-    g.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_positive_int, default=10,
                    help="restarts from random starts; the lowest objective is kept (default 10; "
                         "NMF's default NNDSVD start is deterministic and runs once)")
     g.add_argument("--max-iter", type=_positive_int, default=None,
                    help="iterations per restart (default: the method's own, e.g. 500 for NMF, "
                         "1000 for CF/LCCF)")
-    g.add_argument("--tol", type=float, default=None,
+    g.add_argument("--tol", type=_finite, default=None,
                    help="stop a restart when the relative objective decrease falls below this "
                         "(default: the method's own, 1e-5 for NMF and CF/LCCF)")
     g.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
@@ -97,6 +136,20 @@ def _add_method_options(p: argparse.ArgumentParser, default_method: str | None =
                    help="BLAS threads (default: every core)")
 
 
+_FILES_EPILOG = (
+    "Files: a CSV is read strictly (an unclosed quote or a row with more or fewer fields than "
+    "the header is an error naming its line). The output folder is written whole: staged "
+    "beside -o, then swapped in, so it never mixes two runs; a second run into the same folder "
+    "at the same time is refused. CSV cells starting with = + - @ (not numbers) get a leading "
+    "' so that spreadsheets do not run them as formulas.")
+
+
+_RESUME_EPILOG = (
+    "The output folder is published whole when the run ends (results.jsonl with the reports "
+    "made from it). An interrupted run keeps its finished runs in .<folder>.partial beside it "
+    "and the next run with the same options takes them up.")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="docnmf", description="Cluster document collections with non-negative matrix factorization.")
@@ -112,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cluster", help="cluster a folder, CSV/JSONL file or named dataset",
                        description="INPUT is a folder of text files (one subfolder per label, or "
                                    "flat), a .csv/.tsv/.jsonl file, or a dataset name from "
-                                   "'docnmf datasets'.")
+                                   "'docnmf datasets'.", epilog=_FILES_EPILOG)
     p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
     p.add_argument("-k", "--clusters", type=_clusters_or_auto, required=True,
                    help="number of clusters, or 'auto' to choose it as 'docnmf choose-k' does "
@@ -131,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
                    help="p of the p-nearest-neighbour graph (default 5, as the paper)")
-    g.add_argument("--lam", type=float, default=None,
+    g.add_argument("--lam", type=_finite, default=None,
                    help="graph weight lambda (default 0.01, in units of the data term; "
                         "with --lam-scale none it is the paper's lambda, 100 there)")
     g.add_argument("--lam-scale", choices=["data", "none"], default=None,
@@ -182,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fill", action="store_true",
                    help="cut the last sentence to fill the limit exactly, as DUC evaluations "
                         "do (default: whole sentences only)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--per-cluster", action="store_true",
                    help="cluster the documents (-k clusters, --cluster-method) and print one "
                         "summary per cluster")
@@ -205,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.7,
                    help="FS-NMF weight exponent in (0, 1) (default 0.7, as the paper)")
     p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--restarts", type=_positive_int, default=10,
                    help="random restarts; the lowest objective is kept (default 10)")
     _add_corpus_options(p)
@@ -213,7 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
                        description="Run the evaluation protocol of a paper table (random k-class "
                                    "subsets, several methods) and write results.jsonl, report.md "
-                                   "and plots. An interrupted run resumes where it stopped.")
+                                   "and plots. An interrupted run resumes where it stopped.",
+                       epilog=_RESUME_EPILOG)
     p.add_argument("table", nargs="?", help="table name (see --list)")
     p.add_argument("--list", action="store_true",
                    help="list the tables and whether their data is found")
@@ -229,7 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "subset is prepared and clustered as 'docnmf cluster' would "
                                    "(its text options, the methods' own defaults); --weighting "
                                    "xu-subset or cai-global and --as-published give the papers' "
-                                   "settings.")
+                                   "settings.",
+                       epilog=_RESUME_EPILOG)
     p.add_argument("input", help="labelled folder, CSV/JSONL file, or dataset name")
     _add_protocol_options(p, from_table=False)
     p.add_argument("--as-published", action="store_true",
@@ -360,11 +415,11 @@ def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
         h = "cluster numbers, e.g. 2-10 or 2,4,6 (default: 2 to min(10, number of classes))"
     g.add_argument("--k-range", default=d, help=h)
     d, h = default("runs", "random class subsets per k")
-    g.add_argument("--runs", type=_positive_int, default=d, help=h)
+    g.add_argument("--runs", type=_at_most(_MAX_RUNS), default=d, help=h)
     d, h = default("restarts", "restarts per method")
-    g.add_argument("--restarts", type=_positive_int, default=d, help=h)
+    g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=d, help=h)
     d, h = default("seed", "seed of the class choice and of the methods")
-    g.add_argument("--seed", type=int, default=d, help=h)
+    g.add_argument("--seed", type=_seed, default=d, help=h)
     d, h = default("weighting", "comma-separated weightings: " + ", ".join(WEIGHTINGS))
     g.add_argument("--weighting", default=d, help=h)
     g.add_argument("--jobs", type=_positive_int, default=None,
@@ -462,6 +517,7 @@ def _constraint_pairs(corpus, args) -> dict:
             if not path.is_file():
                 raise UsageError(f"no such constraint file: {path}")
             out[key] = read_constraint_pairs(path, corpus.ids)
+            logger.info("read %d %s pairs from %s", len(out[key]), key.replace("_", "-"), path)
     # check now, before any work, and name documents by id in what is reported
     Constraints(len(corpus), out.get("must_link"), out.get("cannot_link"), names=corpus.ids)
     return out
@@ -477,35 +533,49 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
         raise UsageError(f"-k must be at least 2, got {k}")
     if k > len(corpus):
         raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
-    logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
-                len(corpus), k, args.method, args.restarts)
+    estimator_params = _estimator_params(args)
+    fit_params = _constraint_pairs(corpus, args)
     files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
-    run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
-                         estimator_params=_estimator_params(args),
-                         fit_params=_constraint_pairs(corpus, args),
-                         constraint_files={k: v for k, v in files.items() if v is not None},
-                         vectorizer_params=vectorizer_params, n_keywords=args.keywords)
-    if selection is not None:
-        run.params["k_selection"] = {"k": selection.k, "reason": selection.reason,
-                                     "chosen_by_criterion": selection.chosen,
-                                     "k_values": selection.k_values}
-    print(format_summary(run))
-    summaries = _cluster_summaries(run, args) if getattr(args, "summaries", False) else None
-    if outdir is not None:
-        extra = []
-        if summaries is not None:
-            from .io import write_csv
-
-            extra.append(lambda out: [write_csv(
-                out / "summaries.csv", ["cluster", "size", "summary"],
-                ([c, int(run.sizes[c]), text] for c, text in enumerate(summaries)))])
+    paths = []
+    # the output folder is checked, locked and staged before the fit, and published after it
+    with _output_folder(outdir) as staging:
+        logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
+                    len(corpus), k, args.method, args.restarts)
+        try:
+            run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
+                                 estimator_params=estimator_params, fit_params=fit_params,
+                                 constraint_files={k: v for k, v in files.items()
+                                                   if v is not None},
+                                 vectorizer_params=vectorizer_params, n_keywords=args.keywords)
+        except ValueError as exc:
+            # the estimators' parameter and input checks (ConstraintError, EmptyVocabularyError
+            # and CorpusError are ValueErrors too, reported by main)
+            if isinstance(exc, _REPORTED_BY_MAIN()):
+                raise
+            raise UsageError(f"{args.method}: {exc}") from None
         if selection is not None:
-            from .selection import write_selection
+            run.params["k_selection"] = {"k": selection.k, "reason": selection.reason,
+                                         "chosen_by_criterion": selection.chosen,
+                                         "k_values": selection.k_values}
+        print(format_summary(run))
+        summaries = _cluster_summaries(run, args) if getattr(args, "summaries", False) else None
+        if outdir is not None:
+            extra = []
+            if summaries is not None:
+                from .io import write_csv
 
-            extra.append(lambda out: write_selection(selection, out))
-        _write(run, outdir, extra)
-        if run.saved_model is None:
-            logger.info("no model saved: %s", _why_no_model(run))
+                extra.append(lambda out: [write_csv(
+                    out / "summaries.csv", ["cluster", "size", "summary"],
+                    ([c, int(run.sizes[c]), text] for c, text in enumerate(summaries)))])
+            if selection is not None:
+                from .selection import write_selection
+
+                extra.append(lambda out: write_selection(selection, out))
+            paths = _write(run, outdir, staging, extra)
+    if paths:
+        print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    if outdir is not None and run.saved_model is None:
+        logger.info("no model saved: %s", _why_no_model(run))
     return 0
 
 
@@ -525,21 +595,22 @@ def _cluster_summaries(run, args) -> list[str]:
                               random_state=args.seed, policy="skip")
 
 
-def _write(run, outdir: Path, extra=()) -> None:
-    """Write the result folder of ``run``; each of ``extra``, ``write(outdir) -> paths``, adds
-    its files to it."""
+def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
+    """Write the result folder of ``run`` into ``staging``, the staging folder of the
+    enclosing :func:`_output_folder` of ``outdir``; each of ``extra``, ``write(folder) ->
+    paths``, adds its files to it. Returns the paths as they will be once published."""
     from .model import ModelSaveError
     from .pipeline import write_run
 
     try:
-        paths = write_run(run, outdir)
+        paths = write_run(run, outdir)        # joins the enclosing staging folder
         for write in extra:
-            paths += write(outdir)
+            paths += [Path(outdir) / Path(p).relative_to(staging) for p in write(staging)]
     except OSError as exc:
         raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
     except ModelSaveError as exc:
         raise UsageError(f"cannot save the model: {exc}") from None
-    print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    return paths
 
 
 def _why_no_model(run) -> str:
@@ -571,10 +642,13 @@ def _cmd_assign(args) -> int:
         raise UsageError("the corpus has no documents")
     logger.info("placing %d documents in the %d clusters of the %s model %s", len(corpus),
                 model.n_clusters, model.method or "saved", args.model)
-    run = assign_corpus(model, corpus, n_keywords=args.keywords)
-    print(format_summary(run))
     name = _safe_name(corpus.metadata.get("name") or args.input)
-    _write(run, args.output or Path("docnmf-assign") / name)
+    outdir = args.output or Path("docnmf-assign") / name
+    with _output_folder(outdir) as staging:
+        run = assign_corpus(model, corpus, n_keywords=args.keywords)
+        print(format_summary(run))
+        paths = _write(run, outdir, staging)
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
 
@@ -592,6 +666,35 @@ def _no_model_message(path: Path, exc: Exception) -> str:
             return (f"{path} holds no model: it was clustered with {method}, which cannot "
                     "place new documents")
     return str(exc)
+
+
+def _REPORTED_BY_MAIN() -> tuple[type, ...]:
+    from .constraints import ConstraintError
+    from .corpus import CorpusError
+    from .text.vectorize import EmptyVocabularyError
+
+    return (ConstraintError, CorpusError, EmptyVocabularyError)
+
+
+@contextmanager
+def _output_folder(outdir: Path | None, resume: Sequence[str] = ()):
+    """The staging folder of ``outdir`` (see :class:`docnmf.io.OutputFolder`); None for no output.
+
+    Problems with the folder (a file, someone else's files, another run
+    writing it, no permission, a full disk) become one-line usage errors.
+    """
+    from .io import OutputFolder, OutputFolderError
+
+    if outdir is None:
+        yield None
+        return
+    try:
+        with OutputFolder(outdir, resume=resume) as staging:
+            yield staging
+    except OutputFolderError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
 
 
 def _cmd_demo(args) -> int:
@@ -625,8 +728,6 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
         raise UsageError("the corpus has no documents")
     if len(k_values) > MAX_K_VALUES:
         raise UsageError(f"--k-range holds {len(k_values)} values of k; at most {MAX_K_VALUES}")
-    if k_values[0] < 2:
-        raise UsageError(f"--k-range must start at 2 or more, got {k_values[0]}")
     X, _ = vectorize_corpus(corpus, **vectorizer_params)
     try:
         return select_k(X, k_values, n_runs=runs, max_documents=max_documents,
@@ -649,13 +750,15 @@ def _cmd_choose_k(args) -> int:
     corpus = _load_input(args)
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
-    selection = _select_k(corpus, k_values, args, _vectorizer_params(args), runs=args.runs,
-                          max_documents=args.max_documents)
-    print(_format_selection(selection))
-    try:
-        paths = write_selection(selection, outdir)
-    except OSError as exc:
-        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    with _output_folder(outdir) as staging:
+        selection = _select_k(corpus, k_values, args, _vectorizer_params(args), runs=args.runs,
+                              max_documents=args.max_documents)
+        print(_format_selection(selection))
+        try:
+            paths = [outdir / Path(p).relative_to(staging)
+                     for p in write_selection(selection, staging)]
+        except OSError as exc:
+            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
@@ -774,32 +877,52 @@ def _comma_list(text: str, what: str, known) -> list[str]:
     return items
 
 
+#: Most runs per k and restarts the protocol options take, and most cluster numbers in --k-range:
+#: the task list is built in memory, so more would fail only after exhausting it.
+_MAX_RUNS = 10_000
+_MAX_K_VALUES = 1_000
+
+
 def _k_range(text: str) -> tuple[int, ...]:
     try:
-        values: list[int] = []
+        spans = []
         for part in text.split(","):
             lo, sep, hi = part.strip().partition("-")
-            values += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+            spans.append((int(lo), int(hi) if sep else int(lo)))
     except ValueError:
         raise UsageError(f"--k-range expects e.g. 2-10 or 2,4,6, got {text!r}") from None
+    if any(lo < 2 for lo, _ in spans):
+        raise UsageError(f"--k-range {text!r}: every cluster number must be at least 2")
+    if sum(max(0, hi - lo + 1) for lo, hi in spans) > _MAX_K_VALUES:
+        raise UsageError(f"--k-range {text!r} holds more than {_MAX_K_VALUES:,} cluster numbers")
+    values = {k for lo, hi in spans for k in range(lo, hi + 1)}
     if not values:
         raise UsageError(f"--k-range {text!r} contains no cluster number")
-    return tuple(sorted(set(values)))
+    return tuple(sorted(values))
 
 
 def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> int:
     from .experiments import ProtocolError, format_compact, run_protocol, write_report
 
-    try:
-        result = run_protocol(protocol, outdir / "results.jsonl", jobs=args.jobs, data=data)
-    except ProtocolError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
-    paths = write_report(outdir, result, protocol, spec=spec)
+    # results.jsonl lets an interrupted run resume; the folder is published whole at the end
+    with _output_folder(outdir, resume=_RESUME) as staging:
+        try:
+            result = run_protocol(protocol, staging / "results.jsonl", jobs=args.jobs, data=data)
+        except ProtocolError as exc:
+            raise UsageError(_public(str(exc), staging, outdir)) from None
+        write_report(staging, result, protocol, spec=spec)
     print(format_compact(result, protocol, spec))
-    print(f"\nreport: {paths[0]}")
+    print(f"\nreport: {outdir / 'report.md'}")
     return 0
+
+
+#: The files of an experiment folder an interrupted run resumes from.
+_RESUME = ("*.jsonl",)
+
+
+def _public(message: str, staging: Path, outdir: Path) -> str:
+    """``message`` naming the output folder where it names its staging folder."""
+    return message.replace(str(staging), str(outdir))
 
 
 def _cmd_reproduce(args) -> int:
@@ -827,12 +950,13 @@ def _cmd_reproduce(args) -> int:
         outdir = args.output or Path("docnmf-reproduce") / target.name
         from .experiments import ProtocolError
 
-        try:
-            report = target.run(outdir, TargetOptions(runs=args.runs, restarts=args.restarts,
-                                                      seed=args.seed, jobs=args.jobs))
-        except ProtocolError as exc:
-            raise UsageError(str(exc)) from None
-        print(f"report: {report}")
+        with _output_folder(outdir, resume=_RESUME) as staging:
+            try:
+                report = target.run(staging, TargetOptions(runs=args.runs, restarts=args.restarts,
+                                                           seed=args.seed, jobs=args.jobs))
+            except ProtocolError as exc:
+                raise UsageError(_public(str(exc), staging, outdir)) from None
+        print(f"report: {outdir / Path(report).relative_to(staging)}")
         return 0
     if args.table not in TABLES:
         raise UsageError(f"unknown table {args.table!r}; choose from "
@@ -933,7 +1057,23 @@ COMMANDS = {"demo": _cmd_demo, "cluster": _cmd_cluster, "assign": _cmd_assign,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``docnmf`` command; returns the exit status."""
+    """Entry point of the ``docnmf`` command; returns the exit status.
+
+    Ctrl-C gives status 130 and one line, at any moment of the command; once
+    it is done (``argv`` None: the process's own command line) a Ctrl-C
+    while the interpreter shuts down is ignored.
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("docnmf: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if argv is None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from .constraints import ConstraintError
     from .corpus import CorpusError
     from .text.vectorize import EmptyVocabularyError
@@ -950,16 +1090,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         threadpool_limits(limits=args.threads)
     try:
-        return COMMANDS[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return COMMANDS[args.command](args)
     except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 2
     except EmptyVocabularyError as exc:
         print(f"docnmf: error: all documents are empty after preprocessing: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("docnmf: interrupted", file=sys.stderr)
-        return 130
+    except MemoryError as exc:
+        print(f"docnmf: error: not enough memory for this run{f' ({exc})' if str(exc) else ''}; "
+              "try fewer documents, terms (--max-features) or clusters", file=sys.stderr)
+        return 2
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line on standard error, as the command's other messages."""
+    print(f"docnmf: warning: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

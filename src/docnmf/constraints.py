@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from collections import deque
 from typing import Sequence
 
@@ -362,8 +363,10 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
         The id of each document, in row order.
     header : bool, optional
         Whether the first line is a header. By default it is taken as one
-        when neither of its two fields is a known document id (or, without
-        ``ids``, an integer).
+        when neither of its two fields is a known document id nor looks like
+        one (has the shape of an id: ``d100`` looks like ``d7``, ``doc_a``
+        does not; without ``ids``, when neither is an integer). A header that
+        looks like ids is reported as unknown ids: start it with ``#``.
 
     Returns
     -------
@@ -373,8 +376,9 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
     Raises
     ------
     ConstraintError
-        For a line without exactly two fields or an unknown id (naming the
-        line numbers and ids), or when ``ids`` repeats an id.
+        For a file that is not UTF-8 text or holds no pair, a line without
+        exactly two fields or an unknown id (naming the line numbers and
+        ids), or when ``ids`` repeats an id.
 
     Examples
     --------
@@ -405,8 +409,12 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
             return None
         return value
 
-    if rows and (header or (header is None and all(lookup(f) is None for f in rows[0][1]))):
+    shapes = {_shape(str(d)) for d in ids} if ids is not None else set()
+    if rows and (header or (header is None and all(lookup(f) is None and _shape(f) not in shapes
+                                                   for f in rows[0][1]))):
         rows = rows[1:]
+    if not rows:
+        raise ConstraintError(f"{path} holds no pair of documents")
     pairs, unknown = [], []
     for line, fields in rows:
         found = [lookup(f) for f in fields]
@@ -416,26 +424,56 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
         pairs.append(found)
     if unknown:
         what = "unknown document id" if ids is not None else "field that is not a document index"
+        hint = "; a header line that looks like ids must start with #" if unknown[0].startswith(
+            f"line {rows[0][0]}:") else ""
         raise ConstraintError(f"{path}: {len(unknown)} {what}{'s' if len(unknown) > 1 else ''}: "
-                              f"{_listing(unknown)}")
+                              f"{_listing(unknown)}{hint}")
     return np.array(pairs, dtype=np.intp).reshape(-1, 2)
+
+
+def _shape(text: str) -> str:
+    """Runs of letters as ``a``, of digits as ``9``, the rest kept: ``"sport/012.txt"`` -> ``"a/9.a"``.
+
+    Examples
+    --------
+    >>> _shape("d100") == _shape("d7"), _shape("doc_a") == _shape("d7")
+    (True, False)
+    """
+    return re.sub(r"\d+", "9", re.sub(r"[^\W\d_]+", "a", text))
 
 
 def _read_rows(path) -> list[tuple[int, list[str]]]:
     """(line number, [field, field]) for each data line of a pair file."""
-    with open(path, encoding="utf-8", newline="") as fh:
-        lines = [(n, raw.rstrip("\r\n")) for n, raw in enumerate(fh, start=1)]
+    try:
+        with open(path, "rb") as fh:
+            raw_lines = fh.read().splitlines()
+    except OSError as exc:
+        raise ConstraintError(f"cannot read {path}: {exc.strerror or exc}") from None
+    lines = []
+    for n, raw in enumerate(raw_lines, start=1):
+        try:
+            lines.append((n, raw.decode("utf-8").lstrip("\ufeff") if n == 1 else
+                          raw.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            raise ConstraintError(f"{path}, line {n}: not UTF-8 text (byte {exc.start + 1}); "
+                                  "save the file as UTF-8") from None
     lines = [(n, text) for n, text in lines if text.strip() and not text.lstrip().startswith("#")]
     if not lines:
         return []
+    # the delimiter that splits the first line into a pair: a tab first, since ids may hold
+    # commas (a tab-separated "x,y<TAB>z"), then a comma, else runs of spaces
     first = lines[0][1]
-    delimiter = "," if "," in first else "\t" if "\t" in first else None
+    delimiter = next((d for d in ("\t", ",") if d in first and _n_fields(first, d) == 2),
+                     "\t" if "\t" in first else "," if "," in first else None)
     rows, bad = [], []
     for n, text in lines:
         if delimiter is None:
             fields = text.split()
         else:
-            fields = next(csv.reader([text], delimiter=delimiter))
+            try:
+                fields = _split(text, delimiter)
+            except csv.Error as exc:  # e.g. a field over the csv module's size limit
+                raise ConstraintError(f"{path}, line {n}: {exc}") from None
         fields = [f.strip() for f in fields]
         if len(fields) != 2 or not all(fields):
             bad.append(f"line {n}: {text!r}")
@@ -444,6 +482,17 @@ def _read_rows(path) -> list[tuple[int, list[str]]]:
         raise ConstraintError(f"{path}: expected two fields (a pair of documents) per line: "
                               f"{_listing(bad)}")
     return rows
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    return next(csv.reader([line], delimiter=delimiter))
+
+
+def _n_fields(line: str, delimiter: str) -> int:
+    try:
+        return len(_split(line, delimiter))
+    except csv.Error:
+        return 0
 
 
 # --- sampling from ground truth ----------------------------------------------------------------

@@ -1,18 +1,40 @@
-"""Safe result files: every write goes to a temporary file in the same folder, then a rename."""
+"""Safe result files and folders.
+
+Every file is written to a temporary file in the same folder, then renamed
+over its name (:func:`atomic_write_bytes`). A whole result folder is written
+through :class:`OutputFolder`: into a staging folder beside it, then put in
+place by renames, so a reader sees the whole old folder or the whole new one,
+never a mix, and a second run into the same folder at the same time is
+refused (:class:`OutputFolderError`) instead of interleaving.
+"""
 
 from __future__ import annotations
 
 import csv
+import errno
+import functools
+import inspect
 import io
 import json
+import logging
 import os
+import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "to_jsonable"]
+try:
+    import fcntl
+except ImportError:  # Windows: folders are still published whole, without the lock
+    fcntl = None
+
+__all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "to_jsonable",
+           "spreadsheet_safe", "OutputFolder", "OutputFolderError", "writes_folder",
+           "published_path"]
+
+logger = logging.getLogger(__name__)
 
 
 def _umask() -> int:
@@ -48,12 +70,44 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """``value``, with a ``'`` put before a text a spreadsheet would run as a formula.
+
+    Text that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+    return gets a leading apostrophe (OWASP's advice against CSV injection),
+    unless it is a number such as ``-0.5``; anything else is kept as it is.
+
+    Examples
+    --------
+    >>> print(spreadsheet_safe('=HYPERLINK("http://x","y")'))
+    '=HYPERLINK("http://x","y")
+    >>> spreadsheet_safe("-0.5"), spreadsheet_safe(3)
+    ('-0.5', 3)
+    """
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    try:
+        float(value)
+    except ValueError:
+        return "'" + value
+    return value
+
+
 def write_csv(path: str | os.PathLike, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
-    """A UTF-8 CSV with a header row, written atomically."""
+    """A UTF-8 CSV with a header row, written atomically; text cells made
+    :func:`spreadsheet_safe`."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    # with "\n" line ends the writer leaves a lone "\r" unquoted, which readers take for a line
+    # end: a row holding one has every field quoted
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for row in ([*header], *rows):
+        cells = [spreadsheet_safe(v) for v in row]
+        (quoted if any(isinstance(v, str) and "\r" in v for v in cells) else writer).writerow(cells)
     return atomic_write_text(path, buf.getvalue())
 
 
@@ -77,3 +131,268 @@ def to_jsonable(obj: Any) -> Any:
 def write_json(path: str | os.PathLike, obj: Any) -> Path:
     """Pretty JSON, written atomically."""
     return atomic_write_text(path, json.dumps(to_jsonable(obj), indent=2, ensure_ascii=False) + "\n")
+
+
+# --------------------------------------------------------------------------- result folders
+
+#: Written into every published folder: a folder holding it may be replaced by a later run.
+MARKER = ".docnmf-output"
+#: Files by which a folder written before the marker existed is recognised.
+_EARLIER_OUTPUTS = ("run.json", "results.jsonl", "results.json")
+
+
+class OutputFolderError(Exception):
+    """An output folder that cannot be used: a file, someone else's files, or busy."""
+
+
+#: The folders this process is writing, by target path (so a nested writer joins the outer one).
+_ACTIVE: dict[Path, "OutputFolder"] = {}
+
+
+class OutputFolder:
+    """Write a result folder whole: into a staging folder, then swapped in by renames.
+
+    ``with OutputFolder(target) as staging:`` checks ``target`` (not a file;
+    empty, new, or written by docnmf before; its parent creatable and
+    writable), takes a lock beside it (``.<name>.lock``; a second run into
+    the same folder fails with :class:`OutputFolderError`), removes what
+    killed runs left (``.<name>.staging-*``, ``.<name>.old-*``) and yields a
+    fresh staging folder next to ``target`` (same file system). When the
+    block ends without an error the staging folder replaces ``target``: the
+    old folder is renamed aside, the new one renamed in, the old one removed.
+    Files the new run does not write are therefore gone, and a reader sees
+    the whole old folder or the whole new one. On an error the staging folder
+    is removed and ``target`` is left as it was.
+
+    ``resume`` (file name patterns, e.g. ``("*.jsonl",)``) is for runs that
+    resume after an interruption: their staging folder has a fixed name,
+    ``.<name>.partial``, is kept when the run is interrupted or killed, and
+    is taken up again by the next run; a new one starts with copies of the
+    matching files of the published folder.
+
+    A writer nested in another for the same target (``write_run`` called
+    while the command line holds the folder) writes into the outer staging
+    folder, which is published when the outer block ends.
+    """
+
+    def __init__(self, target: str | os.PathLike, *, resume: Sequence[str] = ()):
+        self.given = Path(target)
+        self.target = Path(os.path.realpath(target))
+        self.resume = tuple(resume)
+        self.staging: Path | None = None
+        self._outer: OutputFolder | None = None
+        self._lock_fd: int | None = None
+        self._seeded_size: int | None = None
+
+    # --- names beside the target
+    def _beside(self, suffix: str) -> Path:
+        return self.target.parent / f".{self.target.name}.{suffix}"
+
+    def public_path(self, path: str | os.PathLike) -> Path:
+        """Where ``path`` (inside the staging folder) will be once the folder is published."""
+        path = Path(path)
+        owner = self if self._outer is None else self._outer
+        try:
+            return owner.given / path.relative_to(owner.staging)
+        except (TypeError, ValueError):
+            return path
+
+    def __enter__(self) -> Path:
+        outer = _ACTIVE.get(self.target)
+        if outer is not None:
+            self._outer = outer
+            return outer.staging
+        check_output_folder(self.given)
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = _lock(self._beside("lock"), self.given)
+        try:
+            self._remove_leftovers()
+            self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
+                prefix=f".{self.target.name}.staging-", dir=self.target.parent))
+            os.chmod(self.staging, 0o777 & ~_umask())
+        except BaseException:
+            self._unlock()
+            raise
+        _ACTIVE[self.target] = self
+        return self.staging
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if self._outer is not None:
+            return False
+        try:
+            if exc_type is None:
+                self._publish()
+            else:
+                self._discard(exc_type)
+        finally:
+            _ACTIVE.pop(self.target, None)
+            self._unlock()
+        return False
+
+    # --- steps
+    def _remove_leftovers(self) -> None:
+        """Staging and old folders of runs that were killed (the lock says none is running).
+
+        A run killed between its two renames left the old folder aside and
+        none in place: the old one is put back first.
+        """
+        prefixes = (f".{self.target.name}.staging-", f".{self.target.name}.old-")
+        entries = sorted(os.scandir(self.target.parent), key=lambda e: e.name)
+        for entry in entries:
+            aside = Path(entry.path, self.target.name)
+            if entry.name.startswith(prefixes[1]) and aside.is_dir() and not self.target.exists():
+                os.rename(aside, self.target)
+        for entry in entries:
+            if entry.name.startswith(prefixes):
+                logger.info("removing %s, left by an interrupted run", entry.path)
+                _remove(Path(entry.path))
+
+    def _partial(self) -> Path:
+        partial = self._beside("partial")
+        if partial.is_dir():
+            logger.info("taking up the interrupted run in %s", partial)
+            for tmp in partial.rglob(".*.tmp"):  # a write cut short by a kill
+                tmp.unlink()
+            return partial
+        _remove(partial)
+        seed = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.staging-",
+                                     dir=self.target.parent))
+        if self.target.is_dir():
+            for pattern in self.resume:
+                for file in self.target.glob(pattern):
+                    if file.is_file():
+                        shutil.copy2(file, seed / file.name)
+        _fsync_dir(seed)
+        os.rename(seed, partial)
+        self._seeded_size = _tree_size(partial)
+        return partial
+
+    def _publish(self) -> None:
+        staging = self.staging
+        atomic_write_text(staging / MARKER, json.dumps({"written_by": "docnmf"}) + "\n")
+        _fsync_dir(staging)
+        old = None
+        if self.target.is_dir():
+            old = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.old-",
+                                        dir=self.target.parent))
+            os.rename(self.target, old / self.target.name)
+        try:
+            os.rename(staging, self.target)
+        except BaseException:
+            if old is not None:  # the old folder goes back in place: the run failed, not it
+                os.rename(old / self.target.name, self.target)
+                _remove(old)
+            raise
+        # published: what follows only tidies up, and its failure must not report the run failed
+        try:
+            _fsync_dir(self.target.parent)
+        except OSError as exc:
+            logger.warning("%s is in place but could not be flushed to disk: %s", self.given,
+                           exc.strerror or exc)
+        if old is not None:
+            _remove(old)
+
+    def _discard(self, exc_type) -> None:
+        staging = self.staging
+        if self.resume and (issubclass(exc_type, KeyboardInterrupt)
+                            or _tree_size(staging) != self._seeded_size):
+            logger.info("the finished part of this run is kept in %s for the next run", staging)
+            return
+        _remove(staging)
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the lock
+            self._lock_fd = None
+
+
+def check_output_folder(target: str | os.PathLike) -> None:
+    """An :class:`OutputFolderError` unless ``target`` can become a result folder.
+
+    It can when it does not exist yet, is an empty folder, or was written by
+    docnmf (it holds the marker file, or ``run.json`` / ``results.jsonl`` /
+    ``results.json`` of an earlier version): a folder of other files is never
+    replaced.
+    """
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise OutputFolderError(f"{target} is a file, not a folder; give a folder with -o")
+    if not target.is_dir():
+        for parent in target.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    raise OutputFolderError(f"cannot create {target}: {parent} is a file")
+                break
+        return
+    names = sorted(os.listdir(target))
+    if names and MARKER not in names and not set(_EARLIER_OUTPUTS) & set(names):
+        shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        raise OutputFolderError(f"{target} holds files docnmf did not write ({shown}); a result "
+                                "folder is replaced whole, so give a new or empty folder with -o")
+
+
+def published_path(path: str | os.PathLike) -> Path:
+    """Where ``path`` will be once its folder is published: a path inside the staging folder of
+    an :class:`OutputFolder` this process holds maps to the target; any other path is itself."""
+    path = Path(path)
+    for folder in _ACTIVE.values():
+        public = folder.public_path(path)
+        if public != path:
+            return public
+    return path
+
+
+def writes_folder(func: Callable) -> Callable:
+    """Make ``func(..., outdir, ...)`` write a whole folder through :class:`OutputFolder`.
+
+    ``func`` gets the staging folder as ``outdir``; the paths it returns (a
+    path or a list of paths) are given back as they will be once published.
+    """
+    signature = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        folder = OutputFolder(bound.arguments["outdir"])
+        with folder as staging:
+            bound.arguments["outdir"] = staging
+            result = func(*bound.args, **bound.kwargs)
+        if isinstance(result, (list, tuple)):
+            return type(result)(folder.public_path(p) for p in result)
+        return folder.public_path(result) if isinstance(result, (str, os.PathLike)) else result
+
+    return wrapper
+
+
+def _lock(path: Path, target: Path) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666 & ~_umask())
+    if fcntl is None:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise OutputFolderError(f"another docnmf run is writing to {target} (it holds "
+                                    f"{path}); wait for it to end or give another -o") from None
+        raise
+    return fd
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def _tree_size(folder: Path) -> int:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

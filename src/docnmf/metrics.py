@@ -41,6 +41,10 @@ def confusion_matrix(y_true: Sequence, y_pred: Sequence) -> tuple[np.ndarray, np
     """
     if len(y_true) != len(y_pred):
         raise ValueError(f"y_true has {len(y_true)} entries, y_pred {len(y_pred)}")
+    if len(y_true) == 0:
+        # every score is undefined on no documents: one error rather than NaN, 1.0 and an
+        # IndexError from the three of them
+        raise ValueError("no documents to score (y_true and y_pred are empty)")
     classes, t = _codes(y_true)
     clusters, p = _codes(y_pred)
     C = np.zeros((len(classes), len(clusters)), dtype=np.int64)

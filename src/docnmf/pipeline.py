@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 import platform
 import sys
@@ -23,7 +24,7 @@ from . import diagnostics
 from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
-from .io import atomic_write_bytes, write_csv, write_json
+from .io import atomic_write_bytes, write_csv, write_json, writes_folder
 from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
@@ -197,6 +198,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
                                 {"corpus": corpus.metadata.get("name"),
                                  "n_documents": len(corpus), "fitted_documents": int(active.size),
                                  "vectorizer": vectorizer_params or {}})
+    pairs = {k: len(v) for k, v in (fit_params or {}).items() if k in ("must_link", "cannot_link")}
+    if pairs:
+        record["constraint_pairs"] = pairs
     return ClusterRun(corpus, method, n_clusters, model, X, names, labels, memberships,
                       keywords, reps, metrics, record, timings, report, saved,
                       keyword_columns=columns, keyword_weights=weights,
@@ -412,11 +416,18 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
     }
 
 
+@writes_folder
 def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> list[Path]:
     """Write assignments.csv, clusters.csv, memberships.npz, run.json, metrics.json (with
     labels), overlapping.csv (methods with overlapping clusters), unassigned.csv (when some
     documents are in no cluster), the saved model in ``model/`` (methods that place new
-    documents) and, with ``report``, report_data.json and the self-contained report.html."""
+    documents) and, with ``report``, report_data.json and the self-contained report.html.
+
+    The folder is published whole (:class:`docnmf.io.OutputFolder`): it holds
+    this run's files and nothing else. Text cells are made spreadsheet-safe
+    (:func:`docnmf.io.spreadsheet_safe`); each cluster's representative
+    documents are a JSON list of ids, since an id may hold any character.
+    """
     outdir = Path(outdir)
     ids = run.corpus.ids
     labels = run.labels
@@ -429,7 +440,7 @@ def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> li
     paths = [write_csv(outdir / "assignments.csv", header, rows)]
     coherence = run.coherence if run.coherence is not None else np.full(run.n_clusters, np.nan)
     rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
-             " ".join(ids[i] for i in run.representatives[c]),
+             json.dumps([ids[i] for i in run.representatives[c]], ensure_ascii=False),
              "" if np.isnan(coherence[c]) else f"{coherence[c]:.4f}"]
             for c in range(run.n_clusters))
     paths.append(write_csv(outdir / "clusters.csv",

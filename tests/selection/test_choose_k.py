@@ -111,7 +111,7 @@ def test_choose_k_command_writes_table_plot_and_choice(demo_jsonl, tmp_path, cap
     assert (out / "choose_k.png").read_bytes()[:4] == b"\x89PNG"
 
 
-@pytest.mark.parametrize("k_range, message", [("1-5", "start at 2"), ("2-100", "more than"),
+@pytest.mark.parametrize("k_range, message", [("1-5", "at least 2"), ("2-100", "more than"),
                                                ("2-500", "at most")])
 def test_choose_k_command_refuses_bad_ranges(demo_jsonl, tmp_path, capsys, k_range, message):
     assert main(["-q", "choose-k", demo_jsonl, "--k-range", k_range,

@@ -21,7 +21,7 @@ from sklearn.cluster import KMeans
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_n_clusters, check_positive_ints,
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_positive_ints,
                           distance_memberships)
 from .._rng import as_generator
 
@@ -189,6 +189,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         if self._positive_only():
             check_non_negative(X, f"{type(self).__name__} (input X)")
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         rng = as_generator(self.random_state)
         E, sample_weight = self._embed(X, rng)

@@ -38,8 +38,9 @@ from sklearn.cluster import kmeans_plusplus
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import validate_data
 
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          distance_memberships, fit_restarts, store_params)
+from .._estimator import (DocumentClusterer, best_restart, check_fit_input, check_n_clusters,
+                          check_positive_ints, distance_memberships,
+                          fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import cluster_means, int_seed
 
@@ -392,6 +393,7 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Co-cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         k = int(self.n_clusters)
         l = min(k if self.n_col_clusters is None else int(self.n_col_clusters), X.shape[1])

@@ -21,8 +21,9 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import validate_data
 
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          distance_memberships, store_params)
+from .._estimator import (DocumentClusterer, best_restart, check_fit_input, check_n_clusters,
+                          check_positive_ints, distance_memberships,
+                          store_params)
 from .._rng import as_generator, child_generators
 from ..factor.kernels import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
 from ._common import MEMBERSHIP_ATTRIBUTES
@@ -426,6 +427,7 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def fit(self, X, y=None, sample_weight=None):
         """Cluster the rows of ``X`` (dense or CSR), or ``X`` as a Gram matrix if precomputed."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         K, self.gamma_ = kernel_matrix(X, self.kernel, self.gamma)
         if self.weighting not in ("none", "ncw"):
@@ -456,4 +458,8 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
 
     def _pairwise(self) -> bool:
         return self.kernel == "precomputed"
+
+    def _scale_free(self) -> bool:
+        # the median heuristic sets gamma by the data's scale; a given gamma does not follow it
+        return self.kernel != "gaussian" or self.gamma is None
 

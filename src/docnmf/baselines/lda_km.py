@@ -19,8 +19,9 @@ from sklearn.decomposition import PCA
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import validate_data
 
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          distance_memberships, fit_restarts, store_params)
+from .._estimator import (DocumentClusterer, best_restart, check_fit_input, check_n_clusters,
+                          check_positive_ints, distance_memberships,
+                          fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, pca_solver
 
@@ -244,6 +245,7 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
     def fit(self, X, y=None):
         """Cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         k = int(self.n_clusters)
         rng = as_generator(self.random_state)

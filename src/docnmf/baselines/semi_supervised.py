@@ -18,7 +18,7 @@ from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_n_clusters, check_positive_ints,
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_positive_ints,
                           distance_memberships, store_params)
 from .._rng import as_generator
 from ..constraints import Constraints, build_constraints, constrained_pairs
@@ -170,6 +170,7 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
         """Cluster ``X`` (documents as rows, or a Gram matrix) under the constraints."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        X = check_fit_input(self, X)
         n = X.shape[0]
         self._check_params(n)
         k = int(self.n_clusters)
@@ -207,6 +208,10 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
 
     def _pairwise(self) -> bool:
         return self.kernel == "precomputed"
+
+    def _scale_free(self) -> bool:
+        return (self.kernel != "gaussian" or self.gamma is None) and self.reward is None \
+            and self.penalty is None
 
 
 class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
@@ -279,6 +284,7 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         """Cluster ``X`` (non-negative documents as rows, or a similarity) under the constraints."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
+        X = check_fit_input(self, X)
         n = X.shape[0]
         self._check_params(n)
         if self.affinity not in ("linear", "precomputed"):
@@ -328,6 +334,9 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
 
     def _pairwise(self) -> bool:
         return self.affinity == "precomputed"
+
+    def _scale_free(self) -> bool:
+        return self.reward is None and self.penalty is None
 
 
 def normalized_cut_criterion(A_tilde: np.ndarray, degrees: np.ndarray, labels: np.ndarray,

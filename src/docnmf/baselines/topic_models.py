@@ -17,7 +17,8 @@ from sklearn.decomposition import LatentDirichletAllocation
 from sklearn.utils.validation import check_non_negative, validate_data
 
 from ..factor._losses import has_converged
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
+from .._estimator import (DocumentClusterer, best_restart, check_fit_input,
+                          check_n_clusters, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
 from ._common import int_seed
@@ -131,6 +132,7 @@ class _TopicModel(DocumentClusterer):
         """``X`` checked as non-negative counts, with the parameters; and ``n_clusters``."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         return X, int(self.n_clusters)
 
@@ -272,6 +274,10 @@ class LDAClustering(_TopicModel, ClusterMixin, BaseEstimator):
                  topic_word_prior: float | None = None, learning_method: str = "batch",
                  max_iter: int = 50, n_init: int = 1, random_state=None, verbose: int = 0):
         store_params(self, locals())
+
+    def _scale_free(self) -> bool:
+        # the Dirichlet priors weigh against the counts, so counts times c are another corpus
+        return False
 
     def fit(self, X, y=None):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""

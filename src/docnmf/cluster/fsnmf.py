@@ -9,7 +9,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+from .._estimator import (SoftClusterer, best_restart, check_fit_input,
+                          check_n_clusters, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
 from ..factor.fsnmf import (FSNMFResult, _column_sqnorms, feature_residuals, fit_fsnmf, solve_g,
@@ -158,6 +159,7 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     def fit(self, X, y=None):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         rng = as_generator(self.random_state)
         alpha, k = float(self.alpha), int(self.n_clusters)

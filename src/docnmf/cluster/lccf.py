@@ -13,8 +13,9 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          distance_memberships, fit_restarts, memberships_from, store_params)
+from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_clusters,
+                          check_positive_ints, distance_memberships,
+                          fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
@@ -304,6 +305,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         self._check_params(X.shape[0])
         if self.weighting == "ncw" and not self._precomputed():
             check_non_negative(X, f"{type(self).__name__} with weighting='ncw' (input X)")
+        X = check_fit_input(self, X)
         K = make_kernel(X, self.kernel)
         graph = self._graph(X, K)
         Kw, graph = self._weigh(K, graph)
@@ -495,6 +497,10 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
 
     def _pairwise(self) -> bool:
         return self._precomputed()
+
+    def _scale_free(self) -> bool:
+        # lambda in units of the data term scales with X; the paper's absolute lambda does not
+        return self.lam_scale != "none" or self.lam == 0
 
     def _positive_only(self) -> bool:
         # NC weights 1 / (K e) need positive degrees, which non-negative documents give; the

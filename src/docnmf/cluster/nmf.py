@@ -11,7 +11,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+from .._estimator import (SoftClusterer, best_restart, check_fit_input,
+                          check_n_clusters, check_positive_ints,
                           memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.init import INITS, make_starts, truncated_svd
@@ -157,6 +158,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     def fit(self, X, y=None):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
+        X = check_fit_input(self, X)
         self._check_params(X.shape[0])
         weights = self._row_weights(X)
         rng = as_generator(self.random_state)

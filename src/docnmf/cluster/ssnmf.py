@@ -10,7 +10,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_n_clusters, check_positive_ints,
+from .._estimator import (SoftClusterer, best_restart, check_fit_input,
+                          check_n_clusters, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..constraints import build_constraints, constrained_pairs
@@ -198,6 +199,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         """
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
+        X = check_fit_input(self, X)
         n = X.shape[0]
         self._check_params(n)
         self.constraints_ = build_constraints(n, y, must_link, cannot_link)
@@ -290,3 +292,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
     def _pairwise(self) -> bool:
         return self.affinity == "precomputed"
+
+    def _scale_free(self) -> bool:
+        # the default weights are the largest similarity, so they scale with X; given ones do not
+        return self.reward is None and self.penalty is None

@@ -23,18 +23,22 @@ class Decoder:
     def __init__(self, encoding: str = "utf-8") -> None:
         self.encoding = encoding
         self.n_replaced = 0
+        self.first: str | None = None
 
-    def __call__(self, data: bytes) -> str:
+    def __call__(self, data: bytes, where: str | None = None) -> str:
+        """``data`` decoded; ``where`` names it ("line 12") in the warning if it is the first bad one."""
         try:
             return data.decode(self.encoding)
-        except UnicodeDecodeError:
+        except UnicodeDecodeError as exc:
             self.n_replaced += 1
+            if self.first is None and where is not None:
+                self.first = f"{where}, byte {exc.start + 1}"
             return data.decode(self.encoding, errors="replace")
 
-    def read(self, path: str | os.PathLike) -> str:
+    def read(self, path: str | os.PathLike, where: str | None = None) -> str:
         """Decode one whole file."""
         with open(path, "rb") as file:
-            return self(file.read())
+            return self(file.read(), where)
 
     def warn(self, what: str, source: Path | str, *, stacklevel: int = 3) -> None:
         """Emit one ``UnicodeWarning`` if anything was decoded with replacement.
@@ -44,9 +48,10 @@ class Decoder:
         n = self.n_replaced
         if n:
             noun, verb = (what, "was") if n == 1 else (what + "s", "were")
+            first = f" (the first at {self.first})" if self.first else ""
             warnings.warn(
                 f"{n} {noun} in {source} {verb} not valid {self.encoding} "
-                "and decoded with replacement characters (U+FFFD)",
+                f"and decoded with replacement characters (U+FFFD){first}",
                 UnicodeWarning,
                 stacklevel=stacklevel,
             )

@@ -9,7 +9,9 @@ call emits at most one ``UnicodeWarning``.
 
 from __future__ import annotations
 
+import faulthandler
 import html
+import multiprocessing
 import os
 import re
 from pathlib import Path
@@ -120,6 +122,8 @@ def read_reuters21578(
             topic_list = tuple(dict.fromkeys(t.strip() for t in found))
             if single_label and len(topic_list) != 1:
                 continue
+            if "NEWID" not in attrs:
+                raise CorpusError(f"{file}: a <REUTERS> record without a NEWID attribute")
             doc_id = f"reuters/{attrs['NEWID']}"
             texts.append(_reuters_text(record))
             labels.append(topic_list)
@@ -332,31 +336,46 @@ def read_classic4(folder: str | os.PathLike) -> Corpus:
 # ---------------------------------------------------------------- CLUTO sparse
 
 
+#: The most columns a CLUTO header may declare: every vocabulary shipped has under 130,000 terms,
+#: and a typo such as ``2 99999999999`` must not ask for gigabytes.
+MAX_CLUTO_TERMS = 1 << 24
+
+
 def _parse_cluto(text: str, source: Path) -> sp.csr_matrix:
     lines = text.splitlines()
     if not lines:
         raise CorpusError(f"{source} is empty")
     header = lines[0].split()
-    if len(header) not in (2, 3):
+    if len(header) not in (2, 3) or not all(t.isdigit() for t in header):
         raise CorpusError(f"{source}: first line should be 'N M' or 'N M NNZ', got {lines[0]!r}")
     n_docs, n_terms = int(header[0]), int(header[1])
+    if n_terms > MAX_CLUTO_TERMS:
+        raise CorpusError(f"{source}: the header declares {n_terms:,} columns, more than "
+                          f"{MAX_CLUTO_TERMS:,}")
     body = lines[1 : 1 + n_docs]
     if len(body) < n_docs or any(line.strip() for line in lines[1 + n_docs :]):
         raise CorpusError(f"{source}: header says {n_docs} documents, found {len(lines) - 1} lines")
     indptr, cols, vals = [0], [], []
     for number, line in enumerate(body, start=2):
         tokens = line.split()
-        if len(tokens) % 2:  # "nnz col val col val ...", as in these copies
-            if int(tokens[0]) * 2 != len(tokens) - 1:
-                raise CorpusError(f"{source} line {number}: entry count does not match its pairs")
-            tokens = tokens[1:]
-        cols.extend(int(t) for t in tokens[0::2])
-        vals.extend(float(t) for t in tokens[1::2])
+        try:
+            if len(tokens) % 2:  # "nnz col val col val ...", as in these copies
+                if int(tokens[0]) * 2 != len(tokens) - 1:
+                    raise CorpusError(f"{source} line {number}: entry count does not match its "
+                                      "pairs")
+                tokens = tokens[1:]
+            cols.extend(int(t) for t in tokens[0::2])
+            vals.extend(float(t) for t in tokens[1::2])
+        except ValueError:
+            raise CorpusError(f"{source} line {number}: expected whole-number columns and "
+                              f"numeric values, got {line[:80]!r}") from None
         indptr.append(len(cols))
     col = np.asarray(cols, dtype=np.int64)
     if col.size and (col.min() < 0 or col.max() >= n_terms):
         raise CorpusError(f"{source}: column index outside 0..{n_terms - 1} (columns are 0-based)")
     data = np.asarray(vals, dtype=np.float64)
+    if not np.all(np.isfinite(data)) or (data.size and data.min() < 0):
+        raise CorpusError(f"{source}: values must be finite and non-negative")
     X = sp.csr_matrix((data, col, np.asarray(indptr)), shape=(n_docs, n_terms))
     X.sum_duplicates()
     return X
@@ -365,7 +384,10 @@ def _parse_cluto(text: str, source: Path) -> sp.csr_matrix:
 def _cluto_labels(path: Path, n_docs: int) -> list[tuple[str, ...]]:
     """Labels from a one-hot classes x documents matrix; a document may have 0 or several."""
     rows = [line.split() for line in path.read_text(errors="replace").splitlines() if line.strip()]
-    onehot = np.asarray(rows, dtype=np.float64)
+    try:
+        onehot = np.asarray(rows, dtype=np.float64)
+    except ValueError:  # rows of different lengths, or words
+        raise CorpusError(f"{path}: expected a classes x {n_docs} matrix of numbers") from None
     if onehot.ndim != 2 or onehot.shape[1] != n_docs:
         raise CorpusError(f"{path}: expected a classes x {n_docs} matrix, got shape {onehot.shape}")
     width = max(2, len(str(onehot.shape[0] - 1)))
@@ -447,6 +469,76 @@ def _mat_strings(cell: np.ndarray) -> list[str]:
     return [str(np.asarray(item).ravel()[0]) if np.size(item) else "" for item in cell.ravel()]
 
 
+def _loadmat(path: Path) -> dict:
+    """``scipy.io.loadmat(path)``, in a forked process where the platform forks.
+
+    Some damaged files crash scipy's compiled MATLAB reader (a segmentation
+    fault, found by fuzzing): in a child process that ends in a
+    :class:`CorpusError` instead of taking the caller down.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return scipy.io.loadmat(path)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_loadmat_child, args=(path, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        kind, value = receive.recv()
+    except EOFError:
+        child.join()
+        raise CorpusError(f"{path} is not a MATLAB file that can be read (scipy's reader died "
+                          f"on it with exit status {child.exitcode})") from None
+    finally:
+        receive.close()
+    child.join()
+    if kind == "error":
+        error_type, message = value
+        raise {"NotImplementedError": NotImplementedError}.get(error_type, ValueError)(
+            f"{error_type}: {message}" if error_type != "NotImplementedError" else message)
+    return value
+
+
+def _loadmat_child(path: Path, send) -> None:
+    faulthandler.disable()  # a crash here is reported by the parent, in one line
+    try:
+        result = ("ok", scipy.io.loadmat(path))
+    except Exception as exc:  # sent back and raised there
+        result = ("error", (type(exc).__name__, str(exc)[:500]))
+    send.send(result)
+    send.close()
+
+
+def _mat_counts(value, path: Path, key: str) -> sp.csr_matrix:
+    """The document-term matrix of a .mat file: two-dimensional, finite, non-negative."""
+    try:
+        X = sp.csr_matrix(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise CorpusError(f"{path}: {key} is not a numeric matrix ({exc})") from None
+    if X.ndim != 2 or 0 in X.shape:
+        raise CorpusError(f"{path}: {key} is an empty matrix of shape {X.shape}")
+    if not np.all(np.isfinite(X.data)):
+        raise CorpusError(f"{path}: {key} holds NaN or infinite entries")
+    if X.data.size and X.data.min() < 0:
+        raise CorpusError(f"{path}: {key} holds negative entries (min {X.data.min():g}); "
+                          "term counts or weights are never negative")
+    return X
+
+
+def _mat_labels(value, path: Path, key: str) -> np.ndarray:
+    """Class labels as strings: whole numbers as ``"3"``, text as it is."""
+    y = np.asarray(value).ravel()
+    if y.dtype.kind in "iub":
+        return np.array([str(int(v)) for v in y], dtype=object)
+    if y.dtype.kind == "f":
+        if not np.all(np.isfinite(y)):
+            raise CorpusError(f"{path}: {key} holds NaN or infinite labels")
+        return np.array([str(int(v)) if v == int(v) else repr(float(v)) for v in y], dtype=object)
+    if y.dtype.kind in "US":
+        return np.array([str(v).strip() for v in y], dtype=object)
+    raise CorpusError(f"{path}: {key} is not a vector of class labels (dtype {y.dtype})")
+
+
 def read_mat(path: str | os.PathLike, *, min_class_size: int | None = None) -> Corpus:
     """Read a MATLAB v5 document-term file (``fea``/``gnd`` or ``A``/``labels``).
 
@@ -473,7 +565,16 @@ def read_mat(path: str | os.PathLike, *, min_class_size: int | None = None) -> C
     path = Path(path)
     if not path.is_file():
         raise CorpusError(f"no such file: {path}")
-    mat = scipy.io.loadmat(path)
+    try:
+        mat = _loadmat(path)
+    except CorpusError:
+        raise
+    except NotImplementedError:  # scipy's word for MATLAB 7.3 (HDF5) files
+        raise CorpusError(f"{path} is a MATLAB 7.3 (HDF5) file; save it with -v7 or "
+                          "earlier") from None
+    except Exception as exc:  # scipy raises many kinds for a damaged file
+        raise CorpusError(f"{path} is not a MATLAB file that can be read "
+                          f"({str(exc)[:200]})") from None
     X_key = next((k for k in ("fea", "A") if k in mat), None)
     y_key = next((k for k in ("gnd", "labels") if k in mat), None)
     if X_key is None or y_key is None:
@@ -481,18 +582,21 @@ def read_mat(path: str | os.PathLike, *, min_class_size: int | None = None) -> C
         raise CorpusError(
             f"{path} has no 'fea'/'A' matrix and 'gnd'/'labels' vector (found: {found})"
         )
-    y = np.asarray(mat[y_key]).ravel()
-    X = sp.csr_matrix(mat[X_key], dtype=np.float64)
+    X = _mat_counts(mat[X_key], path, X_key)
+    y = _mat_labels(mat[y_key], path, y_key)
     if X.shape[0] != y.size and X.shape[1] == y.size:
         X = X.T.tocsr()
     if X.shape[0] != y.size:
         raise CorpusError(f"{path}: {X_key} has shape {X.shape} but {y_key} has {y.size} entries")
-    vocabulary = _mat_strings(mat["ms"]) if "ms" in mat else None
+    try:
+        vocabulary = _mat_strings(mat["ms"]) if "ms" in mat else None
+    except (TypeError, ValueError, IndexError, AttributeError):
+        vocabulary = None  # not a cell array of strings: the terms stay unnamed
     if vocabulary is not None and len(vocabulary) != X.shape[1]:
         vocabulary = None
     corpus = Corpus(
         texts=None,
-        labels=[(str(int(v)),) for v in y],
+        labels=[(v,) if v else () for v in y],
         ids=[f"{path.stem}/{i}" for i in range(X.shape[0])],
         metadata={"name": path.stem, "source": str(path), "format": "mat"},
         counts=X,

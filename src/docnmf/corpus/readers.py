@@ -13,6 +13,7 @@ import csv
 import fnmatch
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,19 +30,42 @@ def _visible(name: str) -> bool:
     return not name.startswith(".")
 
 
-def _files_under(root: Path, pattern: str | None) -> list[Path]:
-    """Non-hidden files below ``root`` (recursively), sorted by relative POSIX path."""
-    found = []
+def _files_under(root: Path, pattern: str | None,
+                 follow_outside_links: bool = False) -> tuple[list[Path], list[str]]:
+    """Non-hidden files below ``root`` (recursively), sorted by relative POSIX path.
+
+    Also returns what was skipped and why: links that lead nowhere (dangling,
+    or a loop), links to files outside ``root`` (unless
+    ``follow_outside_links``), and entries that are not regular files (a
+    FIFO would block the read forever). Linked folders are not entered.
+    """
+    found, skipped = [], []
+    real_root = Path(os.path.realpath(root))
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if _visible(d)]
         for name in filenames:
-            if _visible(name) and (pattern is None or fnmatch.fnmatch(name, pattern)):
-                found.append(Path(dirpath, name))
-    return sorted(found, key=lambda p: p.relative_to(root).as_posix())
+            if not _visible(name) or (pattern is not None and not fnmatch.fnmatch(name, pattern)):
+                continue
+            path = Path(dirpath, name)
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                target = Path(os.path.realpath(path))
+                if not target.exists():
+                    skipped.append(f"{rel} (a link that leads nowhere)")
+                    continue
+                if not follow_outside_links and real_root not in target.parents:
+                    skipped.append(f"{rel} (a link to {target}, outside the folder)")
+                    continue
+            if not path.is_file():
+                skipped.append(f"{rel} (not a regular file)")
+                continue
+            found.append(path)
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix()), skipped
 
 
 def read_folder(
-    path: str | os.PathLike, *, encoding: str = "utf-8", pattern: str | None = None
+    path: str | os.PathLike, *, encoding: str = "utf-8", pattern: str | None = None,
+    follow_outside_links: bool = False,
 ) -> Corpus:
     """Read a folder of text files, one document per file.
 
@@ -55,6 +79,11 @@ def read_folder(
         Text encoding; undecodable bytes become U+FFFD (one ``UnicodeWarning``).
     pattern : str, optional
         Shell pattern the file *name* must match, e.g. ``"*.txt"``.
+    follow_outside_links : bool, default=False
+        Read files that symbolic links inside the folder point to outside it.
+        By default such links are skipped, as are links that lead nowhere and
+        entries that are not regular files; one ``UserWarning`` names them.
+        Linked subfolders are never entered.
 
     Returns
     -------
@@ -78,9 +107,17 @@ def read_folder(
         raise CorpusError(f"no such folder: {root}")
     decode = Decoder(encoding)
     texts, labels, ids = [], [], []
-    for file in _files_under(root, pattern):
+    files, skipped = _files_under(root, pattern, follow_outside_links)
+    if skipped:
+        warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
+                      f"skipped: {'; '.join(sorted(skipped)[:3])}{'; ...' if len(skipped) > 3 else ''}",
+                      UserWarning, stacklevel=2)
+    for file in files:
         rel = file.relative_to(root)
-        texts.append(decode.read(file))
+        try:
+            texts.append(decode.read(file, rel.as_posix()))
+        except OSError as exc:
+            raise CorpusError(f"cannot read {file}: {exc.strerror or exc}") from None
         labels.append((rel.parts[0],) if len(rel.parts) > 1 else ())
         ids.append(rel.as_posix())
     if not ids:
@@ -107,8 +144,12 @@ def _table_corpus(
     label_column: str | None,
     id_column: str | None,
     split_label: Callable[[Any], tuple[str, ...]],
+    where: list[str],
 ) -> Corpus:
-    """Build a corpus from records with named columns (shared by CSV and JSON Lines)."""
+    """Build a corpus from records with named columns (shared by CSV and JSON Lines).
+
+    ``where[i]`` says where record ``i`` starts (``"line 12"``), for error messages.
+    """
     _column(text_column, columns, source)
     if label_column is None:
         label_column = "label" if "label" in columns else None
@@ -126,18 +167,19 @@ def _table_corpus(
         if text is None:
             text = ""
         if not isinstance(text, str):
-            raise CorpusError(f"record {number} of {source}: {text_column!r} is not a string")
+            raise CorpusError(f"{source}, {where[number - 1]}: {text_column!r} is not a string")
         if id_column is None:
             doc_id = str(number)
         else:
             value = row.get(id_column)
             doc_id = "" if value is None else str(value).strip()
             if not doc_id:
-                raise CorpusError(f"record {number} of {source} has an empty {id_column!r}")
+                raise CorpusError(f"{source}, {where[number - 1]}: empty {id_column!r}")
         if doc_id in seen:
             raise CorpusError(
                 f"duplicate document id {doc_id!r} in {source} "
-                f"(records {seen[doc_id]} and {number})"
+                f"(records {seen[doc_id]} and {number}, {where[seen[doc_id] - 1]} and "
+                f"{where[number - 1]})"
             )
         seen[doc_id] = number
         texts.append(text)
@@ -145,6 +187,48 @@ def _table_corpus(
         ids.append(doc_id)
     meta = {"name": source.stem, "source": str(source), "format": fmt}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
+
+
+#: The longest CSV field read, in characters (Python's csv module stops at 131,072 by default):
+#: a longer one is reported as an error, never cut.
+MAX_FIELD = 1 << 28
+
+
+def _read_bytes(source: Path) -> bytes:
+    try:
+        return source.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def _csv_records(lines: list[str], delimiter: str, source: Path) -> list[tuple[int, int, list]]:
+    """(first line, last line, fields) of each record; malformed CSV is a :class:`CorpusError`.
+
+    The reader is strict: a quoted field must be closed, and a closing quote
+    must be followed by a delimiter or the end of the line, so that one stray
+    quote cannot swallow the records after it.
+    """
+    limit = csv.field_size_limit()
+    csv.field_size_limit(MAX_FIELD)
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
+    out, last = [], 0
+    try:
+        for record in reader:
+            out.append((last + 1, reader.line_num, record))
+            last = reader.line_num
+    except csv.Error as exc:
+        start = last + 1
+        if "field larger than field limit" in str(exc):
+            why = f"a field longer than {MAX_FIELD:,} characters"
+        elif "unexpected end of data" in str(exc):
+            why = ("a quoted field opened in this record is never closed (a quote in a text "
+                   "must be doubled)")
+        else:
+            why = f"malformed CSV ({exc}; a quote in a text must be doubled)"
+        raise CorpusError(f"{source}, line {start}: {why}") from None
+    finally:
+        csv.field_size_limit(limit)
+    return out
 
 
 def read_csv(
@@ -205,31 +289,36 @@ def read_csv(
     if delimiter is None:
         delimiter = "\t" if source.suffix.lower() == ".tsv" else ","
     decode = Decoder(encoding)
-    raw_lines = source.read_bytes().splitlines(keepends=True)
+    raw_lines = _read_bytes(source).splitlines(keepends=True)
     # decode line by line so a bad byte is charged to the record that holds it
     lines, bad_lines = [], set()
     for number, raw in enumerate(raw_lines, start=1):
         before = decode.n_replaced
-        lines.append(decode(raw))
+        lines.append(decode(raw, where=f"line {number}"))
         if decode.n_replaced > before:
             bad_lines.add(number)
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-    reader = csv.reader(lines, delimiter=delimiter)
-    header = next(reader, None)
-    if header is None:
+    records = _csv_records(lines, delimiter, source)
+    if not records:
         raise CorpusError(f"{source} is empty (a header row is needed)")
+    (_, _, header), records = records[0], records[1:]
     columns = [name.strip() for name in header]
-    rows, n_bad, last_line = [], 0, reader.line_num
-    for record in reader:
+    rows, where, n_bad = [], [], 0
+    for first, last, record in records:
         if not any(field.strip() for field in record):
-            last_line = reader.line_num
             continue
+        if len(record) > len(columns) and not any(f.strip() for f in record[len(columns):]):
+            record = record[:len(columns)]  # trailing empty fields, as spreadsheets write them
+        if len(record) != len(columns):
+            raise CorpusError(
+                f"{source}, line {first}: {len(record)} field{'s' * (len(record) != 1)} where "
+                f"the header has {len(columns)}; a text holding {delimiter!r}, a quote or a line "
+                "break must be quoted, with any quote in it doubled")
         rows.append(dict(zip(columns, record)))
-        n_bad += any(n in bad_lines for n in range(last_line + 1, reader.line_num + 1))
-        last_line = reader.line_num
+        where.append(f"line {first}")
+        n_bad += any(n in bad_lines for n in range(first, last + 1))
     decode.n_replaced = n_bad
-
     def split_label(value: Any) -> tuple[str, ...]:
         value = (value or "").strip()
         if not value:
@@ -240,7 +329,7 @@ def read_csv(
 
     corpus = _table_corpus(
         rows, columns, source, "csv", text_column=text_column, label_column=label_column,
-        id_column=id_column, split_label=split_label,
+        id_column=id_column, split_label=split_label, where=where,
     )
     decode.warn("document", source)
     return corpus
@@ -307,22 +396,28 @@ def read_jsonl(
         raise CorpusError(f"no such file: {source}")
     decode = Decoder(encoding)
     rows: list[dict[str, Any]] = []
+    where: list[str] = []
     columns: dict[str, None] = {}
-    for number, raw in enumerate(source.read_bytes().splitlines(), start=1):
-        line = decode(raw).lstrip("\ufeff").strip()
+    for number, raw in enumerate(_read_bytes(source).splitlines(), start=1):
+        line = decode(raw, where=f"line {number}").lstrip("\ufeff").strip()
         if not line:
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CorpusError(f"line {number} of {source} is not valid JSON: {exc.msg}") from None
+            raise CorpusError(f"line {number} of {source} is not valid JSON: {exc.msg} "
+                              f"(column {exc.colno})") from None
+        except (ValueError, RecursionError) as exc:  # e.g. a number of 5,000 digits
+            raise CorpusError(f"line {number} of {source} cannot be read as JSON: "
+                              f"{type(exc).__name__}: {str(exc)[:200]}") from None
         if not isinstance(row, dict):
             raise CorpusError(f"line {number} of {source} is not a JSON object")
         rows.append(row)
+        where.append(f"line {number}")
         columns.update(dict.fromkeys(row))
     corpus = _table_corpus(
         rows, list(columns), source, "jsonl", text_column=text_column,
-        label_column=label_column, id_column=id_column, split_label=_json_label,
+        label_column=label_column, id_column=id_column, split_label=_json_label, where=where,
     )
     decode.warn("document", source)
     return corpus

@@ -7,12 +7,19 @@ Workers receive ``context`` (the prepared corpora and settings) once, at
 start-up, not with every task, and each is pinned to one BLAS thread: the
 processes already use the cores. :func:`derive_seed` turns the parts that
 identify a run (seed, data set, method, run...) into its ``random_state``.
+
+Workers never outlive the run: they ignore Ctrl-C (the parent handles it and
+ends them), and on Linux each asks the kernel to kill it when its parent dies
+(``PR_SET_PDEATHSIG``), so a ``kill -9`` of the parent leaves no orphans.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
+import signal
+import sys
 import zlib
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import nullcontext
@@ -48,9 +55,30 @@ def derive_seed(*parts: int | str) -> int:
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(context: Any) -> None:
+#: prctl's option asking for a signal when the parent exits (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this process when ``parent`` ends (Linux; elsewhere nothing)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+
+def _start_worker(context: Any, parent: int) -> None:
     from threadpoolctl import threadpool_limits
 
+    _die_with_parent(parent)
+    # Ctrl-C reaches the whole process group: the parent stops the pool, so a worker cut
+    # off in the middle of a queue operation cannot leave the others blocked on its lock
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER.update(context=context, limits=threadpool_limits(limits=1))
 
 
@@ -80,7 +108,8 @@ def run_tasks(work: Callable[[Any, Task], Result], tasks: Sequence[Task], contex
 
     A task that raises stops the run: the error is logged with the task's
     description and raised here; pending tasks are cancelled and the workers
-    shut down (on Ctrl-C too).
+    shut down. On Ctrl-C (or when the caller stops consuming) the workers are
+    ended at once rather than waited for.
     """
     tasks = list(tasks)
     if not tasks:
@@ -93,7 +122,9 @@ def run_tasks(work: Callable[[Any, Task], Result], tasks: Sequence[Task], contex
             for task in tasks:
                 yield task, work(context, task)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(context,))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                               initargs=(context, os.getpid()))
+    finished_all = False
     try:
         pending = {pool.submit(_run_in_worker, work, task): task for task in tasks}
         while pending:
@@ -106,5 +137,25 @@ def run_tasks(work: Callable[[Any, Task], Result], tasks: Sequence[Task], contex
                     logger.error("%s failed", describe(task))
                     raise
                 yield task, result
+        finished_all = True
     finally:
+        if not finished_all:
+            _end_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers: their tasks' results are no longer wanted.
+
+    ``shutdown`` alone waits for the running tasks, which may take minutes,
+    and can block for ever on a queue a worker died holding. The executor
+    keeps its processes in ``_processes`` (a dict of pid -> Process, since
+    Python 3.2); there is no public way to reach them.
+    """
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):
+            pass  # already gone
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.join(timeout=5)

@@ -17,7 +17,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..io import atomic_write_text, to_jsonable
+from ..diagnostics import warning_lines
+from ..io import atomic_write_text, published_path, to_jsonable
 from .data import membership_bands
 from .folder import RunFolder, read_run_folder
 
@@ -100,9 +101,13 @@ def _overview(f: RunFolder) -> str:
     if selection:
         facts.insert(8, ("k chosen by", selection.get("reason", "choose-k")))
     diagnostics = run.get("diagnostics")
-    if isinstance(diagnostics, dict):     # whatever the run recorded about itself
-        facts += [(str(key).replace("_", " "), value if isinstance(value, str) else
-                   json.dumps(to_jsonable(value))) for key, value in diagnostics.items()]
+    if isinstance(diagnostics, dict):     # the run's findings about itself, as sentences
+        try:
+            findings = warning_lines(diagnostics)
+        except (KeyError, TypeError, ValueError):   # a record of another shape: shown as is
+            findings = [f"{key.replace('_', ' ')}: {json.dumps(to_jsonable(value))}"
+                        for key, value in diagnostics.items()]
+        facts.append(("diagnostics", "; ".join(findings) if findings else "nothing to report"))
     rows = "".join(f"<tr><th>{_e(a)}</th><td>{_e(b)}</td></tr>" for a, b in facts)
     estimator = params.get("estimator") or {}
     est = ", ".join(f"{_e(k)}={_e(v)}" for k, v in estimator.items())
@@ -202,7 +207,7 @@ def _cluster_sections(f: RunFolder) -> str:
         reps = info.get("representatives")
         if reps is None:
             reps = [{"id": i, "membership": None, "snippet": ""}
-                    for i in (row.get("representative_documents") or "").split()]
+                    for i in _representative_ids(row.get("representative_documents") or "")]
         docs = "".join(f'<li><span class="id">{_e(r["id"])}</span>'
                        + (f' <span class="m">{r["membership"]:.2f}</span>'
                           if r.get("membership") is not None else "")
@@ -319,7 +324,7 @@ def render_report(folder: RunFolder) -> str:
                         max(360, min(720, 60 + 24 * k)), 420),
         _objective(folder),
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
-        f'{_e(folder.path)}</code> · coherence: {_e(data.get("coherence_measure", "–"))}</footer>'
+        f'{_e(published_path(folder.path))}</code> · coherence: {_e(data.get("coherence_measure", "–"))}</footer>'
         "</main>",
     ])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -337,3 +342,19 @@ def write_report(outdir: str | Path) -> Path:
     """Read the result folder ``outdir`` and write ``outdir/report.html``; returns its path."""
     folder = read_run_folder(outdir)
     return atomic_write_text(Path(outdir) / "report.html", render_report(folder))
+
+
+def _representative_ids(cell: str) -> list[str]:
+    """The ids of a ``representative_documents`` cell: a JSON list (space-separated in folders
+    written before ids could hold spaces).
+
+    Examples
+    --------
+    >>> _representative_ids('["a b", "c"]'), _representative_ids("a c")
+    (['a b', 'c'], ['a', 'c'])
+    """
+    try:
+        ids = json.loads(cell)
+    except ValueError:
+        return cell.split()
+    return [str(i) for i in ids] if isinstance(ids, list) else cell.split()

@@ -225,7 +225,13 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
 def _as_text_list(raw_documents) -> list[str]:
     if isinstance(raw_documents, str):
         raise TypeError("expected an iterable of documents, got a single string")
-    return [str(d) for d in raw_documents]
+    docs = list(raw_documents)
+    for i, d in enumerate(docs):
+        if not isinstance(d, str):
+            # str(nan) would become the term "nan", str(b"x") the terms "b" and "x"
+            raise ValueError(f"document {i} is {type(d).__name__} {d!r:.40}, not a string; give "
+                             "missing texts as '' (e.g. pandas' fillna(''))")
+    return docs
 
 
 def _is_count(value) -> bool:

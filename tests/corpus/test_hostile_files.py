@@ -1,0 +1,201 @@
+"""Files that once lost records silently or ended in a traceback: each is read whole or refused
+with a CorpusError naming the file and the line."""
+
+import csv
+import os
+import warnings
+
+import numpy as np
+import pytest
+import scipy.io
+
+from docnmf.corpus import CorpusError, read_corpus, read_csv, read_folder, read_jsonl, read_mat
+from docnmf.corpus import formats, readers
+
+
+def csv_file(path, rows, header=("id", "text", "label")):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
+def thirty_records(path):
+    return csv_file(path, [(f"d{i}", f"words of record {i}", "ab"[i % 2]) for i in range(30)])
+
+
+def test_an_unclosed_quote_is_an_error_not_lost_records(tmp_path):
+    f = thirty_records(tmp_path / "d.csv")
+    lines = f.read_text().splitlines(keepends=True)
+    lines[5] = lines[5].replace(",", ',"', 1)  # record d4 opens a quote it never closes
+    f.write_text("".join(lines))
+    with pytest.raises(CorpusError, match=r"d\.csv, line 6: a quoted field .* never closed"):
+        read_csv(f)
+
+
+def test_a_stray_quote_in_the_middle_is_an_error(tmp_path):
+    f = thirty_records(tmp_path / "d.csv")
+    lines = f.read_text().splitlines(keepends=True)
+    lines[3] = lines[3].replace(",", ',"', 1)  # swallows records until the next quote...
+    lines[9] = lines[9].replace("words", '"words', 1)  # ...which is followed by text
+    f.write_text("".join(lines))
+    with pytest.raises(CorpusError, match=r"d\.csv, line 4: malformed CSV"):
+        read_csv(f)
+
+
+@pytest.mark.parametrize("row, fields", [("2,bar baz,b,extra,more", 5), ("3", 1), ("4,only", 2)])
+def test_ragged_rows_are_errors(tmp_path, row, fields):
+    f = tmp_path / "r.csv"
+    f.write_text(f"id,text,label\n1,hello world,a\n{row}\n5,foo,a\n")
+    with pytest.raises(CorpusError, match=rf"r\.csv, line 3: {fields} fields? where the header "
+                                          "has 3"):
+        read_csv(f)
+
+
+def test_trailing_empty_fields_and_blank_rows_are_fine(tmp_path):
+    f = tmp_path / "r.csv"
+    f.write_text("id,text,label\n1,hello,a,,\n\n2,bye,b\n")
+    assert read_csv(f).texts == ["hello", "bye"]
+
+
+def test_a_field_of_200000_characters_is_read(tmp_path):
+    big = "word " * 40_000
+    f = csv_file(tmp_path / "big.csv", [("a", big, "x"), ("b", "short", "y")])
+    c = read_csv(f)
+    assert len(c.texts[0]) == 200_000 and c.texts[1] == "short"
+    import csv as module
+    assert module.field_size_limit() == 131072  # the reader leaves the module as it found it
+
+
+def test_a_field_over_the_limit_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(readers, "MAX_FIELD", 1000)
+    f = csv_file(tmp_path / "big.csv", [("a", "short", "x"), ("b", "x" * 1001, "y")])
+    with pytest.raises(CorpusError, match=r"big\.csv, line 3: a field longer than 1,000"):
+        read_csv(f)
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"text": "a"', "line 2 .* not valid JSON"),
+    ("1" * 5000, "line 2 .* cannot be read as JSON"),
+    ("[" * 100_000, "line 2 .* (cannot be read as|not valid) JSON"),
+])
+def test_json_lines_errors_name_the_line(tmp_path, line, message):
+    f = tmp_path / "d.jsonl"
+    f.write_text('{"text": "ok"}\n' + line + "\n")
+    with pytest.raises(CorpusError, match=message):
+        read_jsonl(f)
+
+
+def test_folder_skips_broken_and_outside_links_with_one_warning(tmp_path):
+    root = tmp_path / "docs"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "1.txt").write_text("inside one")
+    (root / "a" / "2.txt").write_text("inside two")
+    (tmp_path / "secret.txt").write_text("outside")
+    os.symlink(tmp_path / "secret.txt", root / "a" / "out.txt")
+    os.symlink("2.txt", root / "a" / "in.txt")  # inside the folder: read
+    os.symlink("nowhere", root / "a" / "dangling.txt")
+    os.symlink("loop_b", root / "a" / "loop_a")
+    os.symlink("loop_a", root / "a" / "loop_b")
+    os.mkfifo(root / "a" / "fifo")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        c = read_folder(root)
+    assert c.ids == ["a/1.txt", "a/2.txt", "a/in.txt"]
+    assert "outside" not in " ".join(c.texts)
+    (message,) = [str(w.message) for w in record]
+    assert message.startswith("5 entries of") and "leads nowhere" in message
+    with pytest.warns(UserWarning, match="^4 entries"):  # the links outside are followed now
+        everything = read_folder(root, follow_outside_links=True)
+    assert "a/out.txt" in everything.ids
+
+
+def test_an_unreadable_file_in_a_folder_is_a_corpus_error(tmp_path, monkeypatch):
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "1.txt").write_text("x")
+
+    def refuse(self, path, where=None):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(readers.Decoder, "read", refuse)
+    with pytest.raises(CorpusError, match="cannot read .*1.txt: Permission denied"):
+        read_folder(root)
+
+
+def mat(tmp_path, name, **arrays):
+    path = tmp_path / name
+    scipy.io.savemat(path, arrays)
+    return path
+
+
+def test_mat_files_that_cannot_be_used_are_corpus_errors(tmp_path):
+    X = np.random.default_rng(0).random((6, 4))
+    garbage = tmp_path / "garbage.mat"
+    garbage.write_bytes(np.random.default_rng(1).bytes(3000))
+    with pytest.raises(CorpusError, match="is not a MATLAB file that can be read"):
+        read_mat(garbage)
+    with pytest.raises(CorpusError, match="negative entries"):
+        read_mat(mat(tmp_path, "neg.mat", fea=X - 0.5, gnd=np.arange(6)))
+    with pytest.raises(CorpusError, match="NaN or infinite"):
+        read_mat(mat(tmp_path, "nan.mat", fea=np.where(X > 0.5, np.nan, X), gnd=np.arange(6)))
+    with pytest.raises(CorpusError, match="not a numeric matrix"):
+        read_mat(mat(tmp_path, "cell.mat", fea=np.array(["a", "b"], dtype=object),
+                     gnd=np.arange(2)))
+
+
+#: A damaged 5 x 6 fea/gnd file (zlib, base64) on which scipy's MATLAB reader dies of a
+#: segmentation fault; found by tests/test_fuzz.py.
+CRASHING_MAT = (
+    "eNrzdQzxcXRSMNUzUPB1DNFNy8xJVQjISSxJyy/KtVIoyC/OrNBRcC5KTSxJTVEwzrNSCAfSfvllCkamCgYmVgaGVgYm"
+    "CkYGRmYMeAAjLnFPXz4gpQCUZwPSHAwQGgRYoXxWqBgjAzNDWmoiAyeQ/QGIlwVt4QuWumqPbuQ/lQVP9p68gCEusKnY"
+    "6RLXKbi4TkdE5qwzN+H8qBq+q+esXsL5SYsUjv1heoFhjsoP58nmny7aMxAAX/Y+/mWU9B6nuqZv7MwybHftHbj/Orhr"
+    "HISrs3t8vzCO97692zt2z+70y3BxUDhFMCDCiQ8tnBihbFA4peelMCQC2RpYooAJSjNDaRYoDQDzb0jY")
+
+
+def test_a_mat_file_that_crashes_scipy_is_a_corpus_error(tmp_path, monkeypatch):
+    import base64
+    import signal
+    import zlib
+
+    f = tmp_path / "crash.mat"
+    f.write_bytes(zlib.decompress(base64.b64decode(CRASHING_MAT)))
+    # it crashes scipy in some processes and not others (the memory it reads past differs)
+    with pytest.raises(CorpusError, match="is not a MATLAB file that can be read"):
+        read_mat(f)
+    # the reader's process dying of a segmentation fault, every time
+    monkeypatch.setattr(scipy.io, "loadmat", lambda path: os.kill(os.getpid(), signal.SIGSEGV))
+    with pytest.raises(CorpusError, match="scipy's reader died on it with exit status -11"):
+        read_mat(f)
+
+
+def test_mat_labels_may_be_text(tmp_path):
+    c = read_mat(mat(tmp_path, "t.mat", fea=np.ones((3, 2)), gnd=np.array(["x", "y", "x"])))
+    assert c.labels == [("x",), ("y",), ("x",)]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("2 x\n1 1\n0 2\n", "first line should be"),
+    ("2 3\n1 1 z\n0 2\n", "line 2: expected whole-number columns"),
+    ("1 3\n0 -2\n", "non-negative"),
+    ("1 99999999999\n0 1\n", "more than"),
+])
+def test_cluto_damage_is_a_corpus_error(tmp_path, content, message):
+    f = tmp_path / "sparse_t.txt"
+    f.write_text(content)
+    with pytest.raises(CorpusError, match=message):
+        formats.read_cluto(f)
+
+
+def test_reuters_record_without_newid(tmp_path):
+    (tmp_path / "reut2-000.sgm").write_text('<REUTERS TOPICS="YES"><TEXT>x</TEXT></REUTERS>')
+    with pytest.raises(CorpusError, match="without a NEWID"):
+        formats.read_reuters21578(tmp_path)
+
+
+def test_read_corpus_dispatch_still_refuses_unknown_types(tmp_path):
+    odd = tmp_path / "d.xml"
+    odd.write_text("<doc/>")
+    with pytest.raises(CorpusError, match="cannot tell how to read"):
+        read_corpus(odd)

@@ -1,0 +1,127 @@
+"""Arguments and files a new user gets wrong: one line on standard error, exit status 2, and
+no work done first."""
+
+import csv
+
+import numpy as np
+import pytest
+import scipy.io
+
+from docnmf.cli import main
+
+WORDS = ["comet orbit planet", "telescope star galaxy", "garlic onion butter", "oven dough bread"]
+
+
+@pytest.fixture
+def docs(tmp_path):
+    path = tmp_path / "docs.csv"
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "text", "label"])
+        w.writerows((f"d{i}", WORDS[i % 4] + f" w{i}", "ab"[i % 4 // 2]) for i in range(12))
+    return path
+
+
+def run(capsys, *argv):
+    try:
+        code = main(["-q", *argv])
+    except SystemExit as exit_:  # argparse refuses a bad value this way, with status 2
+        code = exit_.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "-5"], "--seed: expected a seed from 0"),
+    (["--max-df", "-1"], "--max-df: expected a finite number >= 0"),
+    (["--min-df", "1.5"], "--min-df: expected a whole number of documents or a fraction"),
+    (["--tol", "nan"], "--tol: expected a finite number >= 0"),
+    (["--tol", "-1"], "--tol: expected a finite number >= 0"),
+    (["--method", "lccf", "--lam", "inf"], "--lam: expected a finite number >= 0"),
+])
+def test_bad_numbers_are_refused(docs, tmp_path, capsys, args, message):
+    code, out, err = run(capsys, "cluster", str(docs), "-k", "2", "-o", str(tmp_path / "o"),
+                         *args)
+    assert code == 2 and message in err and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("k_range, message", [("2-100000000", "more than 1,000 cluster numbers"),
+                                               ("0-3", "at least 2"), ("2-x", "expects e.g.")])
+def test_absurd_k_ranges_are_refused_at_once(docs, tmp_path, capsys, k_range, message):
+    code, _, err = run(capsys, "evaluate", str(docs), "--k-range", k_range,
+                       "-o", str(tmp_path / "o"))
+    assert code == 2 and message in err
+
+
+def test_runs_beyond_reason_are_refused(docs, tmp_path, capsys):
+    code, _, err = run(capsys, "evaluate", str(docs), "--runs", "100000000",
+                       "-o", str(tmp_path / "o"))
+    assert code == 2 and "at most 10,000" in err
+
+
+def test_broken_csv_is_one_line_with_file_and_line(tmp_path, capsys):
+    f = tmp_path / "bad.csv"
+    f.write_text('id,text\n1,fine\n2,"never closed\n3,lost\n')
+    code, _, err = run(capsys, "cluster", str(f), "-k", "2", "-o", str(tmp_path / "o"))
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("docnmf: error: ") and "bad.csv, line 3" in err
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "holds no pair"),
+    (b"d100,d200\nd1,d3\n", "unknown document ids: line 1: 'd100'"),  # not a header
+    (b"d1,d3\nd\xe9,d5\n", "line 2: not UTF-8"),
+])
+def test_constraint_files_that_give_no_constraint_are_errors(docs, tmp_path, capsys, content,
+                                                              message):
+    ml = tmp_path / "ml.csv"
+    ml.write_bytes(content)
+    code, out, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "ssnmf",
+                         "--must-link", str(ml), "-o", str(tmp_path / "o"))
+    assert code == 2 and err.startswith("docnmf: error: ") and out == "" and message in err
+
+
+def test_constraint_pairs_are_reported_and_recorded(docs, tmp_path, capsys):
+    import json
+
+    ml = tmp_path / "ml.csv"
+    ml.write_text("doc_a,doc_b\nd0,d4\nd1,d5\n")
+    code = main(["cluster", str(docs), "-k", "2", "--method", "ssnmf", "--min-df", "1",
+                 "--must-link", str(ml), "-o", str(tmp_path / "o")])
+    assert code == 0 and f"read 2 must-link pairs from {ml}" in capsys.readouterr().err
+    record = json.loads((tmp_path / "o" / "run.json").read_text())
+    assert record["parameters"]["constraint_pairs"] == {"must_link": 2}
+
+
+def test_matrix_files_that_cannot_be_used_are_errors(tmp_path, capsys):
+    X = np.random.default_rng(0).random((6, 4))
+    X[0, 0] = -3
+    scipy.io.savemat(tmp_path / "neg.mat", {"fea": X, "gnd": np.arange(6) % 2})
+    (tmp_path / "garbage.mat").write_bytes(bytes(range(256)) * 10)
+    for name, message in [("neg.mat", "negative entries"), ("garbage.mat", "not a MATLAB file")]:
+        code, _, err = run(capsys, "cluster", str(tmp_path / name), "-k", "2",
+                           "-o", str(tmp_path / "o"))
+        assert code == 2 and message in err
+
+
+def test_links_in_a_folder_are_a_one_line_warning(tmp_path, capsys):
+    root = tmp_path / "docs"
+    for label, words in (("a", WORDS[:2]), ("b", WORDS[2:])):
+        (root / label).mkdir(parents=True)
+        for i, w in enumerate(words * 2):
+            (root / label / f"{i}.txt").write_text(f"{w} x{i}")
+    (root / "a" / "dangling.txt").symlink_to("nowhere")
+    (root / "a" / "loop").symlink_to("loop")
+    code, _, err = run(capsys, "cluster", str(root), "-k", "2", "--min-df", "1",
+                       "-o", str(tmp_path / "o"))
+    assert code == 0
+    assert "docnmf: warning: 2 entries of" in err and "a/dangling.txt" in err
+
+
+def test_estimator_refusals_are_usage_errors(tmp_path, capsys):
+    f = tmp_path / "d.csv"
+    f.write_text("id,text\n1,alpha beta\n2,alpha gamma\n3,beta gamma\n")
+    code, _, err = run(capsys, "cluster", str(f), "-k", "2", "--min-df", "1", "--method", "lccf",
+                       "--neighbors", "1000", "-o", str(tmp_path / "o"))
+    assert code in (0, 2)  # either fitted or refused, never a traceback

@@ -1,0 +1,171 @@
+"""Result folders are published whole: staging folder, renames, a lock, leftovers cleaned."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from docnmf import io as docnmf_io
+from docnmf.cli import main
+from docnmf.io import write_csv
+
+# looked up when a test runs, so that each test fails on its own before the facility existed
+MARKER = getattr(docnmf_io, "MARKER", ".docnmf-output")
+
+
+def OutputFolder(*args, **kwargs):
+    return docnmf_io.OutputFolder(*args, **kwargs)
+
+
+def spreadsheet_safe(value):
+    return docnmf_io.spreadsheet_safe(value)
+
+WORDS = {"a": "comet orbit planet telescope star galaxy", "b": "garlic onion butter oven dough"}
+
+
+def corpus_csv(path, labelled=True, ids=None):
+    rows = [(ids[i] if ids else f"d{i}", " ".join(WORDS[lab].split()[i % 3:]), lab)
+            for i, lab in enumerate("abababab")]
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "text", "label"] if labelled else ["id", "text"])
+        w.writerows(r if labelled else r[:2] for r in rows)
+    return path
+
+
+def cluster(src, out, capsys, *extra):
+    code = main(["-q", "cluster", str(src), "-k", "2", "--min-df", "1", "-o", str(out), *extra])
+    return code, *capsys.readouterr()
+
+
+def test_a_second_run_leaves_none_of_the_first_runs_files(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    assert (out / "metrics.json").exists()
+    assert cluster(corpus_csv(tmp_path / "u.csv", labelled=False), out, capsys)[0] == 0
+    # the labelled first run's metrics.json is gone; the rest is the second run's
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "assignments.csv", "clusters.csv",
+                                                     "memberships.npz", "model", "report.html",
+                                                     "report_data.json", "run.json"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == [".out.lock"]
+
+
+def test_an_error_inside_leaves_the_old_folder_whole(tmp_path):
+    out = tmp_path / "out"
+    with OutputFolder(out) as staging:
+        write_csv(staging / "a.csv", ["x"], [[1]])
+    with pytest.raises(RuntimeError):
+        with OutputFolder(out) as staging:
+            write_csv(staging / "a.csv", ["x"], [[2]])
+            write_csv(staging / "b.csv", ["x"], [[2]])
+            raise RuntimeError("disk trouble")
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "a.csv"]
+    assert (out / "a.csv").read_text() == "x\n1\n"
+    assert not [p for p in tmp_path.iterdir() if ".staging-" in p.name]
+
+
+def test_a_second_concurrent_run_fails_clearly(tmp_path, capsys):
+    out = tmp_path / "out"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import sys, time
+            from docnmf.io import OutputFolder
+            with OutputFolder({str(out)!r}):
+                print("holding", flush=True)
+                time.sleep(60)
+        """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        code, stdout, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 2 and "another docnmf run is writing to" in err
+    assert stdout == ""  # refused before the fit
+    assert cluster(tmp_path / "l.csv", out, capsys)[0] == 0  # the lock died with its holder
+
+
+def test_leftovers_of_killed_runs_are_removed(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    (tmp_path / ".out.staging-dead1").mkdir()
+    (tmp_path / ".out.staging-dead1" / "assignments.csv").write_text("x")
+    (tmp_path / ".out.old-dead2").mkdir()
+    (out / ".assignments.csv.abc.tmp").write_text("torn")  # an earlier version's torn write
+    assert cluster(tmp_path / "l.csv", out, capsys)[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.lock", "l.csv", "out"]
+    assert not list(out.glob(".*.tmp"))
+
+
+def test_a_run_killed_between_the_renames_is_repaired(tmp_path):
+    out = tmp_path / "out"
+    with OutputFolder(out) as staging:
+        (staging / "a.txt").write_text("old")
+    aside = tmp_path / ".out.old-x"
+    aside.mkdir()
+    os.rename(out, aside / "out")  # killed after moving the old folder aside
+    with OutputFolder(out):
+        assert (out / "a.txt").read_text() == "old"  # put back before anything else
+    assert not aside.exists()
+
+
+@pytest.mark.parametrize("where", ["file", "under_file"])
+def test_an_unusable_output_is_refused_before_the_fit(tmp_path, capsys, where):
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "afile" if where == "file" else tmp_path / "afile" / "sub"
+    code, stdout, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+    assert code == 2 and stdout == "" and "Traceback" not in err
+    assert ("is a file, not a folder" if where == "file" else "is a file") in err
+    assert (tmp_path / "afile").read_text() == "x"
+
+
+def test_a_folder_of_other_files_is_never_replaced(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    code, stdout, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+    assert code == 2 and "holds files docnmf did not write (notes.txt)" in err
+    assert (out / "notes.txt").read_text() == "keep me"
+    with pytest.raises(docnmf_io.OutputFolderError):
+        OutputFolder(out).__enter__()
+
+
+def test_nested_writers_share_one_staging_folder(tmp_path):
+    from docnmf.io import writes_folder
+
+    @writes_folder
+    def write(name, outdir):
+        return [write_csv(outdir / name, ["x"], [[1]])]
+
+    out = tmp_path / "out"
+    with OutputFolder(out) as staging:
+        paths = write("a.csv", out)
+        assert paths == [out / "a.csv"] and (staging / "a.csv").exists()
+        assert not out.exists()  # published when the outer block ends
+    assert (out / "a.csv").exists()
+
+
+def test_spreadsheet_formulas_are_neutralised_and_ids_with_spaces_kept(tmp_path, capsys):
+    ids = ['=HYPERLINK("http://evil","x")', "+1+1", "-2+3", "@SUM(A1)", "my doc 1.txt",
+           "my doc 2.txt", "-7", "plain"]
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv", ids=ids), out, capsys)[0] == 0
+    with open(out / "assignments.csv", newline="") as fh:
+        written = [r["id"] for r in csv.DictReader(fh)]
+    assert written == ["'" + i if i[0] in "=+@" or i == "-2+3" else i for i in ids]
+    with open(out / "clusters.csv", newline="") as fh:
+        reps = [json.loads(r["representative_documents"]) for r in csv.DictReader(fh)]
+    assert {"my doc 1.txt", "my doc 2.txt"} <= {r for rep in reps for r in rep}
+    assert spreadsheet_safe("\tx") == "'\tx" and spreadsheet_safe(-1.5) == -1.5
+
+
+def test_a_carriage_return_in_a_cell_stays_inside_its_row(tmp_path):
+    import csv as module
+
+    write_csv(tmp_path / "a.csv", ["id", "n"], [["a\rb", 1], ["c", 2]])
+    with open(tmp_path / "a.csv", newline="") as fh:
+        assert list(module.reader(fh)) == [["id", "n"], ["a\rb", "1"], ["c", "2"]]
