@@ -21,6 +21,9 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 from ._rows import DistributedFitError, RowPartitions
 from .corpus import PartitionedCorpus
+from .estimator import DaskNMFClustering
+from .init import dask_starts, randomized_svd_rows
+from .solvers import DASK_SOLVERS, fit_nmf_hals_dask, fit_nmf_mu_dask
 from .text import DaskVectorizer
 
 __all__ = ["DASK_SOLVERS", "DaskNMFClustering", "DaskVectorizer", "DistributedFitError",

@@ -23,6 +23,10 @@ __all__ = ["DistributedFitError", "RowPartitions", "add_tree", "gather", "get_cl
            "stack_rows"]
 
 
+#: Arrays larger than this are broadcast to the workers before tasks use them.
+BROADCAST_BYTES = 1 << 20
+
+
 class DistributedFitError(RuntimeError):
     """Work on the cluster was lost (a worker died and its results could not be recomputed)."""
 
@@ -146,15 +150,21 @@ class RowPartitions:
                          meta=sp.csr_matrix((0, X.shape[1]), dtype=np.float64))
         X = client.persist(X)
         by_key = {f.key: f for f in futures_of(X)}
-        blocks = [by_key[key] for key in np.asarray(X.__dask_keys__(), dtype=object)[:, 0]] \
-            if X.numblocks[0] > 1 else [by_key[X.__dask_keys__()[0][0]]]
+        blocks = [by_key[row[0]] for row in X.__dask_keys__()]
         rows = X.chunks[0]
         if any(np.isnan(rows)):
             rows = [s[0] for s in gather(client, client.map(_shape, blocks), "reading shapes")]
         return cls(client, blocks, rows, X.shape[1])
 
     def map(self, func: Callable, *per_block: Sequence[Any], **shared) -> list[Future]:
-        """``func(block_p, per_block[0][p], ..., **shared)`` for every block ``p``, as futures."""
+        """``func(block_p, per_block[0][p], ..., **shared)`` for every block ``p``, as futures.
+
+        A large array among ``shared`` is sent to every worker once (a
+        broadcast), not once per task.
+        """
+        for name, value in shared.items():
+            if isinstance(value, np.ndarray) and value.nbytes > BROADCAST_BYTES:
+                [shared[name]] = self.client.scatter([value], broadcast=True, hash=False)
         return [self.client.submit(func, block, *(args[p] for args in per_block), **shared,
                                    pure=False)
                 for p, block in enumerate(self.blocks)]

@@ -1,0 +1,174 @@
+"""NMF clustering of a matrix held on a Dask cluster, as :class:`~docnmf.cluster.NMFClustering`."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import dask.array as da
+import numpy as np
+from distributed import Client
+
+from .._estimator import best_restart, memberships_from, store_params
+from .._rng import as_generator, child_generators
+from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
+from ._rows import RowPartitions, add_tree, gather, get_client
+from .init import dask_starts
+from .solvers import DASK_SOLVERS
+
+__all__ = ["DaskNMFClustering"]
+
+logger = logging.getLogger(__name__)
+
+
+def _column_sums(X_p) -> np.ndarray:
+    return np.asarray(X_p.sum(axis=0)).ravel()
+
+
+def _ncw_row_weights(X_p, column_sums: np.ndarray) -> np.ndarray:
+    """``D^{-1/2}`` of NCW for a block's rows: ``d = X_p (X^T 1)``, 0 for empty rows."""
+    d = X_p @ column_sums
+    return np.sqrt(np.divide(1.0, d, out=np.zeros_like(d), where=d > 0))
+
+
+def _labels(V_p) -> np.ndarray:
+    return np.argmax(V_p, axis=1)
+
+
+class DaskNMFClustering(NMFClustering):
+    """:class:`~docnmf.cluster.NMFClustering` on a Dask cluster, for corpora no machine can hold.
+
+    ``fit`` takes a Dask array of ``scipy.sparse`` row blocks (what
+    :class:`~docnmf.distributed.DaskVectorizer` returns), or any matrix
+    NMFClustering takes, which is then split into row blocks. The factors are
+    fitted by :mod:`docnmf.distributed.solvers`: the document factor stays in
+    blocks on the workers, the term factor (terms x k) is broadcast each
+    round. All restarts run side by side, sharing every pass over the data.
+    From the same start the fit is NMFClustering's, to rounding.
+
+    Parameters
+    ----------
+    n_clusters, weighting, n_init, max_iter, tol, solver, init, random_state, verbose :
+        As NMFClustering (``dtype`` is float64 only).
+    client : distributed.Client, optional
+        Default: the current client.
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_clusters, n_terms)
+        In memory, as NMFClustering's.
+    embedding_, memberships_ : dask.array of shape (n_docs, n_clusters)
+    labels_ : dask.array of shape (n_docs,)
+        Persisted on the cluster, in ``X``'s row blocks; ``.compute()`` brings
+        them to the client.
+    loss_history_, objective_, restart_objectives_, n_iter_ :
+        As NMFClustering's.
+    iteration_times_ : ndarray
+        Seconds per round of the restarts run side by side.
+    """
+
+    def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
+                 max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",
+                 init: str = "nndsvda", dtype: str = "float64", random_state=None,
+                 verbose: int = 0, client: Client | None = None):
+        store_params(self, locals())
+
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
+        if self.dtype != "float64":
+            raise ValueError("the Dask solvers run in float64 only")
+
+    def fit(self, X, y=None):
+        client = get_client(self.client)
+        X = RowPartitions.from_array(X, client)
+        if X.min < 0:
+            raise ValueError(f"Negative values in data passed to {type(self).__name__} "
+                             "(input X)")
+        self._check_params(X.shape[0])
+        self.n_features_in_ = X.shape[1]
+        weights = self._row_weights(X)
+        Xw = X if weights is None else RowPartitions(
+            client, X.map(_scale_rows, weights), X.rows, X.n_cols)
+        rng = as_generator(self.random_state)
+        n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
+        t0 = time.perf_counter()
+        U0, V0 = dask_starts(Xw, self.n_clusters, self.init, child_generators(rng, n_init))
+        self.init_time_ = time.perf_counter() - t0
+        times, clock = [], [time.perf_counter()]
+
+        def progress(it, losses):
+            now = time.perf_counter()
+            times.append(now - clock[0])
+            clock[0] = now
+            if self.verbose:
+                logger.info("iteration %d: objective %s (%.2fs)", it,
+                            " ".join(f"{x:.6g}" for x in losses), times[-1])
+
+        options = dict(max_iter=int(self.max_iter), tol=float(self.tol), callback=progress)
+        if self.solver == "hals":
+            del Xw   # HALS weighs its products instead, as in memory
+            results = DASK_SOLVERS["hals"](X, U0, V0, row_weights=weights, **options)
+        else:
+            results = DASK_SOLVERS["mu"](Xw, U0, V0, **options)
+        best, objectives = best_restart(results, name="NMF", total=n_init, verbose=self.verbose,
+                                        tol=self.tol, max_iter=self.max_iter)
+        del results
+        self.iteration_times_ = np.asarray(times)
+        self.components_ = best.U.T.copy()
+        k = self.n_clusters
+        self.embedding_ = best.V
+        self.memberships_ = best.V.map_blocks(memberships_from, dtype=np.float64,
+                                              chunks=(best.V.chunks[0], (k,)))
+        self.labels_ = best.V.map_blocks(_labels, dtype=np.intp, drop_axis=1)
+        self.embedding_, self.memberships_, self.labels_ = client.persist(
+            [self.embedding_, self.memberships_, self.labels_])
+        self.loss_history_ = best.losses
+        self.objective_ = float(best.losses[-1])
+        self.restart_objectives_ = objectives
+        self.n_iter_ = best.n_iter
+        return self
+
+    def _row_weights(self, X: RowPartitions):
+        """``None``, or NCW's ``D^{-1/2}`` as one future per block of ``X``."""
+        if self.weighting == "none":
+            return None
+        client = X.client
+        self.ncw_column_sums_ = gather(
+            client, add_tree(client, X.map(_column_sums)), "NCW's column sums")
+        return X.map(_ncw_row_weights, column_sums=self.ncw_column_sums_)
+
+    def _in_memory(self) -> NMFClustering:
+        """An NMFClustering holding this fit's topics: what places new documents, block by block."""
+        local = NMFClustering(**{k: v for k, v in self.get_params().items() if k != "client"})
+        for name in ("components_", "n_features_in_", "ncw_column_sums_"):
+            if hasattr(self, name):
+                setattr(local, name, getattr(self, name))
+        return local
+
+    def transform(self, X):
+        """Soft memberships of new documents (NMFClustering's ``transform``), block by block.
+
+        A Dask array in, a Dask array out (one block per row block of ``X``);
+        an in-memory matrix gives an in-memory answer. Each document's answer
+        depends on it alone, so it is the in-memory one.
+        """
+        local = self._in_memory()
+        if not isinstance(X, da.Array):
+            return local.transform(X)
+        if len(X.chunks[1]) != 1:
+            X = X.rechunk({1: X.shape[1]})
+        return X.map_blocks(local.transform, dtype=np.float64,
+                            chunks=(X.chunks[0], (self.n_clusters,)))
+
+    def predict(self, X):
+        """Cluster of each new document: the argmax of :meth:`transform`."""
+        memberships = self.transform(X)
+        if isinstance(memberships, da.Array):
+            return memberships.map_blocks(_labels, dtype=np.intp, drop_axis=1)
+        return np.argmax(memberships, axis=1)
+
+    def fit_predict(self, X, y=None, **fit_params):
+        return self.fit(X, y, **fit_params).labels_
+
+    def fit_transform(self, X, y=None, **fit_params):
+        return self.fit(X, y, **fit_params).memberships_
