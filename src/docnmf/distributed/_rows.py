@@ -52,11 +52,28 @@ def gather(client: Client, futures, what: str):
             f"{exc}); nothing was written, run again") from exc
 
 
-def add_tree(client: Client, parts: Sequence[Future], add: Callable = operator.add) -> Future:
-    """The sum of ``parts``, added pairwise on the workers (a binary tree), as one future."""
+def _add_items(a, b, add: Callable, index: int):
+    return add(a[index], b[index])
+
+
+def add_tree(client: Client, parts: Sequence[Future], add: Callable = operator.add,
+             index: int | None = None) -> Future:
+    """The sum of ``parts``, added pairwise on the workers (a binary tree), as one future.
+
+    With ``index``, each part is a tuple and its ``index``-th item is added:
+    a task's result can then be summed without a task to take the item out.
+    """
     parts = list(parts)
     if not parts:
         raise ValueError("nothing to add")
+    if index is not None:
+        if len(parts) == 1:
+            return client.submit(operator.getitem, parts[0], index, pure=False)
+        paired = [client.submit(_add_items, a, b, add, index, pure=False)
+                  for a, b in zip(parts[::2], parts[1::2])]
+        if len(parts) % 2:
+            paired.append(client.submit(operator.getitem, parts[-1], index, pure=False))
+        parts = paired
     while len(parts) > 1:
         paired = [client.submit(add, a, b, pure=False) for a, b in zip(parts[::2], parts[1::2])]
         parts = paired + ([parts[-1]] if len(parts) % 2 else [])

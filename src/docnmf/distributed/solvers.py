@@ -26,7 +26,6 @@ Results equal the in-memory solvers' to rounding (tested to 1e-8 on a
 
 from __future__ import annotations
 
-import operator
 from typing import Callable, Sequence
 
 import numpy as np
@@ -41,15 +40,9 @@ from ._rows import RowPartitions, add_partials, add_tree, gather, stack_rows
 __all__ = ["DASK_SOLVERS", "fit_nmf_mu_dask", "fit_nmf_hals_dask"]
 
 
-def _split(client, futures: Sequence[Future]) -> tuple[list[Future], list[Future]]:
-    """Futures of pairs as two lists of futures, each element left on its worker."""
-    first = [client.submit(operator.getitem, f, 0, pure=False) for f in futures]
-    second = [client.submit(operator.getitem, f, 1, pure=False) for f in futures]
-    return first, second
-
-
-def _reduce(client, partials: Sequence[Future], what: str) -> dict:
-    return gather(client, add_tree(client, partials, add_partials), what)
+def _reduce(client, states: Sequence[Future], index: int, what: str) -> dict:
+    """The sum over the blocks of item ``index`` of each block's state (its partial sums)."""
+    return gather(client, add_tree(client, states, add_partials, index), what)
 
 
 def _squared_norm(X: RowPartitions, weights: Sequence[Future] | None) -> float:
@@ -63,8 +56,8 @@ def _unit_columns(U: np.ndarray) -> np.ndarray:
     return np.where(norms > 0, norms, 1.0)
 
 
-def _scaled_rows(V_p, r: int, norms: np.ndarray, transposed: bool) -> np.ndarray:
-    V = V_p[r].T if transposed else V_p[r]
+def _scaled_rows(state, r: int, norms: np.ndarray, transposed: bool) -> np.ndarray:
+    V = state[0][r].T if transposed else state[0][r]
     return np.ascontiguousarray(V * norms)
 
 
@@ -85,15 +78,16 @@ def _results(X: RowPartitions, Us: list[np.ndarray], V_final: list[Future], n_it
 
 # ---------------------------------------------------------------- multiplicative updates
 
-def _mu_rows(X_p, V_p, UU, active: list[int], update: bool):
+def _mu_rows(X_p, state, UU, active: list[int], update: bool):
     """One block's MU round: its rows of ``V`` by eq. 9 (``update``), then its partial sums.
 
-    ``V_p`` holds every restart's rows; those of ``active`` restarts are
-    updated, on new arrays (a task never changes its inputs: Dask may run it
-    again). ``flush_tiny`` is relative to the block's largest entry.
+    A block's state is ``(V_p, partials)``; ``V_p`` holds every restart's
+    rows, those of ``active`` restarts are updated, on new arrays (a task
+    never changes its inputs: Dask may run it again). ``flush_tiny`` is
+    relative to the block's largest entry.
     """
     U, UtU = UU
-    V_p = list(V_p)
+    V_p = list(state[0])
     XU = wide_product(X_p, U)
     for i, r in enumerate(active):
         if update:
@@ -104,8 +98,8 @@ def _mu_rows(X_p, V_p, UU, active: list[int], update: bool):
     return V_p, partials
 
 
-def _as_list(V0_p) -> list[np.ndarray]:
-    return [np.array(v, dtype=np.float64, copy=True) for v in V0_p]
+def _as_list(V0_p) -> tuple[list[np.ndarray], None]:
+    return [np.array(v, dtype=np.float64, copy=True) for v in V0_p], None
 
 
 def fit_nmf_mu_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Future], *,
@@ -142,9 +136,8 @@ def fit_nmf_mu_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Fut
         nonlocal V
         Ua = [U[r] for r in active]
         [UU] = client.scatter([(Ua, [u.T @ u for u in Ua])], broadcast=True, hash=False)
-        V, partials = _split(client, X.map(_mu_rows, V, UU=UU, active=list(active),
-                                           update=update))
-        return _reduce(client, partials, "an MU round")
+        V = X.map(_mu_rows, V, UU=UU, active=list(active), update=update)
+        return _reduce(client, V, 1, "an MU round")
 
     P = round_(update=False)
     losses = [[max(0.5 * (X_sqnorm - 2.0 * P["cross"][r]
@@ -179,17 +172,22 @@ def fit_nmf_mu_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Fut
 
 # ---------------------------------------------------------------- HALS
 
-def _hals_products(X_p, Vt_p, w_p, Ut, active: list[int], with_objective: bool):
-    """One block's ``(X_p U)^T`` for the active restarts (weighted rows), kept with its ``V_p``."""
+def _hals_products(X_p, state, w_p, Ut, active: list[int], with_objective: bool):
+    """One block's ``(X_p U)^T`` for the active restarts (weighted rows), kept with its ``V_p``.
+
+    A block's state is ``(Vt_p, XUt_p, last)``: every restart's rows of ``V``
+    (transposed, as in memory), the product, and the last task's partial sums.
+    """
+    Vt_p = state[0]
     a, k = len(active), Ut.shape[1] // len(active)
     XU = X_p @ Ut
     if w_p is not None:
         XU *= w_p[:, None]
     XUt = _transposed(XU, a, k)
     if not with_objective:
-        return (Vt_p, XUt), None
+        return Vt_p, XUt, None
     Vt = Vt_p[active]
-    return (Vt_p, XUt), {"cross": np.einsum("rkn,rkn->r", XUt, Vt, dtype=np.float64),
+    return Vt_p, XUt, {"cross": np.einsum("rkn,rkn->r", XUt, Vt, dtype=np.float64),
                          "VtV": np.matmul(Vt, Vt.transpose(0, 2, 1))}
 
 
@@ -205,27 +203,27 @@ def _sweep_rows(F: np.ndarray, A: np.ndarray, G: np.ndarray) -> float:
 
 def _hals_sweep(state, UtU: np.ndarray, sweeping: np.ndarray, active: list[int]):
     """One sweep over a block's rows of ``V`` for the restarts still sweeping; their moves."""
-    Vt_p, XUt = state
+    Vt_p, XUt, _ = state
     Vt_p = Vt_p.copy()
     moved = np.zeros(len(active))
     for i, r in enumerate(active):
         if sweeping[i]:
             moved[i] = _sweep_rows(Vt_p[r], XUt[i], UtU[i])
-    return (Vt_p, XUt), moved
+    return Vt_p, XUt, moved
 
 
 def _hals_partials(X_p, state, w_p, active: list[int]):
     """A block's ``X_p^T V_p`` (restarts side by side, weighted rows) and ``V_p^T V_p``."""
-    Vt_p, _ = state
+    Vt_p = state[0]
     Vt = Vt_p[active]
     B = _wide(Vt)
     if w_p is not None:
         B = w_p[:, None] * B
-    return Vt_p, {"XtV": np.asarray(X_p.T @ B), "VtV": np.matmul(Vt, Vt.transpose(0, 2, 1))}
+    return Vt_p, None, {"XtV": np.asarray(X_p.T @ B), "VtV": np.matmul(Vt, Vt.transpose(0, 2, 1))}
 
 
-def _as_stack(V0_p) -> np.ndarray:
-    return np.ascontiguousarray(np.asarray(V0_p, dtype=np.float64).transpose(0, 2, 1))
+def _as_stack(V0_p) -> tuple[np.ndarray, None, None]:
+    return np.ascontiguousarray(np.asarray(V0_p, dtype=np.float64).transpose(0, 2, 1)), None, None
 
 
 def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Future], *,
@@ -254,7 +252,7 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
     nnz = X.nnz
     sweeps_v = 1 + int(alpha * (nnz * k + n_terms * k * k) / max(n_docs * k * k, 1))
     sweeps_u = 1 + int(alpha * (nnz * k + n_docs * k * k) / max(n_terms * k * k, 1))
-    Vt = [client.submit(_as_stack, v, pure=False) for v in V0]
+    state = [client.submit(_as_stack, v, pure=False) for v in V0]
     active = np.arange(r_all)
 
     def broadcast(value) -> Future:
@@ -262,12 +260,12 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
         return future
 
     def products(with_objective: bool):
-        return _split(client, X.map(_hals_products, Vt, weights, Ut=broadcast(_wide(Ut)),
-                                    active=active.tolist(), with_objective=with_objective))
+        return X.map(_hals_products, state, weights, Ut=broadcast(_wide(Ut)),
+                     active=active.tolist(), with_objective=with_objective)
 
     UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
-    state, parts = products(with_objective=True)
-    P = _reduce(client, parts, "the starting objective")
+    state = products(with_objective=True)
+    P = _reduce(client, state, 2, "the starting objective")
     losses = [[float(x)] for x in np.maximum(
         0.5 * (X_sqnorm - 2.0 * P["cross"] + np.einsum("rkl,rkl->r", UtU, P["VtV"])), 0.0)]
     done: dict[int, np.ndarray] = {}
@@ -276,22 +274,21 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
     for it in range(1, max_iter + 1):
         a = len(active)
         if it > 1:
-            state, _ = products(with_objective=False)
+            state = products(with_objective=False)
         # the rows of V on the workers, sweep by sweep, each restart stopping as in memory
         UtU_f, sweeping, first = broadcast(UtU), np.ones(a, dtype=bool), None
         for _ in range(sweeps_v):
-            state, moves = _split(client, [client.submit(_hals_sweep, s, UtU_f, sweeping.copy(),
-                                                         active.tolist(), pure=False)
-                                           for s in state])
-            moved = np.sum(gather(client, moves, "a HALS sweep"), axis=0)
+            state = [client.submit(_hals_sweep, s, UtU_f, sweeping.copy(), active.tolist(),
+                                   pure=False) for s in state]
+            moved = gather(client, add_tree(client, state, index=2), "a HALS sweep")
             if first is None:
                 first = moved
             else:
                 sweeping &= ~(moved <= delta * delta * first)
                 if not sweeping.any():
                     break
-        Vt, parts = _split(client, X.map(_hals_partials, state, weights, active=active.tolist()))
-        P = _reduce(client, parts, "a HALS round")
+        state = X.map(_hals_partials, state, weights, active=active.tolist())
+        P = _reduce(client, state, 2, "a HALS round")
         XtVt = _transposed(P["XtV"], a, k)
         hals_sweeps(Ut, XtVt, P["VtV"], sweeps_u, delta, None)
         UtU = np.matmul(Ut, Ut.transpose(0, 2, 1))
@@ -313,7 +310,7 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
             break
     done.update((int(rr), Ut[i]) for i, rr in enumerate(active))
     Us = [np.ascontiguousarray(done[rr].T) for rr in range(r_all)]
-    return _results(X, Us, Vt, n_iter, losses, converged, transposed=True)
+    return _results(X, Us, state, n_iter, losses, converged, transposed=True)
 
 
 #: The distributed solvers by name, as :data:`docnmf.factor.solvers.BATCHED_SOLVERS`.
