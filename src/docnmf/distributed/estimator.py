@@ -65,6 +65,8 @@ class DaskNMFClustering(NMFClustering):
         As NMFClustering's.
     iteration_times_ : ndarray
         Seconds per round of the restarts run side by side.
+    iteration_restarts_ : ndarray
+        How many restarts were still running in each round.
     """
 
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
@@ -94,11 +96,12 @@ class DaskNMFClustering(NMFClustering):
         t0 = time.perf_counter()
         U0, V0 = dask_starts(Xw, self.n_clusters, self.init, child_generators(rng, n_init))
         self.init_time_ = time.perf_counter() - t0
-        times, clock = [], [time.perf_counter()]
+        times, running, clock = [], [], [time.perf_counter()]
 
         def progress(it, losses):
             now = time.perf_counter()
             times.append(now - clock[0])
+            running.append(len(losses))
             clock[0] = now
             if self.verbose:
                 logger.info("iteration %d: objective %s (%.2fs)", it,
@@ -114,6 +117,7 @@ class DaskNMFClustering(NMFClustering):
                                         tol=self.tol, max_iter=self.max_iter)
         del results
         self.iteration_times_ = np.asarray(times)
+        self.iteration_restarts_ = np.asarray(running)
         self.components_ = best.U.T.copy()
         k = self.n_clusters
         self.embedding_ = best.V
