@@ -53,6 +53,14 @@ def _write_part(folder: str, n_docs: int, docs_per_file: int, model_args: dict, 
                                   files=[index])[0])
 
 
+def _nnz(block) -> int:
+    return block.nnz
+
+
+def _texts(part) -> list[str]:
+    return part.texts
+
+
 def _labels(part) -> list[str]:
     return [labels[0] for labels in part.labels]
 
@@ -60,7 +68,7 @@ def _labels(part) -> list[str]:
 def generate(client, folder: Path, n_docs: int, args) -> float:
     """Write the corpus (partitions in parallel on the cluster) unless it is already there."""
     n_files = -(-n_docs // args.docs_per_file)
-    done = folder / "COMPLETE"
+    done = folder / ".complete"   # hidden: not read as a document
     if done.exists() and done.read_text() == f"{n_docs} {args.seed}":
         return 0.0
     t0 = time.perf_counter()
@@ -76,6 +84,7 @@ def generate(client, folder: Path, n_docs: int, args) -> float:
 
 def run_dask(client, folder: Path, args) -> dict:
     import dask
+    import dask.bag
 
     from docnmf.distributed import DaskNMFClustering, DaskVectorizer, PartitionedCorpus
     from docnmf.metrics import clustering_accuracy
@@ -88,7 +97,7 @@ def run_dask(client, folder: Path, args) -> dict:
     truth = client.compute([dask.delayed(_labels)(p) for p in parts])
     vectorizer = DaskVectorizer(client=client)
     X = vectorizer.fit_transform(dask.bag.from_delayed(
-        [dask.delayed(lambda c: c.texts)(p) for p in parts]))
+        [dask.delayed(_texts)(p) for p in parts]))
     del parts
     out["read_vectorize_s"] = time.perf_counter() - t0
     out["n_docs"], out["n_terms"] = int(X.shape[0]), int(X.shape[1])
@@ -105,8 +114,8 @@ def run_dask(client, folder: Path, args) -> dict:
     out["iterations"] = int(len(times))
     out["iteration_s_all_restarts"] = float(np.median(times[full])) if full.any() else None
     out["iteration_s_mean"] = float(times.mean())
-    out["nnz"] = int(sum(client.gather(client.map(lambda b: b.nnz,
-                                                  [d for d in X.to_delayed().ravel()]))))
+    out["nnz"] = int(sum(client.compute([dask.delayed(_nnz)(d) for d in X.to_delayed().ravel()],
+                                        sync=True)))
     t0 = time.perf_counter()
     labels = model.labels_.compute()
     y = np.concatenate(client.gather(truth))

@@ -1,0 +1,88 @@
+"""A worker killed in the middle of a fit: the fit recovers or fails clearly, writing nothing."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from distributed import default_client
+
+from docnmf.cli import main
+from docnmf.corpus.synthetic import planted_topic_model, write_topic_corpus
+from docnmf.distributed import DaskNMFClustering, DistributedFitError
+
+from ..conftest import make_planted
+from .conftest import start_cluster
+
+
+class KillAWorker(logging.Handler):
+    """At the ``at``-th iteration message, kill one worker process of the current client."""
+
+    def __init__(self, at: int = 3):
+        super().__init__()
+        self.at, self.seen, self.killed = at, 0, None
+
+    def emit(self, record):
+        if not record.getMessage().startswith("iteration "):
+            return
+        self.seen += 1
+        if self.seen == self.at and self.killed is None:
+            pids = default_client().run(os.getpid)
+            self.killed = sorted(pids.values())[0]
+            os.kill(self.killed, signal.SIGKILL)
+
+
+@pytest.fixture
+def killer():
+    handler = KillAWorker()
+    log = logging.getLogger("docnmf.distributed.estimator")
+    level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    yield handler
+    log.removeHandler(handler)
+    log.setLevel(level)
+
+
+@pytest.fixture
+def cluster_client():
+    cluster, client = start_cluster(3)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def test_a_fit_survives_or_fails_clearly(cluster_client, killer):
+    X = sp.csr_matrix(make_planted(300, 60, 3, seed=1, noise=0.3)[0])
+    params = dict(n_clusters=3, init="random", n_init=2, max_iter=30, tol=1e-8, random_state=0)
+    expected = DaskNMFClustering(client=cluster_client, **params).fit(X).labels_.compute()
+    try:
+        model = DaskNMFClustering(client=cluster_client, verbose=1, **params).fit(X)
+    except DistributedFitError as exc:
+        assert "nothing was written" in str(exc)
+    else:
+        np.testing.assert_array_equal(model.labels_.compute(), expected)
+    assert killer.killed is not None
+
+
+def test_the_command_line_writes_nothing_when_a_fit_fails(tmp_path, killer, capsys):
+    model = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=30, seed=0)
+    write_topic_corpus(tmp_path / "in", 600, model, docs_per_file=150, seed=0)
+    out = tmp_path / "out"
+    status = main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "3",
+                   "--init", "random", "--restarts", "2", "--max-iter", "30", "--tol", "1e-9",
+                   "-o", str(out)])
+    err = capsys.readouterr().err
+    assert killer.killed is not None
+    if status == 0:
+        assert (out / "assignments.csv").is_file()
+    else:
+        assert status == 1
+        assert "docnmf: error:" in err and "Traceback" not in err
+        assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["in", "out"] if status == 0
+                                                         else ["in"])
