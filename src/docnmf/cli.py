@@ -386,7 +386,7 @@ def _dask_client(args):
                          "pip install 'docnmf[dask]'") from None
     if args.scheduler:
         try:
-            return Client(args.scheduler, timeout="20s")
+            return Client(args.scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {args.scheduler}: {exc}") \
                 from None

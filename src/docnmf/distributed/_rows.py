@@ -10,7 +10,8 @@ client receives one terms x k matrix per reduction, not one per block.
 from __future__ import annotations
 
 import operator
-from asyncio import CancelledError
+import asyncio
+import concurrent.futures
 from typing import Any, Callable, Sequence
 
 import dask
@@ -18,9 +19,10 @@ import dask.array as da
 import numpy as np
 import scipy.sparse as sp
 from distributed import Client, Future, KilledWorker, default_client, futures_of
+from distributed.comm.core import CommClosedError
 
-__all__ = ["DistributedFitError", "RowPartitions", "add_tree", "gather", "get_client",
-           "stack_rows"]
+__all__ = ["DistributedFitError", "LOST", "RowPartitions", "add_tree", "gather", "get_client",
+           "lost_work", "stack_rows"]
 
 
 #: Arrays larger than this are broadcast to the workers before tasks use them.
@@ -42,14 +44,22 @@ def get_client(client: Client | None = None) -> Client:
                          "client=") from None
 
 
+#: What the client raises when a worker, and the data it held, is gone.
+LOST = (KilledWorker, asyncio.CancelledError, concurrent.futures.CancelledError, CommClosedError)
+
+
+def lost_work(what: str, exc: BaseException) -> DistributedFitError:
+    return DistributedFitError(
+        f"{what}: the cluster lost work it could not recompute ({type(exc).__name__}: "
+        f"{str(exc)[:200]}); nothing was written, run again")
+
+
 def gather(client: Client, futures, what: str):
     """``client.gather(futures)``, a lost worker reported as one :class:`DistributedFitError`."""
     try:
         return client.gather(futures)
-    except (KilledWorker, CancelledError) as exc:
-        raise DistributedFitError(
-            f"{what}: the cluster lost work it could not recompute ({type(exc).__name__}: "
-            f"{exc}); nothing was written, run again") from exc
+    except LOST as exc:
+        raise lost_work(what, exc) from exc
 
 
 def _add_items(a, b, add: Callable, index: int):
@@ -181,7 +191,7 @@ class RowPartitions:
         """
         for name, value in shared.items():
             if isinstance(value, np.ndarray) and value.nbytes > BROADCAST_BYTES:
-                [shared[name]] = self.client.scatter([value], broadcast=True, hash=False)
+                [shared[name]] = self.client.scatter([value], hash=False)
         return [self.client.submit(func, block, *(args[p] for args in per_block), **shared,
                                    pure=False)
                 for p, block in enumerate(self.blocks)]

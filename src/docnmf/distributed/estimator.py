@@ -7,12 +7,12 @@ import time
 
 import dask.array as da
 import numpy as np
-from distributed import Client
+from distributed import Client, futures_of, wait
 
 from .._estimator import best_restart, memberships_from, store_params
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
-from ._rows import RowPartitions, add_tree, gather, get_client
+from ._rows import LOST, DistributedFitError, RowPartitions, add_tree, gather, get_client, lost_work
 from .init import dask_starts
 from .solvers import DASK_SOLVERS
 
@@ -52,6 +52,8 @@ class DaskNMFClustering(NMFClustering):
         As NMFClustering (``dtype`` is float64 only).
     client : distributed.Client, optional
         Default: the current client.
+    retries : int
+        Fits started again from the start when a worker dies (see :meth:`fit`).
 
     Attributes
     ----------
@@ -72,7 +74,7 @@ class DaskNMFClustering(NMFClustering):
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",
                  init: str = "nndsvda", dtype: str = "float64", random_state=None,
-                 verbose: int = 0, client: Client | None = None):
+                 verbose: int = 0, client: Client | None = None, retries: int = 2):
         store_params(self, locals())
 
     def _check_params(self, n_docs: int) -> None:
@@ -81,7 +83,25 @@ class DaskNMFClustering(NMFClustering):
             raise ValueError("the Dask solvers run in float64 only")
 
     def fit(self, X, y=None):
+        """Fit on ``X``; when a worker dies the fit starts again, at most ``retries`` times.
+
+        The factors live on the workers only, so a lost block of ``V`` cannot
+        be rebuilt on its own; the fit is deterministic, so fitting again from
+        the start (``X`` is recomputed from its lineage where it was lost)
+        gives the result an undisturbed fit gives.
+        """
         client = get_client(self.client)
+        for attempt in range(int(self.retries) + 1):
+            try:
+                return self._fit(X, client)
+            except (DistributedFitError, *LOST) as exc:
+                if attempt == self.retries:
+                    raise exc if isinstance(exc, DistributedFitError) else \
+                        lost_work("the fit", exc) from exc
+                logger.warning("a worker was lost (%s); fitting again from the start",
+                               type(exc).__name__)
+
+    def _fit(self, X, client: Client):
         X = RowPartitions.from_array(X, client)
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
@@ -126,6 +146,11 @@ class DaskNMFClustering(NMFClustering):
         self.labels_ = best.V.map_blocks(_labels, dtype=np.intp, drop_axis=1)
         self.embedding_, self.memberships_, self.labels_ = client.persist(
             [self.embedding_, self.memberships_, self.labels_])
+        # all there, or the fit starts again: the blocks of V have no lineage to be rebuilt from
+        held = futures_of([self.embedding_, self.memberships_, self.labels_])
+        wait(held)
+        if any(f.status != "finished" for f in held):
+            raise DistributedFitError("the fit's results were lost with a worker")
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
         self.restart_objectives_ = objectives
@@ -143,7 +168,8 @@ class DaskNMFClustering(NMFClustering):
 
     def _in_memory(self) -> NMFClustering:
         """An NMFClustering holding this fit's topics: what places new documents, block by block."""
-        local = NMFClustering(**{k: v for k, v in self.get_params().items() if k != "client"})
+        local = NMFClustering(**{k: v for k, v in self.get_params().items()
+                                 if k not in ("client", "retries")})
         for name in ("components_", "n_features_in_", "ncw_column_sums_"):
             if hasattr(self, name):
                 setattr(local, name, getattr(self, name))

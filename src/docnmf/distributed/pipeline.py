@@ -31,6 +31,7 @@ from ..corpus._corpus import Corpus
 from ..io import write_csv, write_json
 from ..metrics import confusion_matrix, score_all
 from .corpus import PartitionedCorpus
+from ._rows import DistributedFitError, gather
 from .estimator import DaskNMFClustering
 from .text import DaskVectorizer
 
@@ -137,17 +138,25 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                 X.shape[1], X.numblocks[0], timings["vectorize_s"])
     params = {**DASK_METHODS[method], **(estimator_params or {})}
     model = DaskNMFClustering(n_clusters, random_state=random_state, client=client, **params)
-    t0 = time.perf_counter()
-    model.fit(X)
-    timings["fit_s"] = time.perf_counter() - t0
+    for attempt in range(model.retries + 1):
+        t0 = time.perf_counter()
+        model.fit(X)
+        timings["fit_s"] = time.perf_counter() - t0
+        labels = model.labels_.to_delayed().ravel()
+        memberships = model.memberships_.to_delayed().ravel()
+        try:
+            summaries = gather(client, client.compute(
+                [dask.delayed(_summary)(lab, mem, m, n_clusters, n_representatives)
+                 for lab, mem, m in zip(labels, memberships, meta)]), "summarizing the clusters")
+            break
+        except DistributedFitError:
+            # a worker died as the fit ended, taking blocks of its results along
+            if attempt == model.retries:
+                raise
+            logger.warning("the fit's results were lost with a worker; fitting again")
     timings["init_s"] = model.init_time_
     timings["iterations_s"] = model.iteration_times_.tolist()
     names = vectorizer.readable_feature_names()
-    labels = model.labels_.to_delayed().ravel()
-    memberships = model.memberships_.to_delayed().ravel()
-    summaries = client.gather(client.compute(
-        [dask.delayed(_summary)(lab, mem, m, n_clusters, n_representatives)
-         for lab, mem, m in zip(labels, memberships, meta)]))
     sizes = np.sum([s[0] for s in summaries], axis=0)
     representatives = []
     for c in range(n_clusters):
@@ -229,7 +238,7 @@ def write_partitioned_run(run: PartitionedRun, outdir: str | os.PathLike) -> lis
         parts = staging / "assignments"
         for future in as_completed(futures):
             p = index[future.key]
-            rows = future.result()
+            rows = gather(client, future, "writing the assignments")
             future.release()
             write_csv(parts / f"part-{p:05d}.csv", header,
                       (row if labelled else row[:3] for row in rows))

@@ -135,7 +135,7 @@ def fit_nmf_mu_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Fut
     def round_(update: bool) -> dict:
         nonlocal V
         Ua = [U[r] for r in active]
-        [UU] = client.scatter([(Ua, [u.T @ u for u in Ua])], broadcast=True, hash=False)
+        [UU] = client.scatter([(Ua, [u.T @ u for u in Ua])], hash=False)
         V = X.map(_mu_rows, V, UU=UU, active=list(active), update=update)
         return _reduce(client, V, 1, "an MU round")
 
@@ -256,7 +256,7 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
     active = np.arange(r_all)
 
     def broadcast(value) -> Future:
-        [future] = client.scatter([value], broadcast=True, hash=False)
+        [future] = client.scatter([value], hash=False)
         return future
 
     def products(with_objective: bool):

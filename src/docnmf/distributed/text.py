@@ -185,8 +185,11 @@ class DaskVectorizer(DocumentVectorizer):
                                     [summary.words[w][1] for w in words])
         self._fit_readable_names = np.array([forms[t] for t in self.vocabulary_], dtype=object)
         self.n_docs_ = summary.n_docs
-        [vocab_f] = client.scatter([vocabulary], broadcast=True)
-        blocks = [client.submit(_weigh_partition, c, vocab_f, self.weighting_, pure=False)
+        # held with the matrix and on every worker: a block lost with a worker is then
+        # recomputed from its lineage (the texts, counted again)
+        [self._vocabulary_future] = client.scatter([vocabulary], broadcast=True, hash=False)
+        blocks = [client.submit(_weigh_partition, c, self._vocabulary_future, self.weighting_,
+                                pure=False)
                   for c in counts]
         rows = gather(client, [client.submit(_n_rows, b, pure=False) for b in blocks],
                       "weighting the terms")
