@@ -353,12 +353,17 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None) -> 
                          vectorizer_params=vectorizer_params, n_keywords=args.keywords)
     print(format_summary(run))
     if outdir is not None:
-        try:
-            paths = write_run(run, outdir)
-        except OSError as exc:
-            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
-        print(f"\nwrote {', '.join(str(p) for p in paths)}")
+        _write(write_run, run, outdir)
     return 0
+
+
+def _write(write, run, outdir: Path) -> None:
+    """``write(run, outdir)``, a folder that cannot be written reported as a usage error."""
+    try:
+        paths = write(run, outdir)
+    except OSError as exc:
+        raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
 
 
 def _cmd_demo(args) -> int:
@@ -429,11 +434,7 @@ def _cmd_cluster_dask(args) -> int:
             raise UsageError(f"-k {args.clusters} is more than the {run.params['n_docs']} "
                              "documents")
         print(format_partitioned_summary(run))
-        try:
-            paths = write_partitioned_run(run, outdir)
-        except OSError as exc:
-            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
-        print(f"\nwrote {', '.join(str(p) for p in paths)}")
+        _write(write_partitioned_run, run, outdir)
         return 0
     except DistributedFitError as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)

@@ -30,6 +30,7 @@ from distributed import Client, as_completed
 from ..corpus._corpus import Corpus
 from ..io import write_csv, write_json
 from ..metrics import confusion_matrix, score_all
+from ..pipeline import cluster_table
 from .corpus import PartitionedCorpus
 from ._rows import DistributedFitError, gather
 from .estimator import DaskNMFClustering
@@ -267,17 +268,9 @@ def write_partitioned_run(run: PartitionedRun, outdir: str | os.PathLike) -> lis
 
 def format_partitioned_summary(run: PartitionedRun, n_keywords: int = 8) -> str:
     """The in-memory run's plain-text table, from the per-partition summaries."""
-    lines = [f"{run.method} on {run.corpus.name}: {run.params['n_docs']} documents, "
+    title = (f"{run.method} on {run.corpus.name}: {run.params['n_docs']} documents, "
              f"{run.params['n_terms']} terms, k={run.n_clusters}, {run.params['partitions']} "
-             f"partitions on {run.params['workers']} workers ({run.timings['fit_s']:.2f}s)", ""]
-    for c in range(run.n_clusters):
-        lines.append(f"cluster {c:>2}  {run.sizes[c]:>5} docs  "
-                     f"{', '.join(run.keywords[c][:n_keywords])}")
-        if run.representatives[c]:
-            lines.append(f"{'':>22}e.g. {', '.join(run.representatives[c])}")
-    if run.metrics is not None:
-        m = run.metrics
-        lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents): "
-                      f"accuracy {m['accuracy']:.3f}  NMI {m['nmi']:.3f}  purity {m['purity']:.3f}"]
-    return "\n".join(lines)
+             f"partitions on {run.params['workers']} workers ({run.timings['fit_s']:.2f}s)")
+    return cluster_table(title, run.sizes, run.keywords, run.representatives, run.metrics,
+                         n_keywords)
 
