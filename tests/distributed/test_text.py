@@ -76,3 +76,21 @@ def test_reads_a_folder_tree_of_text_files(client, tmp_path):
     assert corpus.n_partitions == 4
     parts = client.gather(client.compute(corpus.parts))
     assert parts[0].ids[0] == "money/05.txt" and parts[0].labels[0] == ("money",)
+
+
+def test_takes_a_dataframe_column_and_a_bag_of_records(client):
+    import dask.dataframe as dd
+    import pandas as pd
+
+    expected = DocumentVectorizer(min_df=1).fit_transform(TEXTS)
+    column = dd.from_pandas(pd.DataFrame({"text": TEXTS}), npartitions=3)["text"]
+    X = DaskVectorizer(min_df=1, client=client).fit_transform(column).compute()
+    assert abs(X - expected).max() <= 1e-15 and X.nnz == expected.nnz
+    records = db.from_sequence([{"id": f"n{i}", "text": t, "label": "x" if i % 2 else ""}
+                                for i, t in enumerate(TEXTS)], npartitions=3)
+    corpus = PartitionedCorpus.from_bag(records)
+    parts = client.gather(client.compute(corpus.parts))
+    assert [i for p in parts for i in p.ids] == [f"n{i}" for i in range(len(TEXTS))]
+    assert parts[0].labels[:2] == [(), ("x",)]
+    X = DaskVectorizer(min_df=1, client=client).fit_transform(corpus).compute()
+    assert abs(X - expected).max() <= 1e-15

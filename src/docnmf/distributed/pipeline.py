@@ -128,12 +128,12 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
         raise ValueError(f"the Dask path runs {', '.join(DASK_METHODS)}, not {method}")
     timings: dict[str, Any] = {}
     t0 = time.perf_counter()
-    parts = client.compute(corpus.parts)
-    meta = [client.submit(_meta, p, pure=False) for p in parts]
-    texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in parts])
+    # ids and labels are kept; the texts are read again for counting, from the same graph, so
+    # a block of X lost with a worker can be recomputed from the files (its lineage)
+    meta = client.compute([dask.delayed(_meta)(p) for p in corpus.parts])
+    texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
     X = vectorizer.fit_transform(texts)
-    del parts, texts   # the texts are counted; ids and labels are all that is kept of them
     timings["vectorize_s"] = time.perf_counter() - t0
     logger.info("%d documents x %d terms in %d partitions (%.1fs)", vectorizer.n_docs_,
                 X.shape[1], X.numblocks[0], timings["vectorize_s"])
