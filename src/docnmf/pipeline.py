@@ -494,19 +494,34 @@ def write_memberships(path: str | Path, memberships: np.ndarray, ids) -> Path:
 
 def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
     """A plain-text table of clusters: size, keywords, representative documents, and scores."""
-    lines = [f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
+    title = (f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
              f"{run.X.shape[0]} documents, {run.X.shape[1]} terms, k={run.n_clusters} "
-             f"({run.timings.get('fit_s', run.timings.get('assign_s', 0)):.2f}s)", ""]
-    for c in range(run.n_clusters):
-        lines.append(f"cluster {c:>2}  {run.sizes[c]:>5} docs  {', '.join(run.keywords[c][:n_keywords])}")
-        reps = ", ".join(run.corpus.ids[i] for i in run.representatives[c])
-        if reps:
-            lines.append(f"{'':>22}e.g. {reps}")
+             f"({run.timings.get('fit_s', run.timings.get('assign_s', 0)):.2f}s)")
+    representatives = [[run.corpus.ids[i] for i in reps] for reps in run.representatives]
+    unassigned = None
     if run.unassigned.size:
-        reason = run.diagnostics.get("unassigned", {}).get("reason", "")
-        lines.append(f"{'':>9}{run.unassigned.size:>5} docs  unassigned ({reason})")
-    if run.metrics is not None:
-        m = run.metrics
+        unassigned = (run.unassigned.size,
+                      run.diagnostics.get("unassigned", {}).get("reason", ""))
+    return cluster_table(title, run.sizes, run.keywords, representatives, run.metrics,
+                         n_keywords, unassigned=unassigned)
+
+
+def cluster_table(title: str, sizes, keywords: list[list[str]],
+                  representatives: list[list[str]], metrics: dict[str, Any] | None,
+                  n_keywords: int = 8, unassigned: tuple[int, str] | None = None) -> str:
+    """The summary's lines: a title, each cluster's size, keywords and example ids, the scores.
+
+    ``unassigned``, (count, reason), adds a line for documents left out of every cluster.
+    """
+    lines = [title, ""]
+    for c in range(len(sizes)):
+        lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs  {', '.join(keywords[c][:n_keywords])}")
+        if representatives[c]:
+            lines.append(f"{'':>22}e.g. {', '.join(representatives[c])}")
+    if unassigned is not None:
+        lines.append(f"{'':>9}{unassigned[0]:>5} docs  unassigned ({unassigned[1]})")
+    if metrics is not None:
+        m = metrics
         lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents): "
                       f"accuracy {m['accuracy']:.3f}  NMI {m['nmi']:.3f}  purity {m['purity']:.3f}"]
     return "\n".join(lines)
