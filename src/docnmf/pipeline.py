@@ -266,13 +266,28 @@ def centroid_similarity(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
     >>> centroid_similarity(X, np.array([0, 0, -1]), 1).round(3).tolist()
     [0.894, 0.949, 0.0]
     """
+    centroids = cluster_sums(X, labels, n_clusters)
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
+    return similarity_to_centres(X, labels, centroids)
+
+
+def cluster_sums(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
+    """The sum of each cluster's documents (rows of ``X``; label -1: in none), dense (k, terms).
+    Sums over row blocks of ``X`` add up to the whole's."""
     X = sp.csr_matrix(X)
     labels = np.asarray(labels)
     assigned = np.flatnonzero(labels >= 0)
     S = sp.csr_matrix((np.ones(assigned.size), (labels[assigned], assigned)),
                       shape=(n_clusters, X.shape[0]))
-    centroids = np.asarray((S @ X).todense())
-    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
+    return np.asarray((S @ X).todense())
+
+
+def similarity_to_centres(X, labels: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """Cosine of each document to its cluster's unit-length centre ``centroids[label]`` (0 when
+    unassigned), for :func:`centroid_similarity`: rows of ``X`` are independent here."""
+    X = sp.csr_matrix(X)
+    labels = np.asarray(labels)
+    assigned = np.flatnonzero(labels >= 0)
     # each document against its own centre, entry by entry: memory of X's size, never the
     # documents x terms matrix of centres (a document in no cluster gets a number, unused)
     rows = np.repeat(np.arange(X.shape[0], dtype=np.int32), np.diff(X.indptr))

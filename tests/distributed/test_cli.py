@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from docnmf.cli import main
 from docnmf.corpus.synthetic import planted_topic_model, write_topic_corpus
 
@@ -74,3 +76,38 @@ def test_a_real_subprocess_run(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "out" / "assignments.csv").is_file()
+
+
+def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
+    """`docnmf cluster` in memory and on Dask, default method and start: the same clusters.
+
+    The in-memory run reads the partitions joined into one file; a document left with no
+    term after preprocessing is unassigned in both.
+    """
+    parts = _corpus(tmp_path / "in", n_docs=300, per_file=100)
+    lines = [line for p in parts for line in p.read_text().splitlines()]
+    lines.insert(7, json.dumps({"id": "empty", "text": "the and of", "label": "topic0"}))
+    (tmp_path / "in" / "part-00000.jsonl").write_text("\n".join(lines[:101]) + "\n")
+    (tmp_path / "in" / "part-00001.jsonl").write_text("\n".join(lines[101:201]) + "\n")
+    (tmp_path / "in" / "part-00002.jsonl").write_text("\n".join(lines[201:]) + "\n")
+    (tmp_path / "all.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["cluster", str(tmp_path / "all.jsonl"), "-k", "3", "-o",
+                 str(tmp_path / "memory")]) == 0
+    assert main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "2", "-o",
+                 str(tmp_path / "dask")]) == 0
+    capsys.readouterr()
+
+    def table(folder, name):
+        return list(csv.reader((tmp_path / folder / name).open(encoding="utf-8")))
+
+    memory, dask_ = table("memory", "assignments.csv"), table("dask", "assignments.csv")
+    assert [r[:2] for r in dask_] == [r[:2] for r in memory]
+    assert ["empty", "-1", "0.000000", "topic0"] in dask_
+    for a, b in zip(dask_[1:], memory[1:]):
+        assert abs(float(a[2]) - float(b[2])) <= 2e-6
+    assert table("dask", "unassigned.csv") == table("memory", "unassigned.csv")
+    # sizes, keywords, representatives and coherence of each cluster
+    assert table("dask", "clusters.csv") == table("memory", "clusters.csv")
+    scores = [json.loads((tmp_path / f / "metrics.json").read_text()) for f in ("dask", "memory")]
+    for key in ("accuracy", "nmi", "n_scored", "n_unassigned", "accuracy_all_documents"):
+        assert scores[0][key] == pytest.approx(scores[1][key], rel=1e-12), key
