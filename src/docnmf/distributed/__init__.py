@@ -20,6 +20,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
                       f"({exc})") from exc
 
 from ._rows import DistributedFitError, RowPartitions
+from .concept import fit_cf_dask
 from .corpus import PartitionedCorpus
 from .estimator import DaskNMFClustering
 from .init import dask_starts, randomized_svd_rows
@@ -27,5 +28,5 @@ from .solvers import DASK_SOLVERS, fit_nmf_hals_dask, fit_nmf_mu_dask
 from .text import DaskVectorizer
 
 __all__ = ["DASK_SOLVERS", "DaskNMFClustering", "DaskVectorizer", "DistributedFitError",
-           "PartitionedCorpus", "RowPartitions", "dask_starts", "fit_nmf_hals_dask",
-           "fit_nmf_mu_dask", "randomized_svd_rows"]
+           "PartitionedCorpus", "RowPartitions", "dask_starts", "fit_cf_dask",
+           "fit_nmf_hals_dask", "fit_nmf_mu_dask", "randomized_svd_rows"]
