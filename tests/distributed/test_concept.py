@@ -53,3 +53,26 @@ def test_cf_objective_never_increases_without_rescaling(client):
     for res in fit_cf_dask(Xd, _split(client, Xd, [w for w, _ in starts]),
                            _split(client, Xd, [v for _, v in starts]), max_iter=15, tol=0.0):
         assert np.all(np.diff(res.losses) <= 1e-12 * res.losses[0])
+
+
+@pytest.mark.parametrize("weighting", ["none", "ncw"])
+def test_cf_clustering_equals_lccf_with_lam_0(client, weighting):
+    import dask.array as da
+
+    from docnmf.cluster.lccf import LCCFClustering
+    from docnmf.distributed.concept_clustering import DaskCFClustering
+
+    X = _matrix(seed=9)
+    common = dict(n_clusters=3, weighting=weighting, n_init=3, init_rounds=5, max_iter=60,
+                  tol=1e-5, random_state=2)
+    memory = LCCFClustering(lam=0.0, **common).fit(X)
+    dist = DaskCFClustering(client=client, **common).fit(
+        da.from_array(X, chunks=(ROWS, X.shape[1]), asarray=False))
+    np.testing.assert_array_equal(dist.labels_.compute(), memory.labels_)
+    assert dist.n_iter_ == memory.n_iter_
+    np.testing.assert_allclose(dist.loss_history_, memory.loss_history_, rtol=1e-8)
+    np.testing.assert_allclose(dist.restart_objectives_, memory.restart_objectives_, rtol=1e-8)
+    for got, ref in [(dist.embedding_.compute(), memory.embedding_),
+                     (dist.memberships_.compute(), memory.memberships_),
+                     (dist.components_, memory.components_)]:
+        assert np.abs(got - ref).max() <= 1e-8 * np.abs(ref).max()

@@ -21,12 +21,13 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 from ._rows import DistributedFitError, RowPartitions
 from .concept import fit_cf_dask
+from .concept_clustering import DaskCFClustering
 from .corpus import PartitionedCorpus
 from .estimator import DaskNMFClustering
 from .init import dask_starts, randomized_svd_rows
 from .solvers import DASK_SOLVERS, fit_nmf_hals_dask, fit_nmf_mu_dask
 from .text import DaskVectorizer
 
-__all__ = ["DASK_SOLVERS", "DaskNMFClustering", "DaskVectorizer", "DistributedFitError",
+__all__ = ["DASK_SOLVERS", "DaskCFClustering", "DaskNMFClustering", "DaskVectorizer", "DistributedFitError",
            "PartitionedCorpus", "RowPartitions", "dask_starts", "fit_cf_dask",
            "fit_nmf_hals_dask", "fit_nmf_mu_dask", "randomized_svd_rows"]
