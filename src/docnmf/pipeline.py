@@ -401,20 +401,25 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     return out
 
 
-def run_record(run: ClusterRun) -> dict[str, Any]:
-    """The JSON run record: parameters, versions, seed, objective history, timings."""
+def software_record(**packages: str) -> dict[str, Any]:
+    """The versions a run record names (docnmf, Python, numpy, scipy, scikit-learn and
+    ``packages``) and the command line."""
     import scipy
     import sklearn
 
     from ._version import __version__
 
+    return {"docnmf_version": __version__, "python": platform.python_version(),
+            "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
+                         "scikit-learn": sklearn.__version__, **packages},
+            "command": sys.argv}
+
+
+def run_record(run: ClusterRun) -> dict[str, Any]:
+    """The JSON run record: parameters, versions, seed, objective history, timings."""
     model = run.model
     return {
-        "docnmf_version": __version__,
-        "python": platform.python_version(),
-        "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
-                     "scikit-learn": sklearn.__version__},
-        "command": sys.argv,
+        **software_record(),
         "corpus": {"name": run.corpus.metadata.get("name"),
                    "source": str(run.corpus.metadata.get("source", "")),
                    "n_documents": len(run.corpus)},

@@ -19,9 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import platform
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +33,7 @@ from distributed import Client, as_completed
 from ..corpus._corpus import Corpus
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import confusion_matrix, score_all
-from ..pipeline import cluster_sums, cluster_table, similarity_to_centres
+from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from .corpus import PartitionedCorpus
 from ._rows import DistributedFitError, add_tree, gather
@@ -242,19 +240,10 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
 
 def _record(run: PartitionedRun) -> dict[str, Any]:
     import distributed
-    import scipy
-    import sklearn
-
-    from .._version import __version__
 
     model = run.model
     return {
-        "docnmf_version": __version__,
-        "python": platform.python_version(),
-        "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
-                     "scikit-learn": sklearn.__version__, "dask": dask.__version__,
-                     "distributed": distributed.__version__},
-        "command": sys.argv,
+        **software_record(dask=dask.__version__, distributed=distributed.__version__),
         "corpus": {"name": run.corpus.name, "source": run.corpus.source,
                    "n_documents": run.params["n_docs"]},
         "parameters": run.params,

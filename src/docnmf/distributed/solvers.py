@@ -35,7 +35,8 @@ from ..factor._losses import has_converged, squared_norm
 from threadpoolctl import threadpool_limits
 
 from ..factor._kernels import hals_blocks, hals_rows
-from ..factor.hals import ALPHA, DELTA, _grams, _loss, sweep_budget
+from ..factor.hals import (ALPHA, DELTA, _grams, _loss, record_round, restart_columns,
+                           sweep_budget)
 from ..factor.nmf import EPS, FactorResult, flush_tiny, wide_product
 from ..factor.sparse import row_blocks, thread_pool
 from ._rows import RowPartitions, add_partials, add_tree, gather, stack_rows
@@ -206,7 +207,7 @@ def _hals_rows(X_p, state, w_p, UU, active: list[int], sweeps: int, delta: float
     """
     U, UtU = UU
     a, k = UtU.shape[:2]
-    columns = (np.asarray(active)[:, None] * k + np.arange(k)).ravel()
+    columns = restart_columns(active, k)
     V_all = state[0].copy()
     V = np.ascontiguousarray(V_all[:, columns])
     diag = np.diagonal(UtU, axis1=1, axis2=2)
@@ -298,20 +299,14 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
                                 for i in range(len(active))])
             if callback is not None:
                 callback(it, current)
-            stop = np.zeros(len(active), dtype=bool)
-            for i, rr in enumerate(active):
-                previous = losses[rr][-1]
-                losses[rr].append(float(current[i]))
-                n_iter[rr] = it
-                stop[i] = has_converged(previous, current[i], tol)
+            stop = record_round(losses, n_iter, active, current, it, tol)
             if stop.any():
                 converged[active[stop]] = True
                 done.update((int(rr), U[:, i * k:(i + 1) * k].copy())
                             for i, rr in enumerate(active) if stop[i])
                 keep = np.flatnonzero(~stop)
-                columns = (keep[:, None] * k + np.arange(k)).ravel()
                 active = active[keep]
-                U, UtU = np.ascontiguousarray(U[:, columns]), UtU[keep]
+                U, UtU = np.ascontiguousarray(U[:, restart_columns(keep, k)]), UtU[keep]
             if not len(active):
                 break
     done.update((int(rr), U[:, i * k:(i + 1) * k]) for i, rr in enumerate(active))
