@@ -51,6 +51,19 @@ def test_blocks_and_threads_change_no_bit(monkeypatch):
         np.testing.assert_array_equal(cut.tdot(C, pool), whole.tdot(C))
 
 
+@pytest.mark.parametrize("width", [sparse.NARROW, sparse.NARROW + 1])
+def test_narrow_and_wide_products_give_scipys_bits(width):
+    """Narrow products on one thread go through scipy, the others through the kernel: same bits."""
+    X = _matrix(400, 250)
+    rng = np.random.default_rng(3)
+    B, C = rng.random((250, width)), rng.random((400, width))
+    ops = SparseProducts(X)
+    with ThreadPoolExecutor(2) as pool:
+        for threads in (None, pool):
+            np.testing.assert_array_equal(ops.dot(B, threads), X @ B)
+            np.testing.assert_array_equal(ops.tdot(C, threads), X.T.tocsr() @ C)
+
+
 def test_duplicates_are_summed_before_squaring():
     X = sp.csr_matrix((np.array([1.0, 2.0, 4.0]), np.array([0, 0, 1]), np.array([0, 2, 3])),
                       shape=(2, 2))   # row 0 holds column 0 twice: the entry is 3
