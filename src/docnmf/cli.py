@@ -104,6 +104,19 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
 
 
+def _add_dask_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')")
+    where = g.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="run on the Dask cluster whose scheduler is at ADDRESS "
+                            "(e.g. tcp://host:8786); its workers must see INPUT")
+    where.add_argument("--dask-workers", type=_positive_int, default=None, metavar="N",
+                       help="start a Dask cluster of N worker processes on this machine")
+    g.add_argument("--files-per-partition", type=_positive_int, default=2000, metavar="N",
+                   help="text files per partition when INPUT is a folder of documents "
+                        "(default 2000); CSV/JSONL files are one partition each")
+
+
 def _add_method_options(p: argparse.ArgumentParser, default_method: str | None = None) -> None:
     from .methods import DEFAULT_METHOD, METHODS
 
@@ -212,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pairs of document ids that belong apart")
     _add_corpus_options(p)
     _add_text_options(p)
+    _add_dask_options(p)
 
     _add_assign_parser(sub)
 
@@ -705,6 +719,8 @@ def _cmd_demo(args) -> int:
 
 
 def _cmd_cluster(args) -> int:
+    if args.scheduler or args.dask_workers:
+        return _cmd_cluster_dask(args)
     logger.info("reading %s", args.input)
     k_values = _k_range(args.k_range) if args.clusters == "auto" else None
     corpus = _load_input(args)
@@ -773,6 +789,84 @@ def _cmd_report(args) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write to {args.outdir}: {exc.strerror or exc}") from None
     print(f"wrote {path}")
+    return 0
+
+
+def _dask_client(args):
+    """A client of the scheduler named on the command line, or of a new local cluster."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("--scheduler and --dask-workers need Dask: "
+                         "pip install 'docnmf[dask]'") from None
+    if args.scheduler:
+        try:
+            return Client(args.scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"cannot reach the Dask scheduler at {args.scheduler}: {exc}") \
+                from None
+    cluster = LocalCluster(n_workers=args.dask_workers, threads_per_worker=1, processes=True,
+                           dashboard_address=":0")
+    return Client(cluster)
+
+
+def _cmd_cluster_dask(args) -> int:
+    from .distributed import DistributedFitError, PartitionedCorpus
+    from .distributed.pipeline import (DASK_METHODS, cluster_partitioned,
+                                       format_partitioned_summary, write_partitioned_run)
+
+    if args.method not in DASK_METHODS:
+        raise UsageError(f"--scheduler/--dask-workers run {', '.join(DASK_METHODS)}; "
+                         f"{args.method} runs in memory only")
+    if args.clusters == "auto":
+        raise UsageError("-k auto runs in memory only; give --scheduler/--dask-workers a number")
+    if args.clusters < 2:
+        raise UsageError(f"-k must be at least 2, got {args.clusters}")
+    params = _estimator_params(args)
+    if params.get("dtype") == "float32":
+        raise UsageError("--dtype float32 runs in memory only; the Dask solvers run in float64")
+    if params.get("labels", "argmax") != "argmax":
+        raise UsageError("--labels other than argmax run in memory only")
+    if getattr(args, "summaries", False):
+        raise UsageError("--summaries runs in memory only")
+    if not Path(args.input).exists():
+        raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
+                         f"no such file or folder: {args.input}")
+    corpus = PartitionedCorpus.from_path(
+        args.input, files_per_partition=args.files_per_partition, text_column=args.text_column,
+        label_column=args.label_column, id_column=args.id_column)
+    outdir = args.output or Path("docnmf-out") / _safe_name(corpus.name)
+    paths = []
+    client = _dask_client(args)
+    try:
+        # the output folder is checked and locked before the fit, and published whole after it
+        with _output_folder(outdir):
+            logger.info("Dask dashboard: %s (%d workers)", client.dashboard_link,
+                        len(client.scheduler_info()["workers"]))
+            logger.info("clustering %s (%d partitions) into %d clusters with %s",
+                        args.input, corpus.n_partitions, args.clusters, args.method)
+            run = cluster_partitioned(corpus, args.clusters, args.method, client=client,
+                                      random_state=args.seed, estimator_params=params,
+                                      vectorizer_params=_vectorizer_params(args),
+                                      n_keywords=args.keywords)
+            if run.params["n_docs"] < args.clusters:
+                raise UsageError(f"-k {args.clusters} is more than the "
+                                 f"{run.params['n_docs']} documents")
+            print(format_partitioned_summary(run))
+            try:
+                paths = write_partitioned_run(run, outdir)   # joins the staging folder
+            except OSError as exc:
+                raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    except DistributedFitError as exc:
+        # nothing was published: the staging folder went with the error
+        print(f"docnmf: error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        cluster = getattr(client, "cluster", None)
+        client.close()
+        if cluster is not None and args.dask_workers:
+            cluster.close()
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
 

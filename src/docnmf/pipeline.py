@@ -266,13 +266,28 @@ def centroid_similarity(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
     >>> centroid_similarity(X, np.array([0, 0, -1]), 1).round(3).tolist()
     [0.894, 0.949, 0.0]
     """
+    centroids = cluster_sums(X, labels, n_clusters)
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
+    return similarity_to_centres(X, labels, centroids)
+
+
+def cluster_sums(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
+    """The sum of each cluster's documents (rows of ``X``; label -1: in none), dense (k, terms).
+    Sums over row blocks of ``X`` add up to the whole's."""
     X = sp.csr_matrix(X)
     labels = np.asarray(labels)
     assigned = np.flatnonzero(labels >= 0)
     S = sp.csr_matrix((np.ones(assigned.size), (labels[assigned], assigned)),
                       shape=(n_clusters, X.shape[0]))
-    centroids = np.asarray((S @ X).todense())
-    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
+    return np.asarray((S @ X).todense())
+
+
+def similarity_to_centres(X, labels: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """Cosine of each document to its cluster's unit-length centre ``centroids[label]`` (0 when
+    unassigned), for :func:`centroid_similarity`: rows of ``X`` are independent here."""
+    X = sp.csr_matrix(X)
+    labels = np.asarray(labels)
+    assigned = np.flatnonzero(labels >= 0)
     # each document against its own centre, entry by entry: memory of X's size, never the
     # documents x terms matrix of centres (a document in no cluster gets a number, unused)
     rows = np.repeat(np.arange(X.shape[0], dtype=np.int32), np.diff(X.indptr))
@@ -386,20 +401,25 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     return out
 
 
-def run_record(run: ClusterRun) -> dict[str, Any]:
-    """The JSON run record: parameters, versions, seed, objective history, timings."""
+def software_record(**packages: str) -> dict[str, Any]:
+    """The versions a run record names (docnmf, Python, numpy, scipy, scikit-learn and
+    ``packages``) and the command line."""
     import scipy
     import sklearn
 
     from ._version import __version__
 
+    return {"docnmf_version": __version__, "python": platform.python_version(),
+            "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
+                         "scikit-learn": sklearn.__version__, **packages},
+            "command": sys.argv}
+
+
+def run_record(run: ClusterRun) -> dict[str, Any]:
+    """The JSON run record: parameters, versions, seed, objective history, timings."""
     model = run.model
     return {
-        "docnmf_version": __version__,
-        "python": platform.python_version(),
-        "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
-                     "scikit-learn": sklearn.__version__},
-        "command": sys.argv,
+        **software_record(),
         "corpus": {"name": run.corpus.metadata.get("name"),
                    "source": str(run.corpus.metadata.get("source", "")),
                    "n_documents": len(run.corpus)},
@@ -494,19 +514,34 @@ def write_memberships(path: str | Path, memberships: np.ndarray, ids) -> Path:
 
 def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
     """A plain-text table of clusters: size, keywords, representative documents, and scores."""
-    lines = [f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
+    title = (f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
              f"{run.X.shape[0]} documents, {run.X.shape[1]} terms, k={run.n_clusters} "
-             f"({run.timings.get('fit_s', run.timings.get('assign_s', 0)):.2f}s)", ""]
-    for c in range(run.n_clusters):
-        lines.append(f"cluster {c:>2}  {run.sizes[c]:>5} docs  {', '.join(run.keywords[c][:n_keywords])}")
-        reps = ", ".join(run.corpus.ids[i] for i in run.representatives[c])
-        if reps:
-            lines.append(f"{'':>22}e.g. {reps}")
+             f"({run.timings.get('fit_s', run.timings.get('assign_s', 0)):.2f}s)")
+    representatives = [[run.corpus.ids[i] for i in reps] for reps in run.representatives]
+    unassigned = None
     if run.unassigned.size:
-        reason = run.diagnostics.get("unassigned", {}).get("reason", "")
-        lines.append(f"{'':>9}{run.unassigned.size:>5} docs  unassigned ({reason})")
-    if run.metrics is not None:
-        m = run.metrics
+        unassigned = (run.unassigned.size,
+                      run.diagnostics.get("unassigned", {}).get("reason", ""))
+    return cluster_table(title, run.sizes, run.keywords, representatives, run.metrics,
+                         n_keywords, unassigned=unassigned)
+
+
+def cluster_table(title: str, sizes, keywords: list[list[str]],
+                  representatives: list[list[str]], metrics: dict[str, Any] | None,
+                  n_keywords: int = 8, unassigned: tuple[int, str] | None = None) -> str:
+    """The summary's lines: a title, each cluster's size, keywords and example ids, the scores.
+
+    ``unassigned``, (count, reason), adds a line for documents left out of every cluster.
+    """
+    lines = [title, ""]
+    for c in range(len(sizes)):
+        lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs  {', '.join(keywords[c][:n_keywords])}")
+        if representatives[c]:
+            lines.append(f"{'':>22}e.g. {', '.join(representatives[c])}")
+    if unassigned is not None:
+        lines.append(f"{'':>9}{unassigned[0]:>5} docs  unassigned ({unassigned[1]})")
+    if metrics is not None:
+        m = metrics
         lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents): "
                       f"accuracy {m['accuracy']:.3f}  NMI {m['nmi']:.3f}  purity {m['purity']:.3f}"]
     return "\n".join(lines)

@@ -236,18 +236,13 @@ def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol
         current = np.array([_loss(X_sqnorm, cross[i], UtU[i], VtV[i]) for i in range(len(active))])
         if callback is not None:
             callback(it, current)
-        stop = np.zeros(len(active), dtype=bool)
-        for i, rr in enumerate(active):
-            previous = losses[rr][-1]
-            losses[rr].append(float(current[i]))
-            n_iter[rr] = it
-            stop[i] = has_converged(previous, current[i], tol)
+        stop = record_round(losses, n_iter, active, current, it, tol)
         if stop.any():
             converged[active[stop]] = True
             done.update((int(rr), (U[:, i * k:(i + 1) * k].copy(), V[:, i * k:(i + 1) * k].copy()))
                         for i, rr in enumerate(active) if stop[i])
             keep = np.flatnonzero(~stop)
-            columns = (keep[:, None] * k + np.arange(k)).ravel()
+            columns = restart_columns(keep, k)
             active = active[keep]
             U, V = np.ascontiguousarray(U[:, columns]), np.ascontiguousarray(V[:, columns])
             UtU = UtU[keep]
@@ -261,6 +256,24 @@ def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol
         results.append(FactorResult(np.ascontiguousarray(Uf), np.ascontiguousarray(Vf),
                                     int(n_iter[rr]), np.asarray(losses[rr]), bool(converged[rr])))
     return results
+
+
+def record_round(losses: list[list[float]], n_iter: np.ndarray, active: np.ndarray,
+                 current: np.ndarray, it: int, tol: float) -> np.ndarray:
+    """After round ``it``, each running restart's objective (``current[i]`` of restart
+    ``active[i]``) appended to its ``losses``; which of them stop (relative decrease < ``tol``)."""
+    stop = np.zeros(len(active), dtype=bool)
+    for i, rr in enumerate(active):
+        previous = losses[rr][-1]
+        losses[rr].append(float(current[i]))
+        n_iter[rr] = it
+        stop[i] = has_converged(previous, current[i], tol)
+    return stop
+
+
+def restart_columns(restarts: np.ndarray, k: int) -> np.ndarray:
+    """The columns of the given restarts in factors stored side by side (rows x restarts*k)."""
+    return (np.asarray(restarts)[:, None] * k + np.arange(k)).ravel()
 
 
 def _loss(X_sqnorm: float, cross: float, UtU: np.ndarray, VtV: np.ndarray) -> float:

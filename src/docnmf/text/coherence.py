@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["npmi_coherence", "NPMI_EPSILON"]
+__all__ = ["npmi_coherence", "keyword_cooccurrence", "npmi_from_counts", "NPMI_EPSILON"]
 
 #: Added to joint probabilities before the logarithm, as gensim does (a pair never seen
 #: together scores just above -1 instead of minus infinity).
@@ -68,24 +68,37 @@ def npmi_coherence(X, topics: Sequence[Sequence[int]]) -> np.ndarray:
     >>> npmi_coherence(X, [[0, 1], [0, 2]]).round(3).tolist()
     [1.0, -0.95]
     """
+    return npmi_from_counts(keyword_cooccurrence(X, topics), X.shape[0])
+
+
+def keyword_cooccurrence(X, topics: Sequence[Sequence[int]]) -> list[np.ndarray]:
+    """Per topic, how many documents (rows of ``X``) hold each pair of its words (diagonal: each
+    word's document frequency). Counts over row blocks of ``X`` add up to the whole's."""
     B = sp.csr_matrix(X, dtype=np.float64, copy=True)
     B.data = (B.data != 0).astype(np.float64)
-    n_docs = B.shape[0]
-    out = np.full(len(topics), np.nan)
+    out = []
+    for words in topics:
+        sub = B[:, np.asarray(words, dtype=np.intp)]
+        out.append(np.asarray((sub.T @ sub).todense()))
+    return out
+
+
+def npmi_from_counts(counts: Sequence[np.ndarray], n_docs: int) -> np.ndarray:
+    """:func:`npmi_coherence` from the co-occurrence counts of :func:`keyword_cooccurrence`."""
+    out = np.full(len(counts), np.nan)
     if n_docs == 0:
         return out
-    for t, words in enumerate(topics):
-        words = np.asarray(words, dtype=np.intp)
-        if words.size < 2:
+    for t, count in enumerate(counts):
+        size = count.shape[0]
+        if size < 2:
             continue
-        sub = B[:, words]
-        joint = np.asarray((sub.T @ sub).todense()) / n_docs
+        joint = np.asarray(count, dtype=np.float64) / n_docs
         single = np.diag(joint).copy()
         with np.errstate(divide="ignore", invalid="ignore"):
             pmi = np.log((joint + NPMI_EPSILON) / np.outer(single, single))
             npmi = pmi / -np.log(joint + NPMI_EPSILON)
         # a pair in every document: -log(1 + eps) is ~0 and the ratio meaningless; it is 1
         npmi[joint >= 1.0] = 1.0
-        off = ~np.eye(words.size, dtype=bool)
+        off = ~np.eye(size, dtype=bool)
         out[t] = float(np.mean(npmi[off]))
     return out

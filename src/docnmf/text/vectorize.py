@@ -275,10 +275,20 @@ def kept_columns(counts: sp.csr_matrix, low: float, high: float,
     The cap ranks as CountVectorizer does (an unstable argsort of the float
     totals), so terms tied in frequency are kept or dropped alike.
     """
-    df = np.bincount(counts.indices, minlength=counts.shape[1])
+    return kept_terms(np.bincount(counts.indices, minlength=counts.shape[1]),
+                      lambda: np.asarray(counts.sum(axis=0)).ravel(), low, high, max_features)
+
+
+def kept_terms(df: np.ndarray, totals, low: float, high: float,
+               max_features: int | None) -> np.ndarray:
+    """Terms in ``low`` to ``high`` documents (``df``), capped at the ``max_features`` most frequent.
+
+    ``totals`` gives each term's total count (an array, or a function
+    returning one, called only when the cap applies).
+    """
     keep = (df <= high) & (df >= low)
     if max_features is not None and keep.sum() > max_features:
-        totals = np.asarray(counts.sum(axis=0)).ravel()
+        totals = totals() if callable(totals) else np.asarray(totals)
         top = (-totals[keep]).argsort()[:max_features]
         capped = np.zeros_like(keep)
         capped[np.flatnonzero(keep)[top]] = True

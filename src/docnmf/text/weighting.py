@@ -104,8 +104,22 @@ class TfidfWeighting(TransformerMixin, BaseEstimator):
         X = _as_csr(X)
         if X.data.size and X.data.min() < 0:
             raise ValueError("term counts must be non-negative")
-        df = np.bincount(X.indices, minlength=X.shape[1])
-        self.idf_ = _idf(df, X.shape[0], self.idf)
+        return self.fit_frequencies(np.bincount(X.indices, minlength=X.shape[1]), X.shape[0])
+
+    def fit_frequencies(self, df, n_docs: int):
+        """Fit from document frequencies alone: ``df[j]`` of the ``n_docs`` documents hold term j.
+
+        What :meth:`fit` learns from a count matrix, for callers that counted
+        the documents elsewhere (a reduction over partitions of a corpus).
+
+        Examples
+        --------
+        >>> TfidfWeighting().fit_frequencies([1, 2], 2).idf_.round(3).tolist()
+        [0.693, 0.0]
+        """
+        df = np.asarray(df)
+        self.idf_ = _idf(df, int(n_docs), self.idf)
+        self.n_features_in_ = len(df)
         return self
 
     def transform(self, X):

@@ -1,0 +1,204 @@
+"""A documents x terms matrix held on a Dask cluster as row blocks, and the reductions over them.
+
+The solvers work on futures, one per row block, so that each block's part
+of the document factor stays on the worker that holds the block: a task that
+takes the block's future and the factor's future runs where both are.
+Partial sums come back through a tree of additions on the workers, so the
+client receives one terms x k matrix per reduction, not one per block.
+"""
+
+from __future__ import annotations
+
+import operator
+import asyncio
+import concurrent.futures
+from typing import Any, Callable, Sequence
+
+import dask
+import dask.array as da
+import numpy as np
+import scipy.sparse as sp
+from distributed import Client, Future, KilledWorker, default_client, futures_of
+from distributed.comm.core import CommClosedError
+
+__all__ = ["DistributedFitError", "LOST", "RowPartitions", "add_tree", "gather", "get_client",
+           "lost_work", "stack_rows"]
+
+
+#: Arrays larger than this are broadcast to the workers before tasks use them.
+BROADCAST_BYTES = 1 << 20
+
+
+class DistributedFitError(RuntimeError):
+    """Work on the cluster was lost (a worker died and its results could not be recomputed)."""
+
+
+def get_client(client: Client | None = None) -> Client:
+    """``client``, or the client this process already has (``distributed.default_client``)."""
+    if client is not None:
+        return client
+    try:
+        return default_client()
+    except ValueError:
+        raise ValueError("no Dask client: start one (distributed.Client(...)) or pass "
+                         "client=") from None
+
+
+#: What the client raises when a worker, and the data it held, is gone.
+LOST = (KilledWorker, asyncio.CancelledError, concurrent.futures.CancelledError, CommClosedError)
+
+
+def lost_work(what: str, exc: BaseException) -> DistributedFitError:
+    return DistributedFitError(
+        f"{what}: the cluster lost work it could not recompute ({type(exc).__name__}: "
+        f"{str(exc)[:200]}); nothing was written, run again")
+
+
+def gather(client: Client, futures, what: str):
+    """``client.gather(futures)``, a lost worker reported as one :class:`DistributedFitError`."""
+    try:
+        return client.gather(futures)
+    except LOST as exc:
+        raise lost_work(what, exc) from exc
+
+
+def _add_items(a, b, add: Callable, index: int):
+    return add(a[index], b[index])
+
+
+def add_tree(client: Client, parts: Sequence[Future], add: Callable = operator.add,
+             index: int | None = None) -> Future:
+    """The sum of ``parts``, added pairwise on the workers (a binary tree), as one future.
+
+    With ``index``, each part is a tuple and its ``index``-th item is added:
+    a task's result can then be summed without a task to take the item out.
+    """
+    parts = list(parts)
+    if not parts:
+        raise ValueError("nothing to add")
+    if index is not None:
+        if len(parts) == 1:
+            return client.submit(operator.getitem, parts[0], index, pure=False)
+        paired = [client.submit(_add_items, a, b, add, index, pure=False)
+                  for a, b in zip(parts[::2], parts[1::2])]
+        if len(parts) % 2:
+            paired.append(client.submit(operator.getitem, parts[-1], index, pure=False))
+        parts = paired
+    while len(parts) > 1:
+        paired = [client.submit(add, a, b, pure=False) for a, b in zip(parts[::2], parts[1::2])]
+        parts = paired + ([parts[-1]] if len(parts) % 2 else [])
+    return parts[0]
+
+
+def add_partials(a: dict, b: dict) -> dict:
+    """Entry-wise sum of two dicts of partial sums (arrays or lists of arrays)."""
+    out = {}
+    for name, x in a.items():
+        y = b[name]
+        out[name] = [u + v for u, v in zip(x, y)] if isinstance(x, list) else x + y
+    return out
+
+
+def stack_rows(client: Client, blocks: Sequence[Future], rows: Sequence[int], n_cols: int,
+               *, dtype=np.float64, sparse: bool = False) -> da.Array:
+    """A Dask array whose row blocks are ``blocks`` (futures), ``rows[p]`` rows each."""
+    meta = sp.csr_matrix((0, n_cols), dtype=dtype) if sparse else np.empty((0, n_cols), dtype)
+    parts = [da.from_delayed(dask.delayed(f), shape=(n, n_cols), dtype=dtype, meta=meta)
+             for f, n in zip(blocks, rows)]
+    return da.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
+
+
+def _shape(block) -> tuple[int, int]:
+    return block.shape
+
+
+def _as_csr(block) -> sp.csr_matrix:
+    X = sp.csr_matrix(block, dtype=np.float64)
+    X.sum_duplicates()
+    return X
+
+
+def _block_facts(X) -> tuple[float, float, int, float]:
+    """Sum, squared norm, stored entries and smallest entry of one row block."""
+    return (float(X.sum()), float(np.square(X.data).sum()), int(X.nnz),
+            float(X.data.min(initial=0.0)))
+
+
+class RowPartitions:
+    """A matrix on the cluster as futures of CSR row blocks, in order.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    blocks : list of Future
+        Each resolves to a ``scipy.sparse.csr_matrix`` of ``rows[p]`` rows.
+    rows : list of int
+    n_cols : int
+    """
+
+    def __init__(self, client: Client, blocks: list[Future], rows: Sequence[int], n_cols: int):
+        self.client = client
+        self.blocks = list(blocks)
+        self.rows = [int(n) for n in rows]
+        self.n_cols = int(n_cols)
+        facts = gather(client, [client.submit(_block_facts, b, pure=False) for b in self.blocks],
+                       "reading the matrix")
+        self.sum = float(sum(f[0] for f in facts))
+        self.nnz = int(sum(f[2] for f in facts))
+        self.min = min(f[3] for f in facts) if facts else 0.0
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return sum(self.rows), self.n_cols
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """First row of each block, and the number of rows at the end."""
+        return np.concatenate(([0], np.cumsum(self.rows))).astype(np.int64)
+
+    @classmethod
+    def from_array(cls, X, client: Client | None = None) -> "RowPartitions":
+        """From a Dask array of sparse (or dense) row blocks, persisted on the cluster first.
+
+        An in-memory matrix is split into about as many blocks as the
+        cluster has worker threads.
+        """
+        client = get_client(client)
+        if not isinstance(X, da.Array):
+            X = sp.csr_matrix(X)
+            n_blocks = max(1, sum(client.nthreads().values()))
+            step = max(1, -(-X.shape[0] // n_blocks))
+            X = da.from_array(X, chunks=(step, X.shape[1]), asarray=False)
+        if X.ndim != 2:
+            raise ValueError(f"expected a 2-d documents x terms array, got {X.ndim} dimensions")
+        if len(X.chunks[1]) != 1:
+            X = X.rechunk({1: X.shape[1]})
+        X = X.map_blocks(_as_csr, dtype=np.float64,
+                         meta=sp.csr_matrix((0, X.shape[1]), dtype=np.float64))
+        X = client.persist(X)
+        by_key = {f.key: f for f in futures_of(X)}
+        blocks = [by_key[row[0]] for row in X.__dask_keys__()]
+        rows = X.chunks[0]
+        if any(np.isnan(rows)):
+            rows = [s[0] for s in gather(client, client.map(_shape, blocks), "reading shapes")]
+        return cls(client, blocks, rows, X.shape[1])
+
+    def map(self, func: Callable, *per_block: Sequence[Any], **shared) -> list[Future]:
+        """``func(block_p, per_block[0][p], ..., **shared)`` for every block ``p``, as futures.
+
+        A large array among ``shared`` is sent to every worker once (a
+        broadcast), not once per task.
+        """
+        for name, value in shared.items():
+            if isinstance(value, np.ndarray) and value.nbytes > BROADCAST_BYTES:
+                [shared[name]] = self.client.scatter([value], hash=False)
+        return [self.client.submit(func, block, *(args[p] for args in per_block), **shared,
+                                   pure=False)
+                for p, block in enumerate(self.blocks)]
+
+    def to_dask(self) -> da.Array:
+        return stack_rows(self.client, self.blocks, self.rows, self.n_cols, sparse=True)
+
+    def release(self) -> None:
+        for f in self.blocks:
+            f.release()

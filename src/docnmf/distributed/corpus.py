@@ -1,0 +1,180 @@
+"""A corpus read partition by partition on the cluster: ids, texts and labels per partition.
+
+Each partition is an ordinary :class:`~docnmf.corpus.Corpus` built on a
+worker, so no process ever holds the whole collection. The workers read the
+files themselves: on a cluster of several machines the paths must be on a
+file system they share.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Any, Sequence
+
+import dask
+from dask.delayed import Delayed
+
+from ..corpus._corpus import Corpus
+from ..corpus._errors import CorpusError
+from ..corpus._text_io import Decoder
+from ..corpus.readers import _files_under, read_csv, read_jsonl
+
+__all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
+
+#: Files read as tables of documents (one partition each); any other file is one document.
+TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson")
+
+
+def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8") -> Corpus:
+    """Files below ``root``, one document each, labelled by their top subfolder (as read_folder)."""
+    decode = Decoder(encoding)
+    texts, labels = [], []
+    for name in relative:
+        try:
+            texts.append(decode.read(Path(root, name), name))
+        except OSError as exc:
+            raise CorpusError(f"cannot read {Path(root, name)}: {exc.strerror or exc}") from None
+        parts = name.split("/")
+        labels.append((parts[0],) if len(parts) > 1 else ())
+    decode.warn("file", Path(root))
+    return Corpus(texts=texts, labels=labels, ids=list(relative))
+
+
+def _read_table(path: str, prefix: str | None, options: dict[str, Any]) -> Corpus:
+    """One CSV/TSV/JSONL file; record numbers as ids get the file's name in front of them."""
+    reader = read_jsonl if Path(path).suffix.lower() in (".jsonl", ".ndjson") else read_csv
+    corpus = reader(path, **options)
+    numbered = options.get("id_column") is None and \
+        corpus.ids == [str(i) for i in range(1, len(corpus) + 1)]
+    if prefix is not None and numbered:
+        return Corpus(texts=corpus.texts, labels=corpus.labels,
+                      ids=[f"{prefix}:{i}" for i in corpus.ids], metadata=corpus.metadata)
+    return corpus
+
+
+def _texts(part: Corpus) -> list[str]:
+    return part.texts
+
+
+def _from_records(records: Sequence, text_column: str, id_column: str | None,
+                  label_column: str | None, offset: int) -> Corpus:
+    """Texts (strings) or records (dicts) of one bag partition as a corpus."""
+    texts, ids, labels = [], [], []
+    for i, rec in enumerate(records):
+        if isinstance(rec, str):
+            texts.append(rec)
+            ids.append(str(offset + i + 1))
+            labels.append(())
+            continue
+        texts.append(str(rec.get(text_column) or ""))
+        ids.append(str(rec[id_column]) if id_column and id_column in rec else str(offset + i + 1))
+        value = rec.get(label_column) if label_column else None
+        labels.append(tuple(map(str, value)) if isinstance(value, (list, tuple))
+                      else ((str(value),) if value not in (None, "") else ()))
+    return Corpus(texts=texts, labels=labels, ids=ids)
+
+
+def _count(records) -> int:
+    return len(records)
+
+
+class PartitionedCorpus:
+    """A document collection as a list of partitions, each a delayed :class:`Corpus`.
+
+    Build one with :meth:`from_path` (a folder tree of text files, a folder or
+    list of CSV/JSONL files) or :meth:`from_bag` (a ``dask.bag`` of texts or
+    records); :meth:`texts` gives the texts as a ``dask.bag`` for
+    :class:`~docnmf.distributed.DaskVectorizer`.
+
+    Examples
+    --------
+    >>> import dask.bag as db
+    >>> corpus = PartitionedCorpus.from_bag(db.from_sequence(["a b", "c d", "e"], npartitions=2))
+    >>> corpus.n_partitions, [len(p) for p in dask.compute(*corpus.parts, scheduler="sync")]
+    (2, [2, 1])
+    """
+
+    def __init__(self, parts: Sequence[Delayed], *, name: str = "corpus", source: str = ""):
+        if not parts:
+            raise CorpusError("the corpus has no partitions")
+        self.parts = list(parts)
+        self.name = name
+        self.source = source
+
+    @property
+    def n_partitions(self) -> int:
+        return len(self.parts)
+
+    def texts(self):
+        """The texts as a ``dask.bag``, one bag partition per corpus partition."""
+        import dask.bag as db
+
+        return db.from_delayed([dask.delayed(_texts)(p) for p in self.parts])
+
+    @classmethod
+    def from_path(cls, path: str | os.PathLike, *, files_per_partition: int = 2000,
+                  text_column: str = "text", label_column: str | None = None,
+                  id_column: str | None = None, encoding: str = "utf-8"
+                  ) -> "PartitionedCorpus":
+        """Partitions of a folder tree of text files, or of CSV/TSV/JSONL files.
+
+        Parameters
+        ----------
+        path : path-like
+            A folder of text documents (one file each; subfolders are
+            classes, as :func:`~docnmf.corpus.read_folder`), in groups of
+            ``files_per_partition``; or a CSV/TSV/JSONL file, or a folder of
+            them, one partition per file. When a folder holds only table
+            files it is read as tables.
+        text_column, label_column, id_column : str
+            As :func:`~docnmf.corpus.read_jsonl` and :func:`~docnmf.corpus.read_csv`.
+            Without an id column, ids are ``file:record`` when there are several files.
+        """
+        root = Path(path)
+        options = {"text_column": text_column, "label_column": label_column,
+                   "id_column": id_column, "encoding": encoding}
+        if root.is_file():
+            if root.suffix.lower() not in TABLE_SUFFIXES:
+                raise CorpusError(f"{root} is not a CSV, TSV or JSON Lines file")
+            parts = [dask.delayed(_read_table, pure=True)(str(root), None, options)]
+            return cls(parts, name=root.stem, source=str(root))
+        if not root.is_dir():
+            raise CorpusError(f"no such file or folder: {root}")
+        files, skipped = _files_under(root, None)
+        if skipped:
+            warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
+                          f"skipped: {'; '.join(sorted(skipped)[:3])}"
+                          f"{'; ...' if len(skipped) > 3 else ''}", stacklevel=2)
+        if not files:
+            raise CorpusError(f"no files in {root}")
+        if all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
+            names = [f.relative_to(root).as_posix() for f in files]
+            prefix = len(files) > 1
+            parts = [dask.delayed(_read_table, pure=True)(str(f), name if prefix else None,
+                                                          options)
+                     for f, name in zip(files, names)]
+        else:
+            names = [f.relative_to(root).as_posix() for f in files]
+            step = max(1, int(files_per_partition))
+            parts = [dask.delayed(_read_documents, pure=True)(str(root), names[a:a + step],
+                                                              encoding)
+                     for a in range(0, len(names), step)]
+        return cls(parts, name=root.name, source=str(root))
+
+    @classmethod
+    def from_bag(cls, bag, *, text_column: str = "text", id_column: str | None = "id",
+                 label_column: str | None = "label", name: str = "corpus"
+                 ) -> "PartitionedCorpus":
+        """From a ``dask.bag`` of texts, or of dicts with text, id and label keys.
+
+        Documents without an id are numbered from 1 in bag order.
+        """
+        delayed_parts = bag.to_delayed()
+        sizes = dask.compute(*[dask.delayed(_count)(p) for p in delayed_parts])
+        offsets = [sum(sizes[:p]) for p in range(len(sizes))]
+        parts = [dask.delayed(_from_records, pure=True)(p, text_column, id_column, label_column,
+                                                        offset)
+                 for p, offset in zip(delayed_parts, offsets)]
+        return cls(parts, name=name, source="dask.bag")

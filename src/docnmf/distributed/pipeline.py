@@ -1,0 +1,318 @@
+"""From a partitioned corpus to the result folder of ``docnmf cluster``, on a Dask cluster.
+
+The files are those of the in-memory run (:func:`docnmf.pipeline.write_run`):
+``assignments.csv``, ``clusters.csv``, ``run.json`` and, for a labelled
+corpus, ``metrics.json``; the assignments also come one file per partition
+(``assignments/part-00000.csv``, ...), each written as soon as its partition's
+labels are known, with the merged file put together from them. The client
+holds one partition's assignments at a time. The folder is published whole
+(:class:`docnmf.io.OutputFolder`, as the in-memory run's).
+
+Documents left with no term after preprocessing are in no cluster (label -1,
+``unassigned.csv``), as in memory; the fit keeps their empty rows (they add
+nothing to the products), where the in-memory run leaves them out, so with
+such documents the two starts differ by the mean NNDSVDA fills zeros with.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dask
+import dask.bag
+import numpy as np
+from distributed import Client, as_completed
+
+from ..corpus._corpus import Corpus
+from ..io import write_csv, write_json, writes_folder
+from ..metrics import confusion_matrix, score_all
+from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
+from ..text.coherence import keyword_cooccurrence, npmi_from_counts
+from .corpus import PartitionedCorpus
+from ._rows import DistributedFitError, add_tree, gather
+from .estimator import DaskNMFClustering
+from .text import DaskVectorizer
+
+__all__ = ["DASK_METHODS", "PartitionedRun", "cluster_partitioned", "format_partitioned_summary",
+           "write_partitioned_run"]
+
+logger = logging.getLogger(__name__)
+
+#: The methods the Dask path runs, and the NMFClustering parameters each name stands for.
+DASK_METHODS = {"nmf": {"weighting": "none"}, "nmf-ncw": {"weighting": "ncw"}}
+
+
+@dataclass
+class PartitionedRun:
+    """What a clustering run on the cluster produced: the model and per-partition summaries."""
+
+    corpus: PartitionedCorpus
+    method: str
+    n_clusters: int
+    model: DaskNMFClustering
+    vectorizer: DaskVectorizer
+    meta: list          # futures: (ids, first labels) of each partition
+    feature_names: np.ndarray
+    keywords: list[list[str]]
+    sizes: np.ndarray
+    representatives: list[list[str]]
+    metrics: dict[str, Any] | None
+    params: dict[str, Any]
+    client: Client
+    timings: dict[str, Any] = field(default_factory=dict)
+    labels: list = field(default_factory=list)          # futures: each partition's labels
+    unassigned: list[str] = field(default_factory=list)  # ids of documents in no cluster
+    coherence: np.ndarray | None = None                  # NPMI of each cluster's keywords
+
+
+def _texts(part: Corpus) -> list[str]:
+    return part.texts
+
+
+def _meta(part: Corpus) -> tuple[list[str], list[str]]:
+    """A partition's ids and each document's labels joined by ``|`` ("" when unlabelled)."""
+    return part.ids, ["|".join(labels) for labels in part.labels]
+
+
+#: Why a document is in no cluster (the in-memory pipeline's reason).
+EMPTY_REASON = "no index term left after preprocessing"
+
+
+def _assigned(labels: np.ndarray, X_p) -> np.ndarray:
+    """A block's labels, -1 for documents without a stored term (the in-memory run leaves
+    them out of every cluster: nothing places them)."""
+    return np.where(np.diff(X_p.indptr) == 0, -1, labels)
+
+
+def _strength(labels: np.ndarray, memberships: np.ndarray) -> np.ndarray:
+    return np.where(labels >= 0, memberships[np.arange(len(labels)), np.maximum(labels, 0)], 0.0)
+
+
+def _summary(labels: np.ndarray, memberships: np.ndarray, meta, X_p, centroids: np.ndarray,
+             part: int, k: int, n_rep: int):
+    """Sizes, strongest members, the class x cluster counts and the unassigned documents
+    (ids, and how many of them are labelled) of one partition.
+
+    The strongest members are ranked as :func:`docnmf._estimator.representative_documents`
+    ranks them: membership, then the similarity to the cluster's centre, then the order.
+    """
+    ids, labels_text = meta
+    strength = _strength(labels, memberships)
+    tie = similarity_to_centres(X_p, labels, centroids)
+    best = []
+    for c in range(k):
+        members = np.flatnonzero(labels == c)
+        order = members[np.lexsort((members, -tie[members], -strength[members]))[:n_rep]]
+        best.append([(float(strength[i]), float(tie[i]), part, int(i), ids[i]) for i in order])
+    table: dict[str, np.ndarray] = {}
+    for text, c in zip(labels_text, labels):
+        if text and c >= 0:
+            table.setdefault(text.split("|")[0], np.zeros(k, dtype=np.int64))[c] += 1
+    unassigned = np.flatnonzero(labels < 0)
+    return (np.bincount(labels[labels >= 0], minlength=k), best, table,
+            [ids[i] for i in unassigned], sum(bool(labels_text[i]) for i in unassigned))
+
+
+def _rows(labels: np.ndarray, memberships: np.ndarray, meta) -> list[list]:
+    ids, labels_text = meta
+    strength = _strength(labels, memberships)
+    return [[ids[i], int(labels[i]), f"{strength[i]:.6f}", labels_text[i]]
+            for i in range(len(labels))]
+
+
+def _scores(table: dict[str, np.ndarray], unassigned: int = 0) -> dict[str, Any] | None:
+    """score_labels' numbers from the class x cluster counts (the same functions, on expanded
+    counts); ``unassigned`` labelled documents in no cluster are left out and counted."""
+    if not table:
+        return None
+    classes = sorted(table)
+    C = np.array([table[c] for c in classes])
+    k = C.shape[1]
+    y_true = np.repeat(np.repeat(np.array(classes, dtype=object), k), C.ravel())
+    y_pred = np.repeat(np.tile(np.arange(k), len(classes)), C.ravel())
+    out: dict[str, Any] = score_all(y_true, y_pred)
+    counts, names, clusters = confusion_matrix(y_true, y_pred)
+    out.update({"n_scored": int(C.sum()), "n_classes": len(classes),
+                "confusion": {"classes": names.tolist(), "clusters": clusters.tolist(),
+                              "counts": counts.tolist()}})
+    if unassigned:
+        out["n_unassigned"] = int(unassigned)
+        out["accuracy_all_documents"] = out["accuracy"] * out["n_scored"] / (
+            out["n_scored"] + unassigned)
+    return out
+
+
+def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str = "nmf-ncw", *,
+                        client: Client, random_state: int | None = 0,
+                        estimator_params: dict | None = None,
+                        vectorizer_params: dict | None = None, n_keywords: int = 10,
+                        n_representatives: int = 3) -> PartitionedRun:
+    """Vectorize ``corpus`` and cluster it with ``method`` on the cluster of ``client``.
+
+    Parameters as :func:`docnmf.pipeline.cluster_corpus`; ``method`` is one of
+    :data:`DASK_METHODS`.
+    """
+    if method not in DASK_METHODS:
+        raise ValueError(f"the Dask path runs {', '.join(DASK_METHODS)}, not {method}")
+    timings: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    # ids and labels are kept; the texts are read again for counting, from the same graph, so
+    # a block of X lost with a worker can be recomputed from the files (its lineage)
+    meta = client.compute([dask.delayed(_meta)(p) for p in corpus.parts])
+    texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
+    vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
+    X = vectorizer.fit_transform(texts)
+    timings["vectorize_s"] = time.perf_counter() - t0
+    logger.info("%d documents x %d terms in %d partitions (%.1fs)", vectorizer.n_docs_,
+                X.shape[1], X.numblocks[0], timings["vectorize_s"])
+    params = {**DASK_METHODS[method], **(estimator_params or {})}
+    model = DaskNMFClustering(n_clusters, random_state=random_state, client=client, **params)
+    for attempt in range(model.retries + 1):
+        t0 = time.perf_counter()
+        model.fit(X)
+        timings["fit_s"] = time.perf_counter() - t0
+        # futures, so the labels outlive X (released after this function)
+        labels = client.compute([dask.delayed(_assigned)(lab, x) for lab, x
+                                 in zip(model.labels_.to_delayed().ravel(),
+                                        X.to_delayed().ravel())])
+        memberships = model.memberships_.to_delayed().ravel()
+        blocks = X.to_delayed().ravel()
+        try:
+            # the clusters' centres, for the representatives' tie-break (as in memory)
+            sums = client.compute([dask.delayed(cluster_sums)(x, lab, n_clusters)
+                                   for x, lab in zip(blocks, labels)])
+            centroids = gather(client, add_tree(client, sums), "the clusters' centres")
+            del sums
+            centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-300)
+            [centres] = client.scatter([centroids], hash=False)
+            summaries = gather(client, client.compute(
+                [dask.delayed(_summary)(lab, mem, m, x, centres, p, n_clusters,
+                                        n_representatives)
+                 for p, (lab, mem, m, x) in enumerate(zip(labels, memberships, meta, blocks))]),
+                "summarizing the clusters")
+            break
+        except DistributedFitError:
+            # a worker died as the fit ended, taking blocks of its results along
+            if attempt == model.retries:
+                raise
+            logger.warning("the fit's results were lost with a worker; fitting again")
+    timings["init_s"] = model.init_time_
+    timings["iterations_s"] = model.iteration_times_.tolist()
+    names = vectorizer.readable_feature_names()
+    sizes = np.sum([s[0] for s in summaries], axis=0)
+    representatives = []
+    for c in range(n_clusters):
+        best = sorted((item for s in summaries for item in s[1][c]),
+                      key=lambda x: (-x[0], -x[1], x[2], x[3]))
+        representatives.append([item[-1] for item in best[:n_representatives]])
+    table: dict[str, np.ndarray] = {}
+    for s in summaries:
+        for name, counts in s[2].items():
+            table[name] = table.get(name, 0) + counts
+    unassigned = [doc_id for s in summaries for doc_id in s[3]]
+    metrics = _scores(table, sum(s[4] for s in summaries))
+    W = model.components_
+    order = np.argsort(-W, axis=1, kind="stable")[:, :n_keywords]
+    columns = [[int(j) for j in row if W[c, j] > 0] for c, row in enumerate(order)]
+    counts = gather(client, client.compute([dask.delayed(keyword_cooccurrence)(x, columns)
+                                            for x in X.to_delayed().ravel()]),
+                    "the keywords' coherence")
+    coherence = npmi_from_counts([sum(c[t] for c in counts) for t in range(n_clusters)],
+                                 int(X.shape[0]))
+    run_params = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
+                  "estimator": {k: v for k, v in model.get_params().items() if k != "client"},
+                  "vectorizer": vectorizer_params or {}, "n_docs": int(X.shape[0]),
+                  "n_terms": int(X.shape[1]), "empty_documents": len(unassigned),
+                  "partitions": int(X.numblocks[0]),
+                  "workers": len(client.scheduler_info()["workers"]),
+                  "dashboard": client.dashboard_link}
+    return PartitionedRun(corpus, method, n_clusters, model, vectorizer, meta, names,
+                          model.top_keywords(names, n_keywords), sizes, representatives,
+                          metrics, run_params, client, timings, labels, unassigned, coherence)
+
+
+def _record(run: PartitionedRun) -> dict[str, Any]:
+    import distributed
+
+    model = run.model
+    return {
+        **software_record(dask=dask.__version__, distributed=distributed.__version__),
+        "corpus": {"name": run.corpus.name, "source": run.corpus.source,
+                   "n_documents": run.params["n_docs"]},
+        "parameters": run.params,
+        "seed": run.params.get("random_state"),
+        "objective": model.objective_,
+        "objective_history": model.loss_history_,
+        "restart_objectives": model.restart_objectives_,
+        "n_iter": model.n_iter_,
+        "timings": run.timings,
+        "cluster_sizes": run.sizes,
+        "metrics": run.metrics,
+    }
+
+
+@writes_folder
+def write_partitioned_run(run: PartitionedRun, outdir: str | os.PathLike) -> list[Path]:
+    """Write the result folder; the assignments stream in partition by partition.
+
+    The folder is published whole (:class:`docnmf.io.OutputFolder`), as the
+    in-memory :func:`docnmf.pipeline.write_run`'s.
+    """
+    outdir = Path(outdir)
+    t0 = time.perf_counter()
+    labelled = run.metrics is not None
+    header = ["id", "cluster", "membership"] + (["label"] if labelled else [])
+    client = run.client
+    memberships = run.model.memberships_.to_delayed().ravel()
+    futures = client.compute([dask.delayed(_rows)(lab, mem, m) for lab, mem, m
+                              in zip(run.labels, memberships, run.meta)])
+    index = {f.key: p for p, f in enumerate(futures)}
+    parts = outdir / "assignments"
+    for future in as_completed(futures):
+        p = index[future.key]
+        rows = gather(client, future, "writing the assignments")
+        future.release()
+        write_csv(parts / f"part-{p:05d}.csv", header,
+                  (row if labelled else row[:3] for row in rows))
+    with open(outdir / "assignments.csv", "w", encoding="utf-8", newline="") as out:
+        out.write(",".join(header) + "\n")
+        for p in range(len(futures)):
+            with open(parts / f"part-{p:05d}.csv", encoding="utf-8") as part:
+                next(part)
+                shutil.copyfileobj(part, out)
+    coherence = run.coherence if run.coherence is not None else np.full(run.n_clusters, np.nan)
+    rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
+             json.dumps(run.representatives[c], ensure_ascii=False),
+             "" if np.isnan(coherence[c]) else f"{coherence[c]:.4f}"]
+            for c in range(run.n_clusters))
+    write_csv(outdir / "clusters.csv", ["cluster", "size", "top_keywords",
+                                        "representative_documents", "coherence"], rows)
+    if run.unassigned:
+        write_csv(outdir / "unassigned.csv", ["id", "reason"],
+                  ([doc_id, EMPTY_REASON] for doc_id in run.unassigned))
+    run.timings["write_s"] = time.perf_counter() - t0
+    write_json(outdir / "run.json", _record(run))
+    if run.metrics is not None:
+        write_json(outdir / "metrics.json", run.metrics)
+    names = ["assignments.csv", "assignments", "clusters.csv", "run.json"] + \
+        (["unassigned.csv"] if run.unassigned else []) + \
+        (["metrics.json"] if run.metrics is not None else [])
+    return [outdir / name for name in names]
+
+
+def format_partitioned_summary(run: PartitionedRun, n_keywords: int = 8) -> str:
+    """The in-memory run's plain-text table, from the per-partition summaries."""
+    title = (f"{run.method} on {run.corpus.name}: {run.params['n_docs']} documents, "
+             f"{run.params['n_terms']} terms, k={run.n_clusters}, {run.params['partitions']} "
+             f"partitions on {run.params['workers']} workers ({run.timings['fit_s']:.2f}s)")
+    unassigned = (len(run.unassigned), EMPTY_REASON) if run.unassigned else None
+    return cluster_table(title, run.sizes, run.keywords, run.representatives, run.metrics,
+                         n_keywords, unassigned=unassigned)
+

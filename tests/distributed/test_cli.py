@@ -1,0 +1,113 @@
+"""docnmf cluster on a Dask cluster: the same result files, per-partition assignments, progress."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from docnmf.cli import main
+from docnmf.corpus.synthetic import planted_topic_model, write_topic_corpus
+
+
+def _corpus(folder, n_docs=400, per_file=100):
+    model = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=40, seed=0)
+    return write_topic_corpus(folder, n_docs, model, docs_per_file=per_file, seed=0)
+
+
+def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
+    _corpus(tmp_path / "in")
+    out = tmp_path / "out"
+    assert main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "2",
+                 "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "Dask dashboard: http" in captured.err
+    assert "iteration 1: objective" in captured.err
+    names = sorted(p.name for p in out.iterdir())
+    # the in-memory run's folder marker: the folder was published whole by docnmf
+    assert names == [".docnmf-output", "assignments", "assignments.csv", "clusters.csv",
+                     "metrics.json", "run.json"]
+    assert not [p for p in tmp_path.iterdir()
+                if p.name.startswith((".out.staging-", ".out.old-"))]   # nothing left aside
+    parts = sorted(p.name for p in (out / "assignments").iterdir())
+    assert parts == [f"part-{i:05d}.csv" for i in range(4)]
+    merged = list(csv.reader((out / "assignments.csv").open()))
+    assert merged[0] == ["id", "cluster", "membership", "label"]
+    assert [r[0] for r in merged[1:]] == [f"d{i}" for i in range(400)]
+    for i, part in enumerate(parts):
+        rows = list(csv.reader((out / "assignments" / part).open()))
+        assert rows[1:] == merged[1 + 100 * i:1 + 100 * (i + 1)]
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["accuracy"] == 1.0 and metrics["n_scored"] == 400
+    run = json.loads((out / "run.json").read_text())
+    assert run["parameters"]["partitions"] == 4 and run["parameters"]["workers"] == 2
+    clusters = list(csv.reader((out / "clusters.csv").open()))[1:]
+    sizes = [int(r[1]) for r in clusters]
+    assert sum(sizes) == 400 and run["cluster_sizes"] == sizes
+    assert all(set(json.loads(r[3])) <= {f"d{i}" for i in range(400)} for r in clusters)
+
+
+def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
+    _corpus(tmp_path / "in", n_docs=40, per_file=20)
+    for argv, message in [
+        (["--method", "lccf"], "runs in memory only"),
+        (["--dtype", "float32", "--solver", "hals"], "float64"),
+        (["-k", "1"], "at least 2"),
+    ]:
+        args = ["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "1", *argv]
+        if "-k" in argv:
+            args = ["cluster", str(tmp_path / "in"), *argv, "--dask-workers", "1"]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+    assert main(["cluster", str(tmp_path / "missing"), "-k", "3", "--dask-workers", "1"]) == 2
+    assert main(["cluster", str(tmp_path / "in"), "-k", "3",
+                 "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_a_real_subprocess_run(tmp_path):
+    _corpus(tmp_path / "in", n_docs=200, per_file=100)
+    proc = subprocess.run([sys.executable, "-m", "docnmf", "cluster", str(tmp_path / "in"),
+                           "-k", "3", "--dask-workers", "2", "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "out" / "assignments.csv").is_file()
+
+
+def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
+    """`docnmf cluster` in memory and on Dask, default method and start: the same clusters.
+
+    The in-memory run reads the partitions joined into one file; a document left with no
+    term after preprocessing is unassigned in both.
+    """
+    parts = _corpus(tmp_path / "in", n_docs=300, per_file=100)
+    lines = [line for p in parts for line in p.read_text().splitlines()]
+    lines.insert(7, json.dumps({"id": "empty", "text": "the and of", "label": "topic0"}))
+    (tmp_path / "in" / "part-00000.jsonl").write_text("\n".join(lines[:101]) + "\n")
+    (tmp_path / "in" / "part-00001.jsonl").write_text("\n".join(lines[101:201]) + "\n")
+    (tmp_path / "in" / "part-00002.jsonl").write_text("\n".join(lines[201:]) + "\n")
+    (tmp_path / "all.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["cluster", str(tmp_path / "all.jsonl"), "-k", "3", "-o",
+                 str(tmp_path / "memory")]) == 0
+    assert main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "2", "-o",
+                 str(tmp_path / "dask")]) == 0
+    capsys.readouterr()
+
+    def table(folder, name):
+        return list(csv.reader((tmp_path / folder / name).open(encoding="utf-8")))
+
+    memory, dask_ = table("memory", "assignments.csv"), table("dask", "assignments.csv")
+    assert [r[:2] for r in dask_] == [r[:2] for r in memory]
+    assert ["empty", "-1", "0.000000", "topic0"] in dask_
+    for a, b in zip(dask_[1:], memory[1:]):
+        assert abs(float(a[2]) - float(b[2])) <= 2e-6
+    assert table("dask", "unassigned.csv") == table("memory", "unassigned.csv")
+    # sizes, keywords, representatives and coherence of each cluster
+    assert table("dask", "clusters.csv") == table("memory", "clusters.csv")
+    scores = [json.loads((tmp_path / f / "metrics.json").read_text()) for f in ("dask", "memory")]
+    for key in ("accuracy", "nmi", "n_scored", "n_unassigned", "accuracy_all_documents"):
+        assert scores[0][key] == pytest.approx(scores[1][key], rel=1e-12), key

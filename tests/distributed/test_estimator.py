@@ -1,0 +1,63 @@
+"""DaskNMFClustering against NMFClustering: the same clusters from the same seed."""
+
+from __future__ import annotations
+
+import dask.array as da
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.cluster.nmf import NMFClustering
+from docnmf.distributed import DaskNMFClustering
+
+from ..conftest import make_planted
+
+
+def unequal_clusters(sizes=(20, 35, 50, 65), n_terms=50, seed=3, noise=0.3):
+    """Planted clusters of unequal sizes: singular values well apart, so NNDSVD is well posed."""
+    rng = np.random.default_rng(seed)
+    blocks = np.array_split(np.arange(n_terms), len(sizes))
+    rows = []
+    for c, size in enumerate(sizes):
+        X = noise * rng.random((size, n_terms))
+        X[:, blocks[c]] += rng.random((size, len(blocks[c])))
+        rows.append(X)
+    X = np.vstack(rows)
+    X[X < noise * 0.5] = 0.0
+    return sp.csr_matrix(X)
+
+
+@pytest.mark.parametrize("params", [
+    {"solver": "hals", "weighting": "ncw", "init": "nndsvda"},
+    {"solver": "mu", "weighting": "none", "init": "random", "n_init": 3},
+    {"solver": "hals", "weighting": "none", "init": "random", "n_init": 2},
+    {"solver": "mu", "weighting": "ncw", "init": "nndsvd"},
+])
+def test_same_fit_as_in_memory(client, params):
+    X = unequal_clusters()
+    common = dict(n_clusters=4, max_iter=25, tol=1e-6, random_state=5, **params)
+    memory = NMFClustering(**common).fit(X)
+    Xd = da.from_array(X, chunks=(50, 50), asarray=False)
+    dist = DaskNMFClustering(client=client, **common).fit(Xd)
+    np.testing.assert_array_equal(dist.labels_.compute(), memory.labels_)
+    np.testing.assert_allclose(dist.restart_objectives_, memory.restart_objectives_, rtol=1e-8)
+    assert dist.n_iter_ == memory.n_iter_
+    assert np.abs(dist.components_ - memory.components_).max() <= 1e-8
+    np.testing.assert_allclose(dist.memberships_.compute(), memory.memberships_, atol=1e-8)
+    assert len(dist.iteration_times_) >= dist.n_iter_
+    # new documents, block by block, as in memory
+    new, _ = make_planted(30, 50, 4, seed=9, noise=0.3)
+    new = sp.csr_matrix(new)
+    got = dist.transform(da.from_array(new, chunks=(10, 50), asarray=False)).compute()
+    np.testing.assert_allclose(got, memory.transform(new), atol=1e-8)
+    np.testing.assert_array_equal(
+        dist.predict(da.from_array(new, chunks=(10, 50), asarray=False)).compute(),
+        memory.predict(new))
+
+
+def test_refuses_negative_input_and_float32(client):
+    X = sp.csr_matrix(np.array([[1.0, -1.0], [2.0, 0.0]]))
+    with pytest.raises(ValueError, match="Negative"):
+        DaskNMFClustering(2, client=client).fit(X)
+    with pytest.raises(ValueError, match="float64"):
+        DaskNMFClustering(2, dtype="float32", client=client).fit(abs(X))

@@ -1,0 +1,96 @@
+"""The partitioned text pipeline gives DocumentVectorizer's vocabulary and matrix."""
+
+from __future__ import annotations
+
+import dask.bag as db
+import numpy as np
+import pytest
+
+from docnmf.distributed import DaskVectorizer, PartitionedCorpus
+from docnmf.text.vectorize import DocumentVectorizer
+
+TEXTS = [
+    "The goalkeeper saved a penalty and the striker scored twice in the final.",
+    "Fans cheered as the team won the league after a late goal.",
+    "The coach praised the defenders after the football match; the goalkeeper smiled.",
+    "The central bank raised interest rates to curb inflation.",
+    "",
+    "Shares fell as investors worried about bond yields and inflation; banks fell too.",
+    "The stock market rallied when the bank cut interest rates. Rates! Rates!",
+    "Galaxies and galaxy clusters: the telescope saw a galaxy, then stars.",
+    "Stars, planets and a galaxy far away; astronomers counted the stars.",
+    "Café naïve résumé — unicode words, and numbers 42 dropped; goal goal.",
+]
+
+
+@pytest.mark.parametrize("options", [
+    {"min_df": 1},
+    {"min_df": 2, "max_df": 0.5},
+    {"min_df": 1, "max_features": 7},
+    {"min_df": 1, "tf": "sublinear", "idf": "smooth"},
+    {"min_df": 1, "stem": False, "stop_words": None, "norm": None},
+])
+def test_same_vocabulary_and_matrix_as_in_memory(client, options):
+    memory = DocumentVectorizer(**options)
+    expected = memory.fit_transform(TEXTS)
+    dist = DaskVectorizer(client=client, **options)
+    X = dist.fit_transform(db.from_sequence(TEXTS, npartitions=4))
+    assert X.numblocks[0] == 4
+    got = X.compute()
+    assert dist.vocabulary_ == memory.vocabulary_
+    np.testing.assert_array_equal(dist.idf_, memory.idf_)
+    assert got.shape == expected.shape
+    assert abs(got - expected).max() <= 1e-15
+    assert got.nnz == expected.nnz
+    np.testing.assert_array_equal(dist.readable_feature_names(),
+                                  memory.readable_feature_names(TEXTS))
+    # new texts on the fitted vocabulary, partition by partition
+    new = ["A galaxy of stars and the goalkeeper", "interest rates and inflation"]
+    np.testing.assert_allclose(
+        dist.transform(db.from_sequence(new, npartitions=2)).compute().toarray(),
+        memory.transform(new).toarray(), rtol=0, atol=1e-15)
+
+
+def test_reads_a_folder_of_jsonl_partitions(client, tmp_path):
+    import json
+
+    for p in range(3):
+        lines = [json.dumps({"text": t, "label": f"c{i % 2}"}) for i, t in enumerate(TEXTS[p::3])]
+        (tmp_path / f"part-{p}.jsonl").write_text("\n".join(lines) + "\n")
+    corpus = PartitionedCorpus.from_path(tmp_path)
+    assert corpus.n_partitions == 3
+    parts = client.gather(client.compute(corpus.parts))
+    texts = [t for part in parts for t in part.texts]
+    assert parts[0].ids[0] == "part-0.jsonl:1" and parts[0].labels[0] == ("c0",)
+    X = DaskVectorizer(min_df=1, client=client).fit_transform(corpus).compute()
+    expected = DocumentVectorizer(min_df=1).fit_transform(texts)
+    assert abs(X - expected).max() <= 1e-15 and X.nnz == expected.nnz
+
+
+def test_reads_a_folder_tree_of_text_files(client, tmp_path):
+    for i, text in enumerate(TEXTS):
+        folder = tmp_path / ("sport" if i < 5 else "money")
+        folder.mkdir(exist_ok=True)
+        (folder / f"{i:02d}.txt").write_text(text)
+    corpus = PartitionedCorpus.from_path(tmp_path, files_per_partition=3)
+    assert corpus.n_partitions == 4
+    parts = client.gather(client.compute(corpus.parts))
+    assert parts[0].ids[0] == "money/05.txt" and parts[0].labels[0] == ("money",)
+
+
+def test_takes_a_dataframe_column_and_a_bag_of_records(client):
+    import dask.dataframe as dd
+    import pandas as pd
+
+    expected = DocumentVectorizer(min_df=1).fit_transform(TEXTS)
+    column = dd.from_pandas(pd.DataFrame({"text": TEXTS}), npartitions=3)["text"]
+    X = DaskVectorizer(min_df=1, client=client).fit_transform(column).compute()
+    assert abs(X - expected).max() <= 1e-15 and X.nnz == expected.nnz
+    records = db.from_sequence([{"id": f"n{i}", "text": t, "label": "x" if i % 2 else ""}
+                                for i, t in enumerate(TEXTS)], npartitions=3)
+    corpus = PartitionedCorpus.from_bag(records)
+    parts = client.gather(client.compute(corpus.parts))
+    assert [i for p in parts for i in p.ids] == [f"n{i}" for i in range(len(TEXTS))]
+    assert parts[0].labels[:2] == [(), ("x",)]
+    X = DaskVectorizer(min_df=1, client=client).fit_transform(corpus).compute()
+    assert abs(X - expected).max() <= 1e-15
