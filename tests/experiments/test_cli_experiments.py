@@ -115,13 +115,18 @@ def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_fol
     (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),
     (["evaluate", "{flat}"], "has no labels"),
     (["evaluate", "no/such/folder"], "no such file or folder"),
+    (["evaluate", "{tiny}", "--methods", "km", "--jobs", "2"], "keeps no index term"),
 ])
 def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_path, capsys):
     flat = tmp_path / "flat"
     flat.mkdir()
     for i in range(3):
         (flat / f"{i}.txt").write_text("garlic onion bread")
-    subst = {"{folder}": str(labelled_folder), "{flat}": str(flat)}
+    tiny = tmp_path / "tiny"      # one document per class: no term in two of a subset's
+    for label, text in (("a", "comet orbit"), ("b", "garlic onion")):
+        (tiny / label).mkdir(parents=True)
+        (tiny / label / "1.txt").write_text(text)
+    subst = {"{folder}": str(labelled_folder), "{flat}": str(flat), "{tiny}": str(tiny)}
     argv = [subst.get(a, a) for a in argv] + ["-o", str(tmp_path / "out")]
     code, _, err = run(argv, capsys)
     assert code == 2

@@ -240,6 +240,11 @@ def weigh_subset(data: PreparedData, indices: np.ndarray, weighting: Weighting) 
         low, high = document_count_bounds(o["min_df"], o["max_df"], o["max_features"],
                                           counts.shape[0])
         kept = kept_columns(sp.csr_matrix(counts), low, high, o["max_features"])
+        if not len(kept):
+            raise ProtocolError(
+                f"a subset of {counts.shape[0]} documents keeps no index term under the text "
+                f"options (a term must be in {low:g} to {high:g} of its documents); lower "
+                "--min-df, or evaluate larger subsets")
         X = TfidfWeighting(tf=o["tf"], idf=o["idf"], norm="l2").fit_transform(counts[:, kept])
     else:
         raise ProtocolError(f"unknown weighting {weighting!r}; choose from {', '.join(WEIGHTINGS)}")
