@@ -115,7 +115,8 @@ def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_fol
     (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),
     (["evaluate", "{flat}"], "has no labels"),
     (["evaluate", "no/such/folder"], "no such file or folder"),
-    (["evaluate", "{tiny}", "--methods", "km", "--jobs", "2"], "keeps no index term"),
+    (["evaluate", "{tiny}", "--methods", "km", "--jobs", "2"], "no term of non-zero weight"),
+    (["evaluate", "{shared}", "--methods", "km", "--jobs", "2"], "no term of non-zero weight"),
 ])
 def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_path, capsys):
     flat = tmp_path / "flat"
@@ -126,7 +127,12 @@ def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_
     for label, text in (("a", "comet orbit"), ("b", "garlic onion")):
         (tiny / label).mkdir(parents=True)
         (tiny / label / "1.txt").write_text(text)
-    subst = {"{folder}": str(labelled_folder), "{flat}": str(flat), "{tiny}": str(tiny)}
+    shared = tmp_path / "shared"  # the terms kept are in every document: idf 0 everywhere
+    for label, text in (("a", "rate oven onion planet comet"), ("b", "orbit rate oven onion")):
+        (shared / label).mkdir(parents=True)
+        (shared / label / "1.txt").write_text(text)
+    subst = {"{folder}": str(labelled_folder), "{flat}": str(flat), "{tiny}": str(tiny),
+             "{shared}": str(shared)}
     argv = [subst.get(a, a) for a in argv] + ["-o", str(tmp_path / "out")]
     code, _, err = run(argv, capsys)
     assert code == 2

@@ -240,12 +240,14 @@ def weigh_subset(data: PreparedData, indices: np.ndarray, weighting: Weighting) 
         low, high = document_count_bounds(o["min_df"], o["max_df"], o["max_features"],
                                           counts.shape[0])
         kept = kept_columns(sp.csr_matrix(counts), low, high, o["max_features"])
-        if not len(kept):
-            raise ProtocolError(
-                f"a subset of {counts.shape[0]} documents keeps no index term under the text "
-                f"options (a term must be in {low:g} to {high:g} of its documents); lower "
-                "--min-df, or evaluate larger subsets")
-        X = TfidfWeighting(tf=o["tf"], idf=o["idf"], norm="l2").fit_transform(counts[:, kept])
+        X = (TfidfWeighting(tf=o["tf"], idf=o["idf"], norm="l2").fit_transform(counts[:, kept])
+             if len(kept) else sp.csr_matrix((counts.shape[0], 0)))
     else:
         raise ProtocolError(f"unknown weighting {weighting!r}; choose from {', '.join(WEIGHTINGS)}")
+    X = sp.csr_matrix(X)
+    if not X.count_nonzero():
+        raise ProtocolError(
+            f"a subset of {counts.shape[0]} documents has no term of non-zero weight under "
+            f"the {weighting!r} weighting (every term pruned, or in all of its documents); "
+            "lower --min-df, or evaluate larger subsets")
     return sp.csr_matrix(X[:, np.flatnonzero(X.getnnz(axis=0))])
