@@ -125,3 +125,25 @@ def test_estimator_refusals_are_usage_errors(tmp_path, capsys):
     code, _, err = run(capsys, "cluster", str(f), "-k", "2", "--min-df", "1", "--method", "lccf",
                        "--neighbors", "1000", "-o", str(tmp_path / "o"))
     assert code in (0, 2)  # either fitted or refused, never a traceback
+
+
+def test_an_interrupt_wrapped_by_an_import_is_still_status_130(monkeypatch, capsys):
+    """A Ctrl-C inside an import can surface as another error caused by KeyboardInterrupt
+    (matplotlib: "Error calling __set_name__"); found by the long Ctrl-C loop of test_faults."""
+    import docnmf.cli as cli
+
+    def interrupted_import(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__") from exc
+
+    def broken(args):
+        raise RuntimeError("a real bug")
+
+    monkeypatch.setitem(cli.COMMANDS, "demo", interrupted_import)
+    assert cli.main(["demo"]) == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["docnmf: interrupted"]
+    monkeypatch.setitem(cli.COMMANDS, "demo", broken)
+    with pytest.raises(RuntimeError, match="a real bug"):
+        cli.main(["demo"])

@@ -1162,9 +1162,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("docnmf: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        # a Ctrl-C in the middle of an import can come back wrapped (e.g. matplotlib's
+        # "Error calling __set_name__"): still an interruption, not a failure
+        if not _caused_by_interrupt(exc):
+            raise
+        print("docnmf: interrupted", file=sys.stderr)
+        return 130
     finally:
         if argv is None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in ``exc``'s chain of causes and contexts."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _main(argv: Sequence[str] | None) -> int:
