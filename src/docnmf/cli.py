@@ -10,7 +10,7 @@ import sys
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 __all__ = ["main"]
 
@@ -609,6 +609,30 @@ def _cluster_summaries(run, args) -> list[str]:
                               random_state=args.seed, policy="skip")
 
 
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while result files and plots are written, then act on it.
+
+    An interrupt that lands inside matplotlib (an import, a garbage-collection
+    callback) comes back wrapped in another error or is printed and dropped;
+    held here, it is raised as KeyboardInterrupt once the writing is done, a
+    second or two later at most. Outside the main thread nothing is held.
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt
+
+
 def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
     """Write the result folder of ``run`` into ``staging``, the staging folder of the
     enclosing :func:`_output_folder` of ``outdir``; each of ``extra``, ``write(folder) ->
@@ -617,9 +641,10 @@ def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
     from .pipeline import write_run
 
     try:
-        paths = write_run(run, outdir)        # joins the enclosing staging folder
-        for write in extra:
-            paths += [Path(outdir) / Path(p).relative_to(staging) for p in write(staging)]
+        with _interrupts_held():
+            paths = write_run(run, outdir)        # joins the enclosing staging folder
+            for write in extra:
+                paths += [Path(outdir) / Path(p).relative_to(staging) for p in write(staging)]
     except OSError as exc:
         raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
     except ModelSaveError as exc:
@@ -1004,7 +1029,8 @@ def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> in
             result = run_protocol(protocol, staging / "results.jsonl", jobs=args.jobs, data=data)
         except ProtocolError as exc:
             raise UsageError(_public(str(exc), staging, outdir)) from None
-        write_report(staging, result, protocol, spec=spec)
+        with _interrupts_held():
+            write_report(staging, result, protocol, spec=spec)
     print(format_compact(result, protocol, spec))
     print(f"\nreport: {outdir / 'report.md'}")
     return 0
