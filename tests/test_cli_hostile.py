@@ -165,3 +165,11 @@ def test_a_ctrl_c_while_results_are_written_takes_effect_after_the_writing():
                 done.append(1)
     assert len(done) == 1000
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # ignored stays ignored
+    try:
+        with _interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            done.append(1)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)

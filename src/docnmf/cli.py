@@ -105,7 +105,8 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_dask_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')")
+    g = p.add_argument_group(
+        "Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')")
     where = g.add_mutually_exclusive_group()
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
@@ -616,12 +617,14 @@ def _interrupts_held() -> Iterator[None]:
     An interrupt that lands inside matplotlib (an import, a garbage-collection
     callback) comes back wrapped in another error or is printed and dropped;
     held here, it is raised as KeyboardInterrupt once the writing is done, a
-    second or two later at most. Outside the main thread nothing is held.
+    second or two later at most. Outside the main thread, or where Ctrl-C is
+    ignored, nothing changes.
     """
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+        yield                           # nothing to hold, or Ctrl-C ignored already
         return
     received = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))

@@ -184,9 +184,10 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         ``X`` once for all of them, but the products are bound by fetching the
         factor's rows, which side by side are as many bytes: of ten random
         starts of NCW on 20 Newsgroups, two side by side were at most 12%
-        faster than one at a time on the same threads, ten side by side 26%
-        slower (``benchmarks/solvers.py --sections restarts``). One at a time, each result is there as soon as it is
-        done, and only one start's factors are held.
+        faster than one at a time on the same threads, ten side by side 24-26%
+        slower (``benchmarks/solvers.py --sections restarts``). One at a time,
+        each result is there as soon as it is done, and only one start's
+        factors are held.
         HALS on a sparse ``X`` prepares it once (``X^T``, row blocks, the NCW
         weights on the dense side of each product) for the SVD and every
         restart; MU fits the weighted copy, as the paper.
