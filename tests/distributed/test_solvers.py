@@ -78,6 +78,30 @@ def test_hals_equals_in_memory_from_the_same_starts(client, weighted, tol):
     assert_same(got, expected)
 
 
+@pytest.mark.parametrize("extrapolate", [False, True])
+def test_hals_rounds_kept_and_dropped_as_in_memory(client, monkeypatch, extrapolate):
+    """Plain rounds, and extrapolated ones with steps bold enough that restarts drop rounds at
+    different times, one stops early and one ends on a dropped round (all checked): the same
+    as in memory."""
+    import docnmf.factor.hals as hals
+
+    monkeypatch.setattr(hals, "BETA0", 1.0)
+    monkeypatch.setattr(hals, "GAMMA", 1.3)
+    X = _matrix(seed=1)
+    starts = make_starts(X, 4, "random", np.random.default_rng(5).spawn(4))
+    expected = fit_nmf_hals_batched(X, starts, max_iter=30, tol=1e-9, threads=1,
+                                    extrapolate=extrapolate)
+    if extrapolate:
+        dropped = [tuple(np.flatnonzero(np.diff(r.losses) == 0)) for r in expected]
+        assert len(set(dropped)) > 2, dropped
+        assert any(r.n_iter == 30 and r.losses[-1] == r.losses[-2] for r in expected)
+        assert any(r.converged for r in expected)
+    Xd = _blocks(client, X, ROWS)
+    got = fit_nmf_hals_dask(Xd, [u for u, _ in starts], _scatter_v0(client, starts, Xd),
+                            max_iter=30, tol=1e-9, extrapolate=extrapolate)
+    assert_same(got, expected)
+
+
 def test_hals_objective_never_increases(client):
     X = _matrix(n_docs=90, seed=5)
     Xd = _blocks(client, X, (30, 30, 30))

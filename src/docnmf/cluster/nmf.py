@@ -63,7 +63,8 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     solver : {"hals", "mu"}
         ``"hals"`` (default): accelerated hierarchical alternating least
         squares, the same objective minimised by exact coordinate steps, in
-        compiled row kernels on every core (:mod:`docnmf.factor.hals`).
+        compiled row kernels on every core, with the factors extrapolated
+        between rounds (:mod:`docnmf.factor.hals`).
         ``"mu"``: the paper's multiplicative updates (eqs. 8-9).
     init : {"nndsvda", "nndsvd", "nndsvdar", "random"}
         Starting factors: non-negative double SVD (Boutsidis & Gallopoulos

@@ -35,8 +35,8 @@ from ..factor._losses import has_converged, squared_norm
 from threadpoolctl import threadpool_limits
 
 from ..factor._kernels import hals_blocks, hals_rows
-from ..factor.hals import (ALPHA, DELTA, _grams, _loss, record_round, restart_columns,
-                           sweep_budget)
+from ..factor.hals import (ALPHA, DELTA, StepSizes, _grams, _loss, extrapolate_factor,
+                           record_round, restart_columns, sweep_budget)
 from ..factor.nmf import EPS, FactorResult, flush_tiny, wide_product
 from ..factor.sparse import row_blocks, thread_pool
 from ._rows import RowPartitions, add_partials, add_tree, gather, stack_rows
@@ -183,9 +183,10 @@ def fit_nmf_mu_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Fut
 
 # ---------------------------------------------------------------- HALS
 
-def _hals_start(X_p, V0_p, w_p, U: np.ndarray):
-    """A block's state ``(V_p, partials)`` before the first round, with the starting objective's
-    partial sums: ``V_p`` holds every restart's rows side by side (rows, restarts * k)."""
+def _hals_start(X_p, V0_p, w_p, U: np.ndarray, extrapolate: bool):
+    """A block's state ``(V_p, partials, kept)`` before the first round, with the starting
+    objective's partial sums: ``V_p`` holds every restart's rows side by side (rows,
+    restarts * k); ``kept`` is a copy of them when the rounds are extrapolated, else None."""
     r, _, k = V0_p.shape
     V_p = np.ascontiguousarray(np.asarray(V0_p, dtype=np.float64).transpose(1, 0, 2)
                                .reshape(V0_p.shape[1], r * k))
@@ -193,23 +194,31 @@ def _hals_start(X_p, V0_p, w_p, U: np.ndarray):
     if w_p is not None:
         XU *= w_p[:, None]
     return V_p, {"cross": np.einsum("nrk,nrk->r", XU.reshape(-1, r, k), V_p.reshape(-1, r, k)),
-                 "VtV": _grams(V_p, r, k)}
+                 "VtV": _grams(V_p, r, k)}, (V_p.copy() if extrapolate else None)
 
 
-def _hals_rows(X_p, state, w_p, UU, active: list[int], sweeps: int, delta: float):
+def _hals_rows(X_p, state, w_p, UU, active: list[int], sweeps: int, delta: float,
+               judged: np.ndarray | None = None, step: np.ndarray | None = None):
     """One block's HALS round: its rows of ``V`` for the ``active`` restarts, and its partial
     sums ``X_p^T diag(w_p) V_p`` (terms x active restarts * k) and ``V_p^T V_p``.
 
     Each row is updated by the in-memory kernel (:func:`~docnmf.factor._kernels.hals_rows`)
     from its own stored entries, ``U`` and ``U^T U``, sweeping at most ``sweeps`` times
-    and stopping on its own: the same numbers as in memory for the same ``U``. A task never
-    changes its inputs (Dask may run it again), so the new rows go into a copy.
+    and stopping on its own: the same numbers as in memory for the same ``U``. With
+    ``judged`` and ``step`` (how the client judged the last round), the rows start from
+    their extrapolated or kept values first, as in memory. A task never changes its inputs
+    (Dask may run it again), so the new rows go into copies.
     """
     U, UtU = UU
     a, k = UtU.shape[:2]
     columns = restart_columns(active, k)
-    V_all = state[0].copy()
+    V_all, kept_all = state[0].copy(), state[2]
     V = np.ascontiguousarray(V_all[:, columns])
+    if judged is not None:
+        kept_all = kept_all.copy()
+        V, kept = extrapolate_factor(V, np.ascontiguousarray(kept_all[:, columns]), judged,
+                                     step, k)
+        kept_all[:, columns] = kept
     diag = np.diagonal(UtU, axis1=1, axis2=2)
     inv_diag = np.divide(1.0, diag, out=np.zeros_like(diag), where=diag > 0)
     none = np.empty(0)
@@ -219,7 +228,16 @@ def _hals_rows(X_p, state, w_p, UU, active: list[int], sweeps: int, delta: float
               0, X_p.shape[0])
     V_all[:, columns] = V
     B = V if w_p is None else w_p[:, None] * V
-    return V_all, {"XtV": np.ascontiguousarray(X_p.T @ B), "VtV": gram}
+    return V_all, {"XtV": np.ascontiguousarray(X_p.T @ B), "VtV": gram}, kept_all
+
+
+def _kept_rows(state, active: list[int], judged: np.ndarray, k: int):
+    """The block's state with the kept rows of the restarts whose last round was dropped."""
+    V_all = state[0].copy()
+    for t, rr in enumerate(active):
+        if not judged[t]:
+            V_all[:, rr * k:(rr + 1) * k] = state[2][:, rr * k:(rr + 1) * k]
+    return V_all, state[1], state[2]
 
 
 def _as_csr_arrays(X_p):
@@ -251,13 +269,15 @@ def _update_terms(U: np.ndarray, XtV: np.ndarray, VtV: np.ndarray, sweeps: int, 
 def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[Future], *,
                       max_iter: int = 300, tol: float = 1e-4, alpha: float = ALPHA,
                       delta: float = DELTA, row_weights: Sequence[Future] | None = None,
-                      threads: int | None = None,
+                      threads: int | None = None, extrapolate: bool = True,
                       callback: Callable[[int, np.ndarray], None] | None = None
                       ) -> list[FactorResult]:
     """:func:`~docnmf.factor.hals.fit_nmf_hals_batched` on a cluster (float64).
 
     Parameters as :func:`fit_nmf_mu_dask`, plus the in-memory solver's
-    ``alpha`` and ``delta`` (Gillis & Glineur 2012), ``row_weights``: one
+    ``alpha``, ``delta`` (Gillis & Glineur 2012) and ``extrapolate`` (Ang &
+    Gillis 2019: the client judges each round and extrapolates ``U``, each
+    block its own rows of ``V`` at the start of the next round), ``row_weights``: one
     future per block of ``X``, the weights of its rows (NCW's ``D^{-1/2}``),
     put on the dense side of each product as in memory, and ``threads`` for
     the update of ``U`` on the client.
@@ -280,10 +300,13 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
     sweeps_u = sweep_budget(n_terms, n_docs, X.nnz, k, alpha)
     blocks = row_blocks(np.zeros(n_terms + 1, dtype=np.int64))
     Xc = X.map(_as_csr_arrays)
-    state = X.map(_hals_start, V0, weights, U=U)
+    state = X.map(_hals_start, V0, weights, U=U, extrapolate=extrapolate)
     P = _reduce(client, state, 1, "the starting objective")
     UtU = _grams(U, r_all, k)
     losses = [[_loss(X_sqnorm, P["cross"][t], UtU[t], P["VtV"][t])] for t in range(r_all)]
+    steps = StepSizes([lo[0] for lo in losses]) if extrapolate else None
+    U_kept = U.copy() if extrapolate else None
+    judged = step = None
     done: dict[int, np.ndarray] = {}
     n_iter = np.zeros(r_all, dtype=int)
     converged = np.zeros(r_all, dtype=bool)
@@ -292,23 +315,43 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
         for it in range(1, max_iter + 1):
             [UU] = client.scatter([(U, UtU)], hash=False)
             state = [client.submit(_hals_rows, x, s, w, UU, active.tolist(), sweeps_v, delta,
-                                   pure=False) for x, s, w in zip(Xc, state, weights)]
+                                   judged, step, pure=False)
+                     for x, s, w in zip(Xc, state, weights)]
             P = _reduce(client, state, 1, "a HALS round")
             UtU, cross = _update_terms(U, P["XtV"], P["VtV"], sweeps_u, delta, blocks, pool)
             current = np.array([_loss(X_sqnorm, cross[i], UtU[i], P["VtV"][i])
                                 for i in range(len(active))])
+            if steps is not None:
+                judged, step = steps.judge(current)
+                current = steps.kept
             if callback is not None:
                 callback(it, current)
             stop = record_round(losses, n_iter, active, current, it, tol)
+            if steps is not None:
+                stop &= judged   # a dropped round says nothing of convergence
             if stop.any():
                 converged[active[stop]] = True
                 done.update((int(rr), U[:, i * k:(i + 1) * k].copy())
                             for i, rr in enumerate(active) if stop[i])
                 keep = np.flatnonzero(~stop)
+                columns = restart_columns(keep, k)
                 active = active[keep]
-                U, UtU = np.ascontiguousarray(U[:, restart_columns(keep, k)]), UtU[keep]
+                U, UtU = np.ascontiguousarray(U[:, columns]), UtU[keep]
+                if steps is not None:
+                    steps.select(keep)
+                    judged, step = judged[keep], step[keep]
+                    U_kept = np.ascontiguousarray(U_kept[:, columns])
             if not len(active):
                 break
+            if steps is not None:
+                U, U_kept = extrapolate_factor(U, U_kept, judged, step, k)
+                UtU = _grams(U, len(active), k)
+    if steps is not None and len(active):
+        # the restarts still running end on their kept factors
+        U = U_kept
+        if not judged.all():
+            state = [client.submit(_kept_rows, s, active.tolist(), judged, k, pure=False)
+                     for s in state]
     done.update((int(rr), U[:, i * k:(i + 1) * k]) for i, rr in enumerate(active))
     Us = [np.ascontiguousarray(done[rr]) for rr in range(r_all)]
     return _results(X, Us, state, n_iter, losses, converged, wide=True)
