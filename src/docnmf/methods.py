@@ -102,9 +102,14 @@ class MethodOptionError(ValueError):
 #: experiments that reproduce them ask for it, whatever the estimators' own (faster) defaults.
 PAPER_SOLVER = {"solver": "mu", "init": "random"}
 
+#: CF and LCCF as Cai et al. (2011) start them: random starts (the estimator starts from NMF's
+#: solution where it can).
+_CONCEPT_PAPER = dict(init="random")
+
 #: LCCF as Cai et al. (2011) ran it: lambda = 100 as is (not scaled to the data), p = 5,
-#: k-means on the rows of V.
-_LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans")
+#: k-means on the rows of V, random starts.
+_LCCF_PAPER = dict(lam=100.0, lam_scale="none", n_neighbors=5, labels="kmeans", **_CONCEPT_PAPER)
+_CF_PAPER = dict(labels="kmeans", **_CONCEPT_PAPER)
 
 #: NMF as Xu et al. (2003) read its clusters: argmax of the document factor.
 _NMF_PAPER = {**PAPER_SOLVER, "labels": "argmax"}
@@ -137,18 +142,18 @@ _METHODS = [
            "co-clustering, residue a_ij - a_iJ - a_Ij + a_IJ (Cho et al. 2004, type II)",
            dict(residue="II")),
     Method("cf", LCCFClustering, "concept factorization (Xu & Gong 2004; LCCF with lambda = 0)",
-           {**_CF, **_NONE}),
+           {**_CF, **_NONE}, _CONCEPT_PAPER),
     Method("cf-ncw", LCCFClustering, "concept factorization on NC-weighted data",
-           {**_CF, **_NCW}),
+           {**_CF, **_NCW}, _CONCEPT_PAPER),
     Method("lccf", LCCFClustering, "locally consistent concept factorization (Cai et al. 2011)",
-           _NONE),
+           _NONE, _CONCEPT_PAPER),
     Method("lccf-ncw", LCCFClustering, "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
-           _NCW),
+           _NCW, _CONCEPT_PAPER),
     # Cai et al. (2011)'s settings: lambda = 100 as is, p = 5, k-means on V (their published code)
     Method("cf-paper", LCCFClustering, "CF, k-means on V (Cai et al. 2011, Tables 4-7)",
-           {**_CF, **_NONE}, dict(labels="kmeans")),
+           {**_CF, **_NONE}, _CF_PAPER),
     Method("cf-ncw-paper", LCCFClustering, "CF-NCW, k-means on V (Cai et al. 2011, Tables 4-7)",
-           {**_CF, **_NCW}, dict(labels="kmeans")),
+           {**_CF, **_NCW}, _CF_PAPER),
     Method("lccf-paper", LCCFClustering, "LCCF, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
            _NONE, _LCCF_PAPER),
     Method("lccf-ncw-paper", LCCFClustering,
@@ -165,9 +170,9 @@ _METHODS = [
     Method("nc-poly2", KernelGraphCutClustering,
            "normalized cut on K = <x, y>^2 (Cai et al. 2011)", dict(criterion="nc", **_POLY2)),
     Method("cf-poly2", LCCFClustering, "CF with K = <x, y>^2, k-means on V (Cai et al. 2011)",
-           {**_CF, **_NONE, **_POLY2}, dict(labels="kmeans")),
+           {**_CF, **_NONE, **_POLY2}, _CF_PAPER),
     Method("cf-ncw-poly2", LCCFClustering, "CF-NCW with K = <x, y>^2, k-means on V",
-           {**_CF, **_NCW, **_POLY2}, dict(labels="kmeans")),
+           {**_CF, **_NCW, **_POLY2}, _CF_PAPER),
     Method("lccf-poly2", LCCFClustering, "LCCF with K = <x, y>^2, lambda = 100, p = 5",
            {**_NONE, **_POLY2}, _LCCF_PAPER),
     Method("lccf-ncw-poly2", LCCFClustering, "LCCF-NCW with K = <x, y>^2, lambda = 100, p = 5",

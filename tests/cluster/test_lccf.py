@@ -24,21 +24,29 @@ def _expected_failures(estimator):
         # at a stationary point, which a finite run on random data does not reach.
         why = "transform's out-of-sample V (eqs. 29-30) can cross a k-means cell boundary"
         failures.update(check_transformer_data_not_an_array=why, check_transformer_general=why)
+    elif estimator.init != "random":
+        # transform places the documents with the fit held fixed (eqs. 29-30): the same V only
+        # at a stationary point of eq. 10, which the updates approach slowly on the check's
+        # data (from random starts too: 0.08 apart after 20,000 rounds on two blobs)
+        why = "transform's out-of-sample V agrees with the fitted V only at a stationary point"
+        failures.update(check_transformer_data_not_an_array=why, check_transformer_general=why)
     if estimator.weighting == "ncw":
         # this check feeds standardized (negative) blobs and ignores the positive_only tag
         failures["check_clustering"] = "NCW needs non-negative data; check ignores positive_only"
-    else:
+    elif estimator.max_iter < 1000:
         # on centred blobs the kernel has negative entries and the updates of Section 3.5 need
         # about a thousand rounds (ARI 0.94 then); the max_iter kept small here for speed is short
         failures["check_clustering"] = "centred data need ~1000 rounds of eqs. 25/28, not 30"
     return failures
 
 
-# lam = 0.3 with k-means labels, and with argmax (the defaults before the evaluation suite)
-@parametrize_with_checks([LCCFClustering(3, lam=0.3, labels="kmeans", n_init=1, max_iter=30,
-                                         random_state=0),
-                          LCCFClustering(3, lam=0.3, weighting="ncw", labels="argmax", n_init=1,
-                                         max_iter=300, random_state=0)],
+# lam = 0.3 with k-means labels, and with argmax (the defaults before the evaluation suite),
+# from random starts; and the defaults (from NMF's solution)
+@parametrize_with_checks([LCCFClustering(3, lam=0.3, labels="kmeans", init="random", n_init=1,
+                                         max_iter=30, random_state=0),
+                          LCCFClustering(3, lam=0.3, weighting="ncw", labels="argmax",
+                                         init="random", n_init=1, max_iter=300, random_state=0),
+                          LCCFClustering(3, random_state=0)],
                          expected_failed_checks=_expected_failures)
 def test_sklearn_contract(estimator, check):
     check(estimator)
@@ -76,7 +84,8 @@ def demo_matrix():
 def test_linear_kernel_without_forming_k_equals_precomputed(weighting):
     """The same fit, to rounding, from the sparse documents and from the formed Gram matrix."""
     X, y = demo_matrix()
-    params = dict(n_clusters=5, weighting=weighting, n_init=2, max_iter=80, random_state=3)
+    params = dict(n_clusters=5, weighting=weighting, init="random", n_init=2, max_iter=80,
+                  random_state=3)
     a = LCCFClustering(**params).fit(X)
     b = LCCFClustering(kernel="precomputed", **params).fit((X @ X.T).toarray())
     np.testing.assert_allclose(a.graph_.toarray(), b.graph_.toarray(), rtol=1e-12)
@@ -98,7 +107,7 @@ def test_sparse_equals_dense_and_same_seed(planted):
 
 def test_keeps_lowest_objective_restart(planted):
     X, _ = planted(80, 40, 4, seed=3)
-    model = LCCFClustering(4, n_init=5, init_rounds=None, random_state=0).fit(X)
+    model = LCCFClustering(4, init="random", n_init=5, init_rounds=None, random_state=0).fit(X)
     assert len(model.restart_objectives_) == 5
     assert model.objective_ == pytest.approx(model.restart_objectives_.min())
     assert model.objective_ == model.loss_history_[-1]
@@ -107,14 +116,14 @@ def test_keeps_lowest_objective_restart(planted):
 def test_init_rounds_continues_the_best_start(planted):
     """Every start runs init_rounds rounds; the lowest is continued from where it stopped."""
     X, _ = planted(80, 40, 4, seed=3)
-    model = LCCFClustering(4, n_init=5, init_rounds=7, random_state=0).fit(X)
+    model = LCCFClustering(4, init="random", n_init=5, init_rounds=7, random_state=0).fit(X)
     assert len(model.restart_objectives_) == 5
     # the kept history starts with the chosen start's 7 rounds (8 values with the initial one)
     assert model.loss_history_[7] == pytest.approx(model.restart_objectives_.min(), rel=1e-12)
     assert model.n_iter_ == len(model.loss_history_) - 1 > 7
     assert model.objective_ == model.loss_history_[-1] <= model.restart_objectives_.min()
     # the same start run in one go gives the same history
-    one = LCCFClustering(4, n_init=5, init_rounds=7, random_state=0).fit(X)
+    one = LCCFClustering(4, init="random", n_init=5, init_rounds=7, random_state=0).fit(X)
     np.testing.assert_array_equal(one.loss_history_, model.loss_history_)
 
 
@@ -247,8 +256,8 @@ def test_restarts_side_by_side_change_nothing(planted, params):
 def test_float32_objective_close_to_float64(planted, weighting):
     """One start, a fixed 120 rounds: float32 updates end within 1e-4 of float64's objective."""
     X, _ = planted(90, 50, 3, seed=4)
-    fits = [LCCFClustering(3, weighting=weighting, n_init=1, max_iter=120, tol=0.0, dtype=dtype,
-                           random_state=0).fit(sp.csr_matrix(X))
+    fits = [LCCFClustering(3, weighting=weighting, init="random", n_init=1, max_iter=120, tol=0.0,
+                           dtype=dtype, random_state=0).fit(sp.csr_matrix(X))
             for dtype in ("float64", "float32")]
     assert fits[1].embedding_.dtype == np.float64
     assert fits[0].loss_history_[-1] < 0.9 * fits[0].loss_history_[0]

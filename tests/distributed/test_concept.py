@@ -65,7 +65,7 @@ def test_cf_clustering_equals_lccf_with_lam_0(client, weighting):
     X = _matrix(seed=9)
     common = dict(n_clusters=3, weighting=weighting, n_init=3, init_rounds=5, max_iter=60,
                   tol=1e-5, random_state=2)
-    memory = LCCFClustering(lam=0.0, **common).fit(X)
+    memory = LCCFClustering(lam=0.0, init="random", **common).fit(X)
     dist = DaskCFClustering(client=client, **common).fit(
         da.from_array(X, chunks=(ROWS, X.shape[1]), asarray=False))
     np.testing.assert_array_equal(dist.labels_.compute(), memory.labels_)

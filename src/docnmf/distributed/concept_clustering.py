@@ -58,7 +58,8 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
 
     Both factors ``W`` and ``V`` (documents x k) stay in ``X``'s row blocks on
     the workers (:func:`~docnmf.distributed.fit_cf_dask`). The fit is
-    LCCFClustering's with ``lam=0``, ``kernel="linear"``, ``labels="argmax"``:
+    LCCFClustering's with ``lam=0``, ``kernel="linear"``, ``labels="argmax"``,
+    ``init="random"`` (in memory the default starts from NMF's solution instead):
     the same random starts (each drawn block by block from its generator),
     ``n_init`` of them run side by side for ``init_rounds`` rounds and the best
     continued, the same rescaling; equal to rounding (tested to 1e-8).
