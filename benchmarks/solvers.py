@@ -52,7 +52,7 @@ from docnmf.cluster.nmf import NMFClustering
 from docnmf.factor._losses import nmf_loss
 from docnmf.factor.init import make_starts
 from docnmf.factor.solvers import BATCHED_SOLVERS
-from docnmf.factor.sparse import SparseProducts
+from docnmf.factor.sparse import SparseProducts, thread_pool
 
 DEFAULTS = NMFClustering().get_params()
 
@@ -80,7 +80,7 @@ def warm_up() -> None:
 
 
 def time_to_target(X, k: int, *, solver: str, init: str, dtype, target: float, seed: int = 0,
-                   max_iter: int = 1000, tol: float = 1e-7) -> dict:
+                   max_iter: int = 1000, tol: float = 1e-7, extrapolate: bool = True) -> dict:
     """Seconds from nothing (start included) until the objective is at most ``target``.
 
     HALS prepares the sparse matrix once (``X^T``, row blocks) for its SVD and
@@ -93,6 +93,7 @@ def time_to_target(X, k: int, *, solver: str, init: str, dtype, target: float, s
     init_s = time.perf_counter() - t0
     if solver == "hals":
         result = BATCHED_SOLVERS["hals"](data, [start], max_iter=max_iter, tol=tol, dtype=dtype,
+                                         extrapolate=extrapolate,
                                          callback=lambda it, losses: trace.append(
                                              (time.perf_counter() - t0, float(losses[0]))))[0]
     else:
@@ -104,9 +105,10 @@ def time_to_target(X, k: int, *, solver: str, init: str, dtype, target: float, s
     total = time.perf_counter() - t0
     # "reached": within REACHED relative of the target (two runs that settle in the same minimum
     # differ by their stopping rules in the last digits)
-    reach = next((s for s, loss in trace if loss <= target * (1 + REACHED)), None)
+    reached = [i for i, (s, loss) in enumerate(trace) if loss <= target * (1 + REACHED)]
     return dict(final=float(result.losses[-1]), n_iter=result.n_iter, total_s=total,
-                init_s=init_s, reach_s=reach)
+                init_s=init_s, reach_s=trace[reached[0]][0] if reached else None,
+                reach_round=reached[0] + 1 if reached else "-")
 
 
 def _sklearn_nmf(X, k: int, solver: str, dtype=np.float64) -> tuple[float, float, int]:
@@ -127,19 +129,22 @@ def objective_section(name: str, X, k: int, repeats: int = 3) -> list[str]:
     docnmf's seconds to reach cd's objective to cd's seconds in the same repetition."""
     lines = [f"#### {name}: {X.shape[0]} x {X.shape[1]}, {X.nnz} non-zeros, k = {k} "
              f"(medians of {repeats} interleaved repetitions)", "",
-             "| solver | seconds | final objective | rounds | seconds to reach sklearn cd's "
+             "| solver | seconds | final objective | rounds (to reach) | seconds to reach sklearn cd's "
              f"final (within {REACHED:g} relative) | ratio to sklearn cd |",
              "|---|---:|---:|---:|---:|---:|"]
     runs = [("docnmf default: hals, " + DEFAULTS["init"] + f", {DEFAULTS['dtype']}", "hals",
-             DEFAULTS["init"], np.dtype(DEFAULTS["dtype"]).type),
+             DEFAULTS["init"], np.dtype(DEFAULTS["dtype"]).type, True),
             ("docnmf hals, " + DEFAULTS["init"] + ", float32", "hals", DEFAULTS["init"],
-             np.float32)]
+             np.float32, True),
+            ("docnmf hals without extrapolation, " + DEFAULTS["init"] + ", float64", "hals",
+             DEFAULTS["init"], np.float64, False)]
     cd, mu, ours = [], [], {label: [] for label, *_ in runs}
     for _ in range(repeats):
         cd.append(_sklearn_nmf(X, k, "cd"))
-        for label, solver, init, dtype in runs:
+        for label, solver, init, dtype, extrapolate in runs:
             ours[label].append(time_to_target(X, k, solver=solver, init=init, dtype=dtype,
-                                              target=cd[-1][1], tol=1e-7))
+                                              target=cd[-1][1], tol=1e-7,
+                                              extrapolate=extrapolate))
     mu.append(_sklearn_nmf(X, k, "mu"))
     paper = time_to_target(X, k, solver="mu", init="random", dtype=np.float64, target=cd[0][1],
                            tol=1e-5)
@@ -157,7 +162,8 @@ def objective_section(name: str, X, k: int, repeats: int = 3) -> list[str]:
             reach, ratio = f"never in {sum(s is None for s in reached)} of {repeats}", "-"
         r = results[0]
         lines.append(f"| {label} | {np.median([x['total_s'] for x in results]):.2f} | "
-                     f"{r['final']:.4f} | {r['n_iter']} | {reach} | {ratio} |")
+                     f"{r['final']:.4f} | {r['n_iter']} ({r['reach_round']}) | {reach} | "
+                     f"{ratio} |")
     reach = f"{paper['reach_s']:.2f}" if paper["reach_s"] is not None else "never"
     lines.append(f"| docnmf MU, random (the paper), once | {paper['total_s']:.2f} | "
                  f"{paper['final']:.4f} | {paper['n_iter']} | {reach} | - |")
@@ -204,6 +210,43 @@ def restarts_section(X) -> list[str]:
         diff = max(float(np.max(np.abs(a.U - b.U))) for a, b in zip(ref, results))
         lines.append(f"| {label} | {seconds:.2f} | {base / seconds:.2f}x | "
                      f"{min(r.losses[-1] for r in results):.4f} | {diff:.1e} |")
+    return lines + [""] + products_lines(Xw, k, n)
+
+
+def products_lines(X, k: int, n: int, repeats: int = 5) -> list[str]:
+    """Why side by side does not pay: the products of ``n`` restarts as one product of ``n k``
+    columns and as ``n`` products of ``k``, on every core; medians of ``repeats``. Each stored
+    entry of ``X`` fetches its row of the factor: ``8 k`` bytes per restart either way, against
+    the 12 bytes of the entry itself (value and column index) that side by side saves."""
+    data = SparseProducts(X)
+    rng = np.random.default_rng(0)
+    lines = ["The products alone (a round's two, `X W` and `X^T H`, for the ten restarts):", "",
+             "| product | one of 10 k columns, s | ten of k columns, s | ten / one | "
+             "factor rows gathered, GB/s (one / ten) |", "|---|---:|---:|---:|---:|"]
+    with thread_pool(None) as pool:
+        for name, product, rows in (("X W", data.dot, X.shape[1]),
+                                    ("X^T H", data.tdot, X.shape[0])):
+            W = rng.random((rows, n * k))
+            parts = [np.ascontiguousarray(W[:, t * k:(t + 1) * k]) for t in range(n)]
+            one, ten = [], []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                product(W, pool)
+                one.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                for part in parts:
+                    product(part, pool)
+                ten.append(time.perf_counter() - t0)
+            one_s, ten_s = float(np.median(one)), float(np.median(ten))
+            gathered = X.nnz * n * k * 8 / 1e9
+            lines.append(f"| {name} | {one_s:.3f} | {ten_s:.3f} | {ten_s / one_s:.2f} | "
+                         f"{gathered / one_s:.1f} / {gathered / ten_s:.1f} |")
+    share = 12 / (12 + 8 * k)
+    lines += ["", f"One at a time, the entries of `X` are {share:.0%} of the bytes a product reads "
+              f"(12 per entry against {8 * k} of factor row): reading them once instead of "
+              f"{n} times can save at most that share, so side by side cannot be 2x faster "
+              "unless the gathers themselves get faster, and wider rows make them slower once "
+              "the factor no longer fits in cache."]
     return lines
 
 
