@@ -67,7 +67,7 @@ def reference_hals(X, U, V, n_iter, sweeps_v, sweeps_u, delta):
 
 
 def reference_extrapolated(X, U, V, n_iter, sweeps_v, sweeps_u, delta,
-                           beta=0.5, eta=1.5, gamma=1.01, gamma_ceiling=1.005):
+                           beta=0.5, eta=1.5, gamma=1.05, gamma_ceiling=1.01):
     """Rounds from extrapolated points: a round is kept if it started from the kept factors or
     did not raise their objective (by more than 1e-12, relative); then the next starts at
     max(0, F + beta (F - F_kept before)) and beta grows (by gamma, up to a ceiling growing by
@@ -124,16 +124,16 @@ def test_several_row_blocks_on_threads_match_the_reference(planted, monkeypatch)
 
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("steps", ["published", "bold"])
+@pytest.mark.parametrize("steps", ["default", "bold"])
 def test_extrapolated_rounds_match_their_reference(planted, monkeypatch, sparse, seed, steps):
-    """The published step sizes, and bolder ones under which some rounds are dropped well
+    """The default step sizes, and bolder ones under which some rounds are dropped well
     before convergence (checked), so both branches of the rule are compared."""
     import docnmf.factor.hals as hals
 
     X, _ = planted(30, 22, 4, seed=seed)
     X = X + np.random.default_rng(seed).random(X.shape) * X.mean()
     U0, V0 = random_init(X, 4, np.random.default_rng(10 + seed))
-    n_rounds, sizes = (20, {}) if steps == "published" else (15, {"beta": 1.0, "gamma": 1.3})
+    n_rounds, sizes = (20, {}) if steps == "default" else (15, {"beta": 1.0, "gamma": 1.3})
     if sizes:
         monkeypatch.setattr(hals, "BETA0", sizes["beta"])
         monkeypatch.setattr(hals, "GAMMA", sizes["gamma"])
@@ -154,14 +154,14 @@ def test_extrapolated_rounds_match_their_reference(planted, monkeypatch, sparse,
 @pytest.mark.parametrize("seed", range(3))
 def test_extrapolation_reaches_plain_hals_objective_in_fewer_rounds(planted, seed):
     """The reason for it: plain HALS's objective after 60 rounds, reached in well under 60
-    (24-27 on these problems), the kept objective never rising (beyond rounding) on the way."""
+    (15-16 on these problems), the kept objective never rising (beyond rounding) on the way."""
     X, _ = planted(200, 150, 6, seed=seed)
     X = X + np.random.default_rng(seed).random(X.shape) * X.mean()
     start = random_init(X, 6, np.random.default_rng(1))
     plain = fit_nmf_hals(sp.csr_matrix(X), *start, max_iter=60, tol=-1.0, extrapolate=False)
     fast = fit_nmf_hals(sp.csr_matrix(X), *start, max_iter=60, tol=-1.0)
     assert np.all(np.diff(fast.losses) <= 1e-12 * fast.losses[0])
-    assert np.argmax(fast.losses <= plain.losses[-1]) <= 40
+    assert np.argmax(fast.losses <= plain.losses[-1]) <= 30
 
 
 @pytest.mark.parametrize("extrapolate", [True, False])
