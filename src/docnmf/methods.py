@@ -103,7 +103,7 @@ class MethodOptionError(ValueError):
 PAPER_SOLVER = {"solver": "mu", "init": "random"}
 
 #: CF and LCCF as Cai et al. (2011) start them: random starts (the estimator starts from NMF's
-#: solution where it can).
+#: solution where it can). Published for the plain names, preset for the ``-paper`` ones.
 _CONCEPT_PAPER = dict(init="random")
 
 #: LCCF as Cai et al. (2011) ran it: lambda = 100 as is (not scaled to the data), p = 5,
@@ -142,13 +142,13 @@ _METHODS = [
            "co-clustering, residue a_ij - a_iJ - a_Ij + a_IJ (Cho et al. 2004, type II)",
            dict(residue="II")),
     Method("cf", LCCFClustering, "concept factorization (Xu & Gong 2004; LCCF with lambda = 0)",
-           {**_CF, **_NONE}, _CONCEPT_PAPER),
+           {**_CF, **_NONE}, published=_CONCEPT_PAPER),
     Method("cf-ncw", LCCFClustering, "concept factorization on NC-weighted data",
-           {**_CF, **_NCW}, _CONCEPT_PAPER),
+           {**_CF, **_NCW}, published=_CONCEPT_PAPER),
     Method("lccf", LCCFClustering, "locally consistent concept factorization (Cai et al. 2011)",
-           _NONE, _CONCEPT_PAPER),
+           _NONE, published=_CONCEPT_PAPER),
     Method("lccf-ncw", LCCFClustering, "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
-           _NCW, _CONCEPT_PAPER),
+           _NCW, published=_CONCEPT_PAPER),
     # Cai et al. (2011)'s settings: lambda = 100 as is, p = 5, k-means on V (their published code)
     Method("cf-paper", LCCFClustering, "CF, k-means on V (Cai et al. 2011, Tables 4-7)",
            {**_CF, **_NONE}, _CF_PAPER),

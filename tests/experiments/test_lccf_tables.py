@@ -85,7 +85,7 @@ def test_display_names():
 def test_lccf_presets(method):
     model = make_estimator(method, 3, random_state=0, n_init=2)
     assert isinstance(model, LCCFClustering)
-    assert model.labels == "kmeans" and model.n_init == 2
+    assert model.labels == "kmeans" and model.n_init == 2 and model.init == "random"
     assert model.weighting == ("ncw" if "-ncw" in method else "none")
     assert model.kernel == ("poly2" if method.endswith("poly2") else "linear")
     if method.startswith("lccf"):
@@ -97,8 +97,12 @@ def test_lccf_presets(method):
 def test_user_facing_defaults_are_the_suite_s():
     # chosen on the evaluation suite's tuning half (reports/benchmark-suite)
     lccf = make_estimator("lccf", 3)
-    assert (lccf.lam, lccf.lam_scale, lccf.labels) == (0.01, "data", "argmax")
+    assert (lccf.lam, lccf.lam_scale, lccf.labels, lccf.init) == (0.01, "data", "argmax", "auto")
     assert make_estimator("cf", 3).labels == "argmax"
+    for method in ("cf", "cf-ncw", "lccf", "lccf-ncw"):
+        assert make_estimator(method, 3).init == "auto"
+        # the reproductions start as Cai et al. did
+        assert make_estimator(method, 3, as_published=True).init == "random"
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
