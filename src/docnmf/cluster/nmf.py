@@ -185,7 +185,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         ``X`` once for all of them, but the products are bound by fetching the
         factor's rows, which side by side are as many bytes: of ten random
         starts of NCW on 20 Newsgroups, two side by side were at most 12%
-        faster than one at a time on the same threads, ten side by side 24-26%
+        faster than one at a time on the same threads, ten side by side 24-28%
         slower (``benchmarks/solvers.py --sections restarts``). One at a time,
         each result is there as soon as it is done, and only one start's
         factors are held.
