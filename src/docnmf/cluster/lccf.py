@@ -120,9 +120,12 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         ``n_init`` uniform random starts chosen as ``init_rounds`` says, as
         Cai et al. start (the ``*-paper`` methods). ``"auto"`` (default):
         ``"nmf"`` for the linear kernel on non-negative documents, where NMF
-        applies, ``"random"`` otherwise. From random starts LCCF and CF fell
-        up to 0.14 below NMF on the evaluation suite (CLUTO la2, tr41), from
-        NMF's solution at most 0.03 (``reports/benchmark-suite``).
+        applies, ``"random"`` otherwise. From random starts LCCF fell up to
+        0.19 below NMF on the evaluation suite (20 Newsgroups; CF 0.13 on
+        CLUTO la2), from NMF's solution at most 0.022 on all 29 corpora, at
+        half the time; random starts do better on some corpora where the graph
+        leads them away from NMF's minimum (TDT2, Reuters), and worse on others
+        (``reports/benchmark-suite``).
     n_init : int
         Random starts; see ``init_rounds`` for how one is chosen.
     init_rounds : int or None
