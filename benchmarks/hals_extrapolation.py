@@ -24,22 +24,16 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 import docnmf.factor.hals as hals
-from docnmf.corpus import load_dataset
-from docnmf.factor.init import make_starts
-from docnmf.factor.sparse import SparseProducts
 from docnmf.metrics import clustering_accuracy
-from docnmf.pipeline import vectorize_corpus
-from docnmf.text.weighting import ncw_weights
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_defaults import HOLD_OUT, SELECT  # noqa: E402
+from solver_defaults import HOLD_OUT, SELECT, run_corpora, weighted_starts  # noqa: E402
 
 #: name -> (BETA0, ETA, GAMMA, GAMMA_CEILING), or None for plain HALS.
 STEPS = {
@@ -79,15 +73,8 @@ def run_corpus(name: str, weightings: list[str], tol: float, max_iter: int) -> l
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):
-        corpus = load_dataset(name)
-        y, _ = corpus.label_array()
-        X, _ = vectorize_corpus(corpus)
-        k = len(np.unique(y))
         records = []
-        for weighting in weightings:
-            w = np.sqrt(ncw_weights(X)) if weighting == "ncw" else None
-            data = SparseProducts(X, row_weights=w)
-            start = make_starts(data, k, "nndsvda", [np.random.default_rng(0)])[0]
+        for weighting, y, _, k, data, start in weighted_starts(name, weightings):
             best, _, _ = _fit(data, start, "plain", 1e-9, 5000)
             target = float(best.losses[-1])
             for steps in STEPS:
@@ -110,7 +97,7 @@ def summarise(records: list[dict], corpora: list[str], title: str) -> str:
     rows = [r for r in records if r["corpus"] in corpora]
     lines = [f"### {title} ({len({r['corpus'] for r in rows})} corpora)", "",
              "| weighting | steps | reached | rounds to reach | s to reach | s to reach / plain | "
-             f"rounds at tol | s at tol | objective at tol / plain's | mean AC |",
+             "rounds at tol | s at tol | objective at tol / plain's | mean AC |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for weighting in sorted({r["weighting"] for r in rows}):
         plain = {r["corpus"]: r for r in rows if r["weighting"] == weighting
@@ -141,13 +128,8 @@ def main(argv=None) -> int:
     parser.add_argument("-o", "--output", type=Path,
                         default=Path("results/hals_extrapolation.json"))
     args = parser.parse_args(argv)
-    order = sorted(args.corpora, key=lambda c: c not in ("20newsgroups", "tdt2", "reuters_cai",
-                                                          "classic4"))
-    records = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for future in [pool.submit(run_corpus, c, args.weightings, args.tol, args.max_iter)
-                       for c in order]:
-            records.extend(future.result())
+    records = run_corpora(run_corpus, args.corpora, args.jobs, args.weightings, args.tol,
+                          args.max_iter)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(records, indent=1))
     print(summarise(records, SELECT, "Chosen on"))

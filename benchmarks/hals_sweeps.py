@@ -22,21 +22,15 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-from docnmf.corpus import load_dataset
 from docnmf.factor.hals import fit_nmf_hals_batched
-from docnmf.factor.init import make_starts
-from docnmf.factor.sparse import SparseProducts
 from docnmf.metrics import clustering_accuracy
-from docnmf.pipeline import vectorize_corpus
-from docnmf.text.weighting import ncw_weights
 
 sys.path.insert(0, str(Path(__file__).parent))
-from solver_defaults import HOLD_OUT, SELECT  # noqa: E402
+from solver_defaults import HOLD_OUT, SELECT, run_corpora, weighted_starts  # noqa: E402
 
 #: name -> keyword arguments of the solver.
 BUDGETS = {
@@ -52,18 +46,11 @@ def run_corpus(name: str, weightings: list[str], tol: float, max_iter: int) -> l
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):
-        corpus = load_dataset(name)
-        y, _ = corpus.label_array()
-        X, _ = vectorize_corpus(corpus)
-        k = len(np.unique(y))
         records = []
-        for weighting in weightings:
-            w = np.sqrt(ncw_weights(X)) if weighting == "ncw" else None
-            ops = SparseProducts(X, row_weights=w)
-            start = make_starts(ops, k, "nndsvda", [np.random.default_rng(0)])
+        for weighting, y, X, k, ops, start in weighted_starts(name, weightings):
             for budget, options in BUDGETS.items():
                 t0 = time.process_time()
-                res, = fit_nmf_hals_batched(ops, start, max_iter=max_iter, tol=tol, threads=1,
+                res, = fit_nmf_hals_batched(ops, [start], max_iter=max_iter, tol=tol, threads=1,
                                             **options)
                 seconds = time.process_time() - t0
                 records.append(dict(corpus=name, weighting=weighting, budget=budget, k=k,
@@ -107,11 +94,8 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("-o", "--output", type=Path, default=Path("results/hals_sweeps.json"))
     args = parser.parse_args(argv)
-    records = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for part in pool.map(run_corpus, args.corpora, [args.weightings] * len(args.corpora),
-                             [args.tol] * len(args.corpora), [args.max_iter] * len(args.corpora)):
-            records.extend(part)
+    records = run_corpora(run_corpus, args.corpora, args.jobs, args.weightings, args.tol,
+                          args.max_iter)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(records, indent=1))
     print(summarise(records, SELECT, "Chosen on"))

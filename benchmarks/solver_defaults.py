@@ -29,11 +29,14 @@ from pathlib import Path
 import numpy as np
 
 from docnmf.cluster.nmf import NMFClustering
-from docnmf.factor.hals import fit_nmf_hals_batched
-from docnmf.factor.solvers import BATCHED_SOLVERS
 from docnmf.corpus import load_dataset
+from docnmf.factor.hals import fit_nmf_hals_batched
+from docnmf.factor.init import make_starts
+from docnmf.factor.solvers import BATCHED_SOLVERS
+from docnmf.factor.sparse import SparseProducts
 from docnmf.metrics import clustering_accuracy, nmi
 from docnmf.pipeline import vectorize_corpus
+from docnmf.text.weighting import ncw_weights
 
 #: Chosen on these (the CLUTO sets: news, web pages, medical and TREC abstracts) ...
 SELECT = ["cluto_re0", "cluto_re1", "cluto_fbis", "cluto_wap", "cluto_k1a", "cluto_k1b",
@@ -52,6 +55,31 @@ CONFIGS = {
     "hals-nndsvda-plain": dict(solver="hals", init="nndsvda", n_init=1, extrapolate=False),
     "hals-nndsvdar": dict(solver="hals", init="nndsvdar", n_init=10),
 }
+
+
+def weighted_starts(name: str, weightings: list[str]):
+    """Per weighting, ``(weighting, y, X, k, ops, start)``: the corpus weighted as ``docnmf
+    cluster`` weighs it, prepared for HALS (NCW as row weights), and its NNDSVDa start (seed 0)."""
+    corpus = load_dataset(name)
+    y, _ = corpus.label_array()
+    X, _ = vectorize_corpus(corpus)
+    k = len(np.unique(y))
+    for weighting in weightings:
+        w = np.sqrt(ncw_weights(X)) if weighting == "ncw" else None
+        ops = SparseProducts(X, row_weights=w)
+        yield weighting, y, X, k, ops, make_starts(ops, k, "nndsvda", [np.random.default_rng(0)])[0]
+
+
+def run_corpora(run_corpus, corpora: list[str], jobs: int, *args) -> list[dict]:
+    """``run_corpus(name, *args)`` for every corpus on ``jobs`` processes, largest first (so
+    the pool is not left waiting on one big corpus at the end); their records in one list."""
+    order = sorted(corpora, key=lambda c: c not in ("20newsgroups", "tdt2", "reuters_cai",
+                                                     "classic4"))
+    records = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for future in [pool.submit(run_corpus, c, *args) for c in order]:
+            records.extend(future.result())
+    return records
 
 
 @contextmanager
@@ -145,15 +173,8 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("-o", "--output", type=Path, default=Path("results/solver_defaults.json"))
     args = parser.parse_args(argv)
-    records = []
-    # largest first, so the pool is not left waiting on one big corpus at the end
-    order = sorted(args.corpora, key=lambda c: c not in ("20newsgroups", "tdt2", "reuters_cai",
-                                                          "classic4"))
-    with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(run_corpus, c, args.weightings, args.configs, args.seed)
-                   for c in order]
-        for future in futures:
-            records.extend(future.result())
+    records = run_corpora(run_corpus, args.corpora, args.jobs, args.weightings, args.configs,
+                          args.seed)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(records, indent=1))
     print(summarise(records, SELECT, "Chosen on"))
