@@ -46,9 +46,10 @@ def test_every_estimator_records_each_restarts_objective(name, planted):
     model = _fit(name, planted, n_init=3)
     record = model.restart_objectives_
     assert isinstance(record, np.ndarray) and record.dtype == np.float64
-    # a deterministic NMF start runs once (SS-NMF's default factorises with NMF-NCW's);
-    # kernel k-means may add its spectral start
+    # a deterministic NMF start runs once (SS-NMF's default factorises with NMF-NCW's, CF and
+    # LCCF start from NMF's solution); kernel k-means may add its spectral start
     deterministic = (getattr(model, "init", None) in ("nndsvd", "nndsvda")
+                     or getattr(model, "init_", None) == "nmf"
                      or getattr(model, "factorization", None) == "ncw")
     expected = {1} if deterministic else {3, 4}
     assert len(record) in expected
