@@ -362,7 +362,7 @@ def _add_choose_k_parser(sub) -> None:
                                    "choose_k.png and prints the table and the chosen k: the "
                                    "largest whose topics stay stable. A suggestion to check: on "
                                    "25 labelled corpora it fell within 30% of the number of "
-                                   "classes on 8 (reports/choose-k in the source tree).")
+                                   "classes on 5 (reports/choose-k in the source tree).")
     p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
     _add_selection_options(p, "2-30")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

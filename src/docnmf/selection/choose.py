@@ -132,7 +132,8 @@ def _largest_above(ks: Sequence[int], values: Sequence[float], threshold: float)
 #: The restarts' topic vectors count as stable when their mean silhouette reaches this. Chosen
 #: on the tuning corpora of ``benchmarks/choose_k.py`` (the CLUTO sets) among the rules of
 #: ``benchmarks/choose_k_rules.py``: 5 of 19 within 30% of the number of classes, against 2 of
-#: 19 for NMFk's own rule (the lowest group's mean silhouette >= 0.6, declared first).
+#: 19 for NMFk's own rule (the lowest group's mean silhouette >= 0.6, declared first), with
+#: plain HALS; with HALS extrapolating between rounds 2 of 19 (``reports/choose-k/rules.md``).
 STABILITY_THRESHOLD = 0.8
 
 
