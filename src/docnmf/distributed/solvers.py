@@ -35,8 +35,8 @@ from ..factor._losses import has_converged, squared_norm
 from threadpoolctl import threadpool_limits
 
 from ..factor._kernels import hals_blocks, hals_rows
-from ..factor.hals import (ALPHA, DELTA, StepSizes, _grams, _loss, extrapolate_factor,
-                           record_round, restart_columns, sweep_budget)
+from ..factor.hals import (ALPHA, DELTA, StepSizes, _grams, _loss, end_round,
+                           extrapolate_factor, restart_columns, sweep_budget)
 from ..factor.nmf import EPS, FactorResult, flush_tiny, wide_product
 from ..factor.sparse import row_blocks, thread_pool
 from ._rows import RowPartitions, add_partials, add_tree, gather, stack_rows
@@ -321,14 +321,8 @@ def fit_nmf_hals_dask(X: RowPartitions, U0: Sequence[np.ndarray], V0: Sequence[F
             UtU, cross = _update_terms(U, P["XtV"], P["VtV"], sweeps_u, delta, blocks, pool)
             current = np.array([_loss(X_sqnorm, cross[i], UtU[i], P["VtV"][i])
                                 for i in range(len(active))])
-            if steps is not None:
-                judged, step = steps.judge(current)
-                current = steps.kept
-            if callback is not None:
-                callback(it, current)
-            stop = record_round(losses, n_iter, active, current, it, tol)
-            if steps is not None:
-                stop &= judged   # a dropped round says nothing of convergence
+            stop, judged, step = end_round(steps, losses, n_iter, active, current, it, tol,
+                                           callback)
             if stop.any():
                 converged[active[stop]] = True
                 done.update((int(rr), U[:, i * k:(i + 1) * k].copy())

@@ -332,14 +332,7 @@ def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol
         VtV, _ = docs.update(U, V, UtU, sweeps_v, delta, pool)
         UtU, cross = terms.update(V, U, VtV, sweeps_u, delta, pool)
         current = np.array([_loss(X_sqnorm, cross[i], UtU[i], VtV[i]) for i in range(len(active))])
-        if steps is not None:
-            judged, step = steps.judge(current)
-            current = steps.kept
-        if callback is not None:
-            callback(it, current)
-        stop = record_round(losses, n_iter, active, current, it, tol)
-        if steps is not None:
-            stop &= judged   # a dropped round says nothing of convergence
+        stop, judged, step = end_round(steps, losses, n_iter, active, current, it, tol, callback)
         if stop.any():
             converged[active[stop]] = True
             done.update((int(rr), (U[:, i * k:(i + 1) * k].copy(), V[:, i * k:(i + 1) * k].copy()))
@@ -370,6 +363,27 @@ def _fit(docs: _Side, terms: _Side, U, V, r, k, X_sqnorm, pool, *, max_iter, tol
         results.append(FactorResult(np.ascontiguousarray(Uf), np.ascontiguousarray(Vf),
                                     int(n_iter[rr]), np.asarray(losses[rr]), bool(converged[rr])))
     return results
+
+
+def end_round(steps: StepSizes | None, losses: list[list[float]], n_iter: np.ndarray,
+              active: np.ndarray, current: np.ndarray, it: int, tol: float,
+              callback: Callable[[int, np.ndarray], None] | None):
+    """After round ``it`` with objectives ``current``: ``(stop, judged, step)``.
+
+    With extrapolation (``steps``) the round is judged first and the kept
+    objectives stand in for ``current``; a dropped round stops no restart.
+    ``judged`` and ``step`` are None without extrapolation.
+    """
+    judged = step = None
+    if steps is not None:
+        judged, step = steps.judge(current)
+        current = steps.kept
+    if callback is not None:
+        callback(it, current)
+    stop = record_round(losses, n_iter, active, current, it, tol)
+    if judged is not None:
+        stop &= judged   # a dropped round says nothing of convergence
+    return stop, judged, step
 
 
 def record_round(losses: list[list[float]], n_iter: np.ndarray, active: np.ndarray,
