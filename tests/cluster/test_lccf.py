@@ -6,6 +6,8 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from docnmf._rng import as_generator
+from docnmf.cluster import NMFClustering
 from docnmf.cluster.lccf import LCCFClustering
 from docnmf.corpus.demo import load_demo
 from docnmf.factor.graph import knn_cosine_graph
@@ -111,6 +113,35 @@ def test_keeps_lowest_objective_restart(planted):
     assert len(model.restart_objectives_) == 5
     assert model.objective_ == pytest.approx(model.restart_objectives_.min())
     assert model.objective_ == model.loss_history_[-1]
+
+
+@pytest.mark.parametrize("weighting", ["none", "ncw"])
+def test_default_start_is_nmf_s_solution(planted, weighting):
+    """The first objective is eq. 10 at NMF's solution on the weighted documents, written out
+    densely: V0 = NMF's document factor, W0 its columns scaled to unit concept vectors X'^T w,
+    zeros of both lifted to 1% of their column's mean."""
+    X, _ = planted(90, 50, 3, seed=4)
+    model = LCCFClustering(3, weighting=weighting, lam=0.0, random_state=0).fit(X)
+    assert model.init_ == "nmf" and len(model.restart_objectives_) == 1
+    seed = int(as_generator(0).integers(np.iinfo(np.int32).max))
+    V0 = NMFClustering(3, weighting=weighting, random_state=seed).fit(X).embedding_
+    d = X @ (X.T @ np.ones(len(X)))
+    Xw = X / np.sqrt(d)[:, None] if weighting == "ncw" else X
+    W0 = V0 / np.linalg.norm(Xw.T @ V0, axis=0)
+    V0, W0 = (np.where(F > 0, F, 0.01 * F.mean(axis=0)) for F in (V0, W0))
+    assert np.mean(V0 == 0.01 * V0.mean(axis=0)) < 0.9    # the start is not all lifted zeros
+    expected = np.sum((Xw - V0 @ (W0.T @ Xw)) ** 2)
+    assert model.loss_history_[0] == pytest.approx(expected, rel=1e-9)
+    assert model.objective_ <= model.loss_history_[0]
+
+
+def test_nmf_start_only_where_nmf_applies(planted):
+    X, _ = planted(40, 20, 2, seed=1)
+    with pytest.raises(ValueError, match="init='nmf'"):
+        LCCFClustering(2, init="nmf", kernel="poly2").fit(X)
+    assert LCCFClustering(2, kernel="poly2", n_init=2, random_state=0).fit(X).init_ == "random"
+    with pytest.raises(ValueError, match="init must be one of"):
+        LCCFClustering(2, init="svd").fit(X)
 
 
 def test_init_rounds_continues_the_best_start(planted):

@@ -244,6 +244,7 @@ def test_side_by_side_restarts_keep_and_drop_rounds_on_their_own(planted, monkey
     alone = [fit_nmf_hals_batched(X, [s], max_iter=40, tol=1e-9)[0] for s in starts]
     dropped = [tuple(np.flatnonzero(np.diff(r.losses) == 0)) for r in alone]
     assert len(set(dropped)) > 2, dropped   # in different rounds: some keep as others drop
+    assert len({r.n_iter for r in alone}) > 1   # and leave the batch at different rounds
     for b, a in zip(batch, alone):
         assert b.n_iter == a.n_iter
         np.testing.assert_allclose(b.losses, a.losses, rtol=1e-12)
