@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -23,8 +24,9 @@ from sklearn.utils.validation import check_is_fitted
 from ._rng import child_generators
 
 __all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_fit_input",
-           "check_n_clusters", "check_positive_ints", "distance_memberships", "fit_restarts",
-           "memberships_from", "representative_documents", "store_params", "top_terms"]
+           "check_n_clusters", "check_positive_ints", "cluster_means", "distance_memberships",
+           "fit_restarts", "kmeans_restarts", "memberships_from", "representative_documents",
+           "store_params", "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 
@@ -192,6 +194,22 @@ def fit_restarts(fit_once: Callable[[np.random.Generator], Result], rng: np.rand
     return (fit_once(child) for child in child_generators(rng, int(n_init)))
 
 
+def cluster_means(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
+    """Mean of the rows of ``X`` in each cluster; an empty cluster gets a zero row.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [3.0, 2.0], [0.0, 5.0]])
+    >>> cluster_means(X, np.array([0, 0, 1]), 3).tolist()
+    [[2.0, 1.0], [0.0, 5.0], [0.0, 0.0]]
+    """
+    n = X.shape[0]
+    S = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(n_clusters, n))
+    sums = np.asarray((S @ X).toarray() if sp.issparse(X) else S @ X)
+    counts = np.bincount(labels, minlength=n_clusters)[:, None].astype(np.float64)
+    return np.divide(sums, counts, out=np.zeros_like(sums), where=counts > 0)
+
+
 def memberships_from(V: np.ndarray) -> np.ndarray:
     """Rows of a non-negative factor scaled to sum to one; an all-zero row becomes uniform.
 
@@ -352,3 +370,42 @@ class SoftClusterer(DocumentClusterer):
     def predict_memberships(self, X):
         """Soft memberships of new documents (``transform``)."""
         return self.transform(X)
+
+
+def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: int,
+                    sample_weight=None) -> tuple[KMeans, np.ndarray]:
+    """``KMeans(k, n_init=n_init, random_state=seed)`` one start at a time, keeping each objective.
+
+    The starts draw from one ``RandomState(seed)`` in turn, as scikit-learn's
+    own restart loop does, and the kept start is chosen by its rule (a lower
+    inertia and a different partition), so the fitted model is the one
+    ``KMeans(n_init=n_init)`` gives; what this adds is every start's
+    inertia. Warnings are those of the kept start.
+    """
+    state = np.random.RandomState(seed)
+    best, best_warnings, objectives = None, [], []
+    for _ in range(n_init):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            km = KMeans(n_clusters=k, n_init=1, max_iter=max_iter, tol=tol,
+                        random_state=state).fit(E, sample_weight=sample_weight)
+        objectives.append(float(km.inertia_))
+        if best is None or (km.inertia_ < best.inertia_
+                            and not _refines(km.labels_, best.labels_, k)):
+            best, best_warnings = km, caught
+    for w in best_warnings:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return best, np.asarray(objectives)
+
+
+def _refines(labels: np.ndarray, other: np.ndarray, k: int) -> bool:
+    """True when every cluster of ``labels`` lies inside one cluster of ``other``.
+
+    Examples
+    --------
+    >>> _refines(np.array([0, 0, 1]), np.array([1, 1, 0]), 2)
+    True
+    """
+    first = np.full(k, -1)
+    first[labels[::-1]] = other[::-1]   # for each cluster, the other label of its first member
+    return bool(np.all(first[labels] == other))

@@ -10,19 +10,17 @@ subclasses only say how the documents are represented.
 from __future__ import annotations
 
 import logging
-import warnings
 from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_positive_ints,
-                          distance_memberships)
+                          cluster_means, distance_memberships, kmeans_restarts)
 from .._rng import as_generator
 
 __all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
@@ -124,22 +122,6 @@ def pca_solver(X, r: int):
     return X.toarray(), "full"
 
 
-def cluster_means(X, labels: np.ndarray, n_clusters: int) -> np.ndarray:
-    """Mean of the rows of ``X`` in each cluster; an empty cluster gets a zero row.
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 0.0], [3.0, 2.0], [0.0, 5.0]])
-    >>> cluster_means(X, np.array([0, 0, 1]), 3).tolist()
-    [[2.0, 1.0], [0.0, 5.0], [0.0, 0.0]]
-    """
-    n = X.shape[0]
-    S = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(n_clusters, n))
-    sums = np.asarray((S @ X).toarray() if sp.issparse(X) else S @ X)
-    counts = np.bincount(labels, minlength=n_clusters)[:, None].astype(np.float64)
-    return np.divide(sums, counts, out=np.zeros_like(sums), where=counts > 0)
-
-
 def one_hot(labels: np.ndarray, n_clusters: int) -> np.ndarray:
     """Hard memberships: row ``i`` is the indicator of cluster ``labels[i]``.
 
@@ -234,42 +216,3 @@ class NearestCentre:
     def predict_memberships(self, X):
         """Soft memberships of new documents, read from their distances to the centres."""
         return distance_memberships(self._centre_sq_distances(X))
-
-
-def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: int,
-                    sample_weight=None) -> tuple[KMeans, np.ndarray]:
-    """``KMeans(k, n_init=n_init, random_state=seed)`` one start at a time, keeping each objective.
-
-    The starts draw from one ``RandomState(seed)`` in turn, as scikit-learn's
-    own restart loop does, and the kept start is chosen by its rule (a lower
-    inertia and a different partition), so the fitted model is the one
-    ``KMeans(n_init=n_init)`` gives; what this adds is every start's
-    inertia. Warnings are those of the kept start.
-    """
-    state = np.random.RandomState(seed)
-    best, best_warnings, objectives = None, [], []
-    for _ in range(n_init):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            km = KMeans(n_clusters=k, n_init=1, max_iter=max_iter, tol=tol,
-                        random_state=state).fit(E, sample_weight=sample_weight)
-        objectives.append(float(km.inertia_))
-        if best is None or (km.inertia_ < best.inertia_
-                            and not _refines(km.labels_, best.labels_, k)):
-            best, best_warnings = km, caught
-    for w in best_warnings:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    return best, np.asarray(objectives)
-
-
-def _refines(labels: np.ndarray, other: np.ndarray, k: int) -> bool:
-    """True when every cluster of ``labels`` lies inside one cluster of ``other``.
-
-    Examples
-    --------
-    >>> _refines(np.array([0, 0, 1]), np.array([1, 1, 0]), 2)
-    True
-    """
-    first = np.full(k, -1)
-    first[labels[::-1]] = other[::-1]   # for each cluster, the other label of its first member
-    return bool(np.all(first[labels] == other))
