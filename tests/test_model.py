@@ -39,7 +39,7 @@ def _fitted(method: str, texts: list[str]) -> ClusteringModel:
         estimator.fit(texts)
         return ClusteringModel(estimator, None, method)
     vectorizer = DocumentVectorizer()
-    X = vectorizer.fit_transform(texts)
+    X = vectorizer.fit_count(texts) if spec.input == "counts" else vectorizer.fit_transform(texts)
     fit_params = {"must_link": [(0, 1)], "cannot_link": [(0, 2)]} if spec.constraints else {}
     estimator.fit(X, **fit_params)
     return ClusteringModel(estimator, vectorizer, method, {"corpus": "demo"})

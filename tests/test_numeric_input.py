@@ -18,7 +18,9 @@ MATRIX_METHODS = [name for name, spec in METHODS.items() if spec.input != "texts
 
 def planted(seed=1):
     rng = np.random.default_rng(seed)
-    X = 0.05 * rng.random((45, 30))
+    # the background is sparse, as in term counts: no term is in every document (a term that
+    # is has idf 0, and a matrix of only such terms is one the consensus refuses to cluster)
+    X = 0.05 * rng.random((45, 30)) * (rng.random((45, 30)) < 0.5)
     y = np.repeat(np.arange(3), 15)
     for c in range(3):
         X[y == c, 10 * c:10 * (c + 1)] += rng.random((15, 10))

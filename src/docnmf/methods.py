@@ -12,6 +12,7 @@ from .baselines.kernel_kmeans import KernelKMeansClustering
 from .baselines.lda_km import LDAKMeansClustering
 from .baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from .baselines.topic_models import LDAClustering, PLSIClustering
+from .cluster.consensus import ConsensusClustering
 from .cluster.fsnmf import FSNMFClustering
 from .cluster.lccf import LCCFClustering
 from .cluster.nma import NMAClustering
@@ -122,6 +123,9 @@ _METHODS = [
     Method("nmf-ncw", NMFClustering,
            "NMF on normalized-cut weighted data (Xu et al. 2003, App. B)", _NCW,
            published=_NMF_PAPER),
+    Method("consensus", ConsensusClustering,
+           "consensus of NMF, NMF-NCW and LSI k-means on raw and sublinear tf-idf",
+           input="counts"),
     Method("km", KMeansClustering, "k-means on the documents, best of n_init restarts", _NONE),
     Method("km-ncw", KMeansClustering,
            "k-means weighted by 1/d_ii (Xu et al. 2003, App. A, eq. 19)", _NCW),

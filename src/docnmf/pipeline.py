@@ -91,20 +91,23 @@ def vectorize_corpus(corpus: Corpus, **options) -> tuple[sp.csr_matrix, np.ndarr
     :class:`TfidfWeighting` (``tf``, ``idf``, ``norm`` apply, the rest are
     ignored because tokenization already happened upstream).
     """
-    X, names, _ = _vectorize(corpus, options)
+    X, names, _, _ = _vectorize(corpus, options)
     return X, names
 
 
 def _vectorize(corpus: Corpus, options: Mapping[str, Any]):
-    """``vectorize_corpus``, and the fitted vectorizer (None for a count matrix)."""
+    """``vectorize_corpus``, the fitted vectorizer (None for a count matrix) and the raw
+    counts on the same terms."""
     if corpus.texts is not None:
         vectorizer = DocumentVectorizer(**options)
-        X = vectorizer.fit_transform(corpus.texts)
-        return X, vectorizer.readable_feature_names(corpus.texts), vectorizer
+        counts = vectorizer.fit_count(corpus.texts)
+        X = vectorizer.weighting_.transform(counts)
+        return X, vectorizer.readable_feature_names(corpus.texts), vectorizer, counts
     weighting = TfidfWeighting(**{k: v for k, v in options.items() if k in ("tf", "idf", "norm")})
-    X = weighting.fit_transform(corpus.counts)
+    counts = sp.csr_matrix(corpus.counts)
+    X = weighting.fit_transform(counts)
     names = corpus.vocabulary or [f"term{j}" for j in range(X.shape[1])]
-    return X, np.asarray(names, dtype=object), None
+    return X, np.asarray(names, dtype=object), None, counts
 
 
 def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
@@ -150,7 +153,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
                           f"{corpus.metadata.get('name', 'this corpus')} is a count matrix")
     t0 = time.perf_counter()
     # for methods that read texts this is the documents' view, for empties and keywords
-    X, names, vectorizer = _vectorize(corpus, options)
+    X, names, vectorizer, counts = _vectorize(corpus, options)
     empty = diagnostics.empty_rows(X)
     active = np.setdiff1d(np.arange(len(corpus)), empty)
     if active.size < n_clusters:
@@ -160,9 +163,10 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
         params["vectorizer"] = DocumentVectorizer(**options)
         data = [corpus.texts[i] for i in active]
     else:
-        data = X if kind == "tfidf" else _counts(corpus, options)
+        data = X if kind == "tfidf" else counts
         if active.size < data.shape[0]:    # a copy only when some document is left out
             data = data[active]
+    del counts    # the fit holds what it needs; the counts are not kept beside X
     timings["vectorize_s"] = time.perf_counter() - t0
     _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
@@ -192,9 +196,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
               "n_docs": X.shape[0], "n_terms": X.shape[1], "nnz": X.nnz,
               "empty_documents": int(empty.size), "fitted_documents": int(active.size)}
     saved = None
-    if corpus.texts is not None and kind != "counts" and spec is not None \
+    if corpus.texts is not None and spec is not None \
             and spec.places_new_documents and model._placement_blocker() is None:
-        saved = ClusteringModel(model, vectorizer if kind == "tfidf" else None, method,
+        saved = ClusteringModel(model, vectorizer if kind != "texts" else None, method,
                                 {"corpus": corpus.metadata.get("name"),
                                  "n_documents": len(corpus), "fitted_documents": int(active.size),
                                  "vectorizer": vectorizer_params or {}})
@@ -347,14 +351,6 @@ def _log_matrix(X, empty: int) -> None:
                 f"; {empty} documents have no index terms left" if empty else "")
 
 
-def _counts(corpus: Corpus, vectorizer_params: dict | None) -> sp.csr_matrix:
-    """Raw term counts on the same vocabulary rules, for the topic models."""
-    if corpus.texts is None:
-        return sp.csr_matrix(corpus.counts)
-    options = {k: v for k, v in (vectorizer_params or {}).items() if k not in ("tf", "idf", "norm")}
-    return DocumentVectorizer(**options).fit(corpus.texts).count(corpus.texts)
-
-
 def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]], list[list[float]]]:
     """Each cluster's ``n`` heaviest columns and their weights, as ``top_keywords`` ranks them.
 
@@ -429,6 +425,9 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         "objective_history": getattr(model, "loss_history_", None),
         "restart_objectives": getattr(model, "restart_objectives_", None),
         "n_iter": getattr(model, "n_iter_", None),
+        **({"consensus_members": {name: round(float(a), 6) for name, a in
+                                  zip(model.members_, model.member_agreement_)}}
+           if hasattr(model, "member_agreement_") else {}),
         "timings": run.timings,
         "cluster_sizes": run.sizes,
         "metrics": run.metrics,

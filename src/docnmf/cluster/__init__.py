@@ -1,10 +1,11 @@
 """Clustering estimators (fit / fit_predict / transform) wrapping the solvers in ``docnmf.factor``."""
 
+from .consensus import ConsensusClustering
 from .fsnmf import FSNMFClustering
 from .lccf import LCCFClustering
 from .nma import NMAClustering
 from .nmf import NMFClustering
 from .ssnmf import SSNMFClustering
 
-__all__ = ["NMFClustering", "LCCFClustering", "SSNMFClustering", "FSNMFClustering",
+__all__ = ["ConsensusClustering", "NMFClustering", "LCCFClustering", "SSNMFClustering", "FSNMFClustering",
            "NMAClustering"]

@@ -51,7 +51,8 @@ class ClusteringModel:
         A fitted estimator that places new documents (``predict`` and
         ``predict_memberships``; see ``Method.places_new_documents``).
     vectorizer : DocumentVectorizer or None
-        The fitted vectorizer whose tf-idf the estimator was fitted on; None
+        The fitted vectorizer whose tf-idf (or, for an estimator fitted on
+        term counts, whose counts) the estimator was fitted on; None
         when the estimator reads raw texts itself (NMA, which holds its own
         ``vectorizer_``).
     method : str or None
@@ -85,6 +86,18 @@ class ClusteringModel:
         return self.vectorizer if self.vectorizer is not None else self.estimator.vectorizer_
 
     @property
+    def reads_counts(self) -> bool:
+        """Whether the estimator is fitted on term counts rather than on the tf-idf (the
+        registered method says; by its class when the model names none)."""
+        from ..methods import METHODS
+
+        spec = METHODS.get(self.method) if self.method is not None else None
+        if spec is not None:
+            return spec.input == "counts"
+        return any(m.estimator is type(self.estimator) and m.input == "counts"
+                   for m in METHODS.values())
+
+    @property
     def n_clusters(self) -> int:
         return int(self.estimator.n_clusters)
 
@@ -108,7 +121,12 @@ class ClusteringModel:
         labels = np.full(len(texts), -1, dtype=np.int64)
         memberships = np.zeros((len(texts), self.n_clusters))
         if placed.size:
-            data = X[placed] if self.vectorizer is not None else [texts[i] for i in placed]
+            if self.vectorizer is None:
+                data = [texts[i] for i in placed]
+            elif self.reads_counts:
+                data = self.vectorizer.count([texts[i] for i in placed])
+            else:
+                data = X[placed]
             memberships[placed] = self.estimator.predict_memberships(data)
             labels[placed] = self.estimator.predict(data)
         return Placement(labels, memberships, np.flatnonzero(~known), X)

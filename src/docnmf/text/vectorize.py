@@ -132,6 +132,16 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return self._fit_readable_names.copy()
 
     def fit_transform(self, raw_documents, y=None):
+        counts = self.fit_count(raw_documents)
+        return self.weighting_.transform(counts)
+
+    def fit_count(self, raw_documents) -> sp.csr_matrix:
+        """Fit as :meth:`fit` does and return the fitting documents' raw term counts.
+
+        The counts ``fit_transform`` weighs, for estimators fitted on counts
+        (topic models, the consensus) beside the tf-idf, from one pass over
+        the texts.
+        """
         docs = _as_text_list(raw_documents)
         if not docs:
             raise EmptyVocabularyError("no documents to learn a vocabulary from")
@@ -159,7 +169,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         # the names of the fitting documents' terms are known now; kept to spare a second pass
         self._fit_readable_names = np.array([forms[t] for t in vocabulary], dtype=object)
         self._fit_digest = _digest(docs)
-        return self.weighting_.transform(counts)
+        return counts
 
     def count(self, raw_documents) -> sp.csr_matrix:
         """Raw term counts of ``raw_documents`` on the fitted vocabulary."""
