@@ -52,12 +52,16 @@ def two_rings(n=10, radii=(1.0, 2.0)):
 
 
 def _expected_failures(estimator):
-    why = "fit_transform gives the jointly fitted G, transform the memberships for G, S held fixed"
+    why = ("fit_transform gives the jointly fitted G, transform the memberships for G, S held "
+           "fixed" if estimator.factorization == "similarity" else
+           "fit_transform gives the memberships in the members' indicator space, transform "
+           "those of the nearest mean documents")
     return {"check_transformer_data_not_an_array": why, "check_transformer_general": why,
             "check_clustering": "SS-NMF needs non-negative data; the check ignores positive_only"}
 
 
-@parametrize_with_checks([SSNMFClustering(n_clusters=3, n_init=2, max_iter=50, random_state=0)],
+@parametrize_with_checks([SSNMFClustering(n_clusters=3, n_init=2, max_iter=50, random_state=0),
+                          _SSNMF(n_clusters=3, n_init=2, random_state=0)],
                          expected_failed_checks=_expected_failures)
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_sklearn_contract(estimator, check):
@@ -239,24 +243,88 @@ def test_restarts_side_by_side_change_nothing(planted, params):
     assert len(set(fits[0].restart_objectives_)) > 1
 
 
-def test_default_reads_constrained_labels_from_nmf_ncw_and_breaks_no_must_link():
+def test_ncw_reads_constrained_labels_from_nmf_ncw_and_breaks_no_must_link():
     X, topic, style = two_facets(n_per=15, seed=3)
     rng = np.random.default_rng(0)
     ml, cl = sample_constraints(topic, 0.3, rng)
-    model = _SSNMF(2, random_state=0).fit(X, must_link=ml, cannot_link=cl)
-    assert model.factorization == "ncw" and model.S_ is None
+    model = _SSNMF(2, factorization="ncw", random_state=0).fit(X, must_link=ml, cannot_link=cl)
+    assert model.S_ is None
     assert np.all(model.labels_[ml[:, 0]] == model.labels_[ml[:, 1]])
     assert clustering_accuracy(topic, model.labels_) > 0.9
     # without constraints: NMF-NCW's own clustering (by style here)
-    free = _SSNMF(2, random_state=0).fit(X)
+    free = _SSNMF(2, factorization="ncw", random_state=0).fit(X)
     assert clustering_accuracy(style, free.labels_) > 0.9
     assert model.transform(X[:3]).shape == (3, 2)
-    with pytest.raises(ValueError, match="needs factorization='similarity'"):
-        _SSNMF(2, affinity="precomputed").fit(X @ X.T)
+    for factorization in ("ncw", "consensus"):
+        with pytest.raises(ValueError, match="needs factorization='similarity'"):
+            _SSNMF(2, factorization=factorization, affinity="precomputed").fit(X @ X.T)
 
 
-def test_paper_preset_keeps_the_paper_s_factorization():
-    from docnmf.methods import make_estimator
+def _topic_counts(seed=0, n=120, k=3, per_pair=0.02):
+    """Poisson term counts with k planted topics, and must-/cannot-links on a share of pairs."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(k), n // k)
+    rates = np.full((k, 45), 0.08)
+    for c, block in enumerate(np.array_split(np.arange(45), k)):
+        rates[c, block] = 0.5
+    X = rng.poisson(rates[y]).astype(float)
+    ml, cl = sample_constraints(y, per_pair, rng)
+    return X, y, ml, cl
 
-    assert make_estimator("ssnmf", 2, as_published=True).factorization == "similarity"
-    assert make_estimator("ssnmf", 2).factorization == "ncw"
+
+def test_default_chooses_the_candidate_that_reproduces_the_pairs_best_then_repairs_it():
+    from docnmf.cluster import ConsensusClustering
+    from docnmf.cluster.ssnmf import constraint_f1
+
+    X, y, ml, cl = _topic_counts(seed=3)
+    model = _SSNMF(3, random_state=7).fit(X, must_link=ml, cannot_link=cl)
+    assert model.selected_ != "consensus"      # here a member keeps more pairs than the consensus
+    consensus = ConsensusClustering(3, random_state=7).fit(X)
+    np.testing.assert_array_equal(model.member_labels_, consensus.member_labels_)
+    candidates = {"consensus": consensus.labels_,
+                  **dict(zip(consensus.members_, consensus.member_labels_.T))}
+    assert list(model.candidate_agreement_) == list(candidates)
+    for name, labels in candidates.items():
+        assert model.candidate_agreement_[name] == constraint_f1(labels, ml, cl)
+    scores = list(model.candidate_agreement_.values())
+    assert model.selected_ == list(candidates)[scores.index(max(scores))]
+    chosen = candidates[model.selected_]
+    # every must-link kept; a document no pair names keeps the chosen clustering's cluster
+    assert np.all(model.labels_[ml[:, 0]] == model.labels_[ml[:, 1]])
+    free = np.setdiff1d(np.arange(len(y)), np.concatenate([ml.ravel(), cl.ravel()]))
+    np.testing.assert_array_equal(model.labels_[free], chosen[free])
+    assert constraint_f1(model.labels_, ml, cl) >= constraint_f1(chosen, ml, cl)
+    np.testing.assert_allclose(model.memberships_.sum(axis=1), 1.0)
+
+
+def test_default_without_constraints_is_the_consensus_and_ties_keep_it():
+    from docnmf.cluster import ConsensusClustering
+
+    X, y, _, _ = _topic_counts(seed=2)
+    model = _SSNMF(3, random_state=1).fit(X)
+    np.testing.assert_array_equal(model.labels_,
+                                  ConsensusClustering(3, random_state=1).fit(X).labels_)
+    assert model.selected_ == "consensus" and set(model.candidate_agreement_.values()) == {1.0}
+    assert model.n_constrained_pairs_ == (0, 0)
+
+
+def test_default_places_new_documents_by_the_most_similar_mean_document():
+    X, y, ml, cl = _topic_counts(seed=3)
+    model = _SSNMF(3, random_state=0).fit(sp.csr_matrix(X), must_link=ml, cannot_link=cl)
+    M = model.transform(X[:10])
+    np.testing.assert_allclose(M.sum(axis=1), 1.0)
+    W = X[:10] * model.idf_
+    W /= np.linalg.norm(W, axis=1, keepdims=True)
+    np.testing.assert_array_equal(model.predict(X[:10]),
+                                  np.argmax(W @ model.cluster_centers_.T, axis=1))
+    assert len(model.top_keywords([f"t{j}" for j in range(45)], 3)) == 3
+
+
+def test_presets_name_each_factorization():
+    from docnmf.methods import METHODS, make_estimator
+
+    assert make_estimator("ssnmf", 2).factorization == "consensus"
+    assert METHODS["ssnmf"].input == "counts"
+    assert make_estimator("ssnmf-ncw", 2).factorization == "ncw"
+    assert METHODS["ssnmf-ncw"].input == METHODS["ssnmf-paper"].input == "tfidf"
+    assert make_estimator("ssnmf-paper", 2, as_published=True).factorization == "similarity"

@@ -8,15 +8,19 @@ concatenation ``b_i`` of its members' one-hot cluster indicators (``m`` members,
 ``m k`` columns), and k-means on these rows gives the consensus. Two documents'
 squared distance in that space is ``2 (m - a_ij)``, with ``a_ij`` the number of
 members that put them together, so k-means on ``B`` clusters the co-association
-matrix ``B B^T`` without forming it (the consensus of maximal quadratic mutual
-information with the members; Topchy, Jain & Punch 2005).
+matrix ``B B^T`` without forming it (k-means on the members' indicators is the
+consensus function of Topchy, Jain & Punch 2005, there on standardized ones).
 
 Why a consensus: on the evaluation suite (``reports/benchmark-suite``) every
 single member fails badly somewhere (NMF-NCW spends clusters on a handful of
 outlying documents on 20 Newsgroups rec and CLUTO classic; LSI k-means merges
 classes on k1b; raw tf loses to sublinear tf on the newsgroups and the reverse
 on the TREC sets), and rarely in the same place; the consensus follows the
-members that agree.
+members that agree. On the suite's 29 corpora it is 0.085 above scikit-learn's
+TfidfVectorizer + KMeans on average and at worst 0.068 below it, where NMF-NCW
+alone is 0.064 above and at worst 0.22 below; where NMF-NCW alone is far ahead
+of the other members (many classes of very unequal size: TDT2, Reuters, k1b,
+tr12) the consensus follows the others and loses 0.13-0.21 to it.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from ..text.weighting import TfidfWeighting
 from ._labels import _unit_rows
 from .nmf import NMFClustering
 
-__all__ = ["ConsensusClustering", "MEMBER_KINDS", "TF_SCHEMES"]
+__all__ = ["ConsensusClustering", "MEMBER_KINDS", "TF_SCHEMES", "indicator_matrix", "unit_tfidf"]
 
 logger = logging.getLogger(__name__)
 
@@ -148,33 +152,35 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self._check_params(X.shape[0])
         k = int(self.n_clusters)
         rng = as_generator(self.random_state)
-        plan = [(kind, tf) for tf in self.tf for kind in self.members]
-        children = child_generators(rng, len(plan) + 1)
-        weighted = {tf: _weigh(X, tf) for tf in self.tf}
-        if not next(iter(weighted.values()))[0].nnz:
-            raise ValueError(f"{type(self).__name__}: every term occurs in every one of the "
-                             f"n_samples={X.shape[0]} documents, so every tf-idf weight "
-                             "log(n / df) is 0; there is nothing to cluster")
+        children = iter(child_generators(rng, len(self.tf) * len(self.members) + 1))
         columns, names = [], []
-        for (kind, tf), child in zip(plan, children):
-            t0 = time.perf_counter()
-            columns.append(_member_labels(kind, weighted[tf][0], k, int(self.n_components), child))
-            names.append(f"{kind}/{tf}")
-            if self.verbose:
-                logger.info("consensus member %s: %.2fs", names[-1], time.perf_counter() - t0)
+        for tf in self.tf:
+            # one weighting at a time: the members' own copies of it are what holds memory
+            W, _ = _weigh(X, tf)
+            if not W.nnz:
+                raise ValueError(f"{type(self).__name__}: every term occurs in every one of the "
+                                 f"n_samples={X.shape[0]} documents, so every tf-idf weight "
+                                 "log(n / df) is 0; there is nothing to cluster")
+            for kind in self.members:
+                t0 = time.perf_counter()
+                columns.append(_member_labels(kind, W, k, int(self.n_components), next(children)))
+                names.append(f"{kind}/{tf}")
+                if self.verbose:
+                    logger.info("consensus member %s: %.2fs", names[-1], time.perf_counter() - t0)
+            del W
         self.member_labels_ = np.column_stack(columns).astype(np.int64)
         self.members_ = names
         B = indicator_matrix(self.member_labels_, k)
         km, self.restart_objectives_ = kmeans_restarts(
             B, k, n_init=int(self.n_init), max_iter=300, tol=1e-4,
-            seed=int(children[-1].integers(np.iinfo(np.int32).max)))
+            seed=int(next(children).integers(np.iinfo(np.int32).max)))
         self.labels_ = km.labels_.astype(np.int64)
         self.memberships_ = distance_memberships(km.transform(B) ** 2)
         self.objective_ = float(km.inertia_)
         self.n_iter_ = int(km.n_iter_)
         self.member_agreement_ = np.array([normalized_mutual_info_score(self.labels_, c)
                                            for c in self.member_labels_.T])
-        raw, self.idf_ = weighted.get("raw") or _weigh(X, "raw")
+        raw, self.idf_ = _weigh(X, "raw")
         self.centroids_ = cluster_means(raw, self.labels_, k)
         self.cluster_centers_ = _unit_rows(self.centroids_)
         if self.verbose:
@@ -187,8 +193,7 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         check_is_fitted(self, "cluster_centers_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
-        D = _unit_rows(sp.csr_matrix(X) @ sp.diags(self.idf_))
-        return euclidean_distances(D, self.cluster_centers_, squared=True)
+        return euclidean_distances(unit_tfidf(X, self.idf_), self.cluster_centers_, squared=True)
 
     def predict_memberships(self, X):
         """Soft memberships of new documents (term counts), read from their squared distances
@@ -212,6 +217,11 @@ def indicator_matrix(member_labels: np.ndarray, k: int) -> sp.csr_matrix:
     n, m = member_labels.shape
     cols = (member_labels + k * np.arange(m)).ravel()
     return sp.csr_matrix((np.ones(n * m), (np.repeat(np.arange(n), m), cols)), shape=(n, m * k))
+
+
+def unit_tfidf(X, idf: np.ndarray) -> sp.csr_matrix:
+    """Counts ``X`` weighted by ``idf`` (raw tf), each document scaled to unit length."""
+    return _unit_rows(sp.csr_matrix(sp.csr_matrix(X) @ sp.diags(idf)))
 
 
 def _weigh(X: sp.csr_matrix, tf: str) -> tuple[sp.csr_matrix, np.ndarray]:

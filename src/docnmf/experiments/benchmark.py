@@ -274,17 +274,16 @@ def pair_constraints(data: PreparedCorpus, fraction: float, seed: int, run: int)
 def _fit_docnmf(entry: Entry, data: PreparedCorpus, k: int, seed: int,
                 fit_params: dict | None = None) -> np.ndarray:
     model = make_estimator(entry.method, k, random_state=seed, **dict(entry.estimator))
-    if fit_params:
-        return np.asarray(model.fit_predict(data.matrices[entry.vectorizer], **fit_params))
+    fit_params = fit_params or {}
     if entry.input == "texts":
         params = model.get_params()
         if entry.vectorizer and "vectorizer" in params:
             model.set_params(vectorizer=DocumentVectorizer(**{"norm": None,
                                                               **dict(entry.vectorizer)}))
-        return np.asarray(model.fit_predict(data.texts))
+        return np.asarray(model.fit_predict(data.texts, **fit_params))
     if entry.input == "counts":
-        return np.asarray(model.fit_predict(data.counts))
-    return np.asarray(model.fit_predict(data.matrices[entry.vectorizer]))
+        return np.asarray(model.fit_predict(data.counts, **fit_params))
+    return np.asarray(model.fit_predict(data.matrices[entry.vectorizer], **fit_params))
 
 
 def run_task(data: PreparedCorpus, task: SuiteTask, seed: int) -> dict[str, Any]:
