@@ -1,7 +1,7 @@
 """20 Newsgroups through the Dask path beside the in-memory path: the same matrix, the same clusters.
 
 Three comparisons on the 18,846 posts, k = 20, NMF-NCW (the command line's
-default method), on a LocalCluster of worker processes:
+default on Dask), on a LocalCluster of worker processes:
 
 1. the matrix: DaskVectorizer on 8 partitions against DocumentVectorizer;
 2. the same start: the in-memory NNDSVDA start handed to both solvers (HALS,

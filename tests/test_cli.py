@@ -28,7 +28,7 @@ def test_demo(capsys):
     code, out, err = run(["demo"], capsys)
     assert code == 0
     assert "accuracy" in out and "cluster  4" in out
-    assert "NMF restart 1/1" in err  # progress goes to standard error (one NNDSVD start)
+    assert "consensus member nmf-ncw/raw" in err  # progress goes to standard error, per member
 
 
 def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
@@ -50,8 +50,13 @@ def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     assert sorted(int(c["size"]) for c in clusters) == [4, 4]
     assert any("garlic" in c["top_keywords"] for c in clusters)
     record = json.loads((out_dir / "run.json").read_text())
-    assert record["seed"] == 0 and record["parameters"]["method"] == "nmf-ncw"
-    assert len(record["objective_history"]) == record["n_iter"] + 1
+    assert record["seed"] == 0 and record["parameters"]["method"] == "consensus"
+    # the consensus: no objective per iteration; its members and how each agrees with it
+    assert record["objective_history"] is None and len(record["restart_objectives"]) == 10
+    assert list(record["consensus_members"]) == ["nmf-ncw/raw", "nmf/raw", "lsa/raw",
+                                                 "nmf-ncw/sublinear", "nmf/sublinear",
+                                                 "lsa/sublinear"]
+    assert all(0 <= a <= 1 for a in record["consensus_members"].values())
     assert "numpy" in record["packages"] and record["timings"]["fit_s"] >= 0
     metrics = json.loads((out_dir / "metrics.json").read_text())
     assert metrics["accuracy"] == 1.0
@@ -181,7 +186,7 @@ def test_nma_overlapping_writes_pairs(tmp_path, capsys):
 def test_overlapping_needs_nma(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping", "-o", str(tmp_path)],
                        capsys)
-    assert code == 2 and "--overlapping does not apply to nmf-ncw; methods that take it: nma" in err
+    assert code == 2 and "--overlapping does not apply to consensus; methods that take it: nma" in err
 
 
 @pytest.mark.parametrize("method", ["plsi", "lda", "km", "nc"])
@@ -226,7 +231,7 @@ def test_concept_factorization_methods(method, extra, folder, tmp_path, capsys):
 
 def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--lam", "5", "-o", str(tmp_path)], capsys)
-    assert code == 2 and "--lam does not apply to nmf-ncw; methods that take it: lccf," in err
+    assert code == 2 and "--lam does not apply to consensus; methods that take it: lccf," in err
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
                         "-o", str(tmp_path)], capsys)
     assert code == 2 and "--lam does not apply to cf (cf is defined by lam=0.0)" in err
@@ -287,8 +292,8 @@ def test_solver_options_reach_nmf_and_are_refused_elsewhere(folder, tmp_path, ca
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "km", "--solver", "mu",
                         "-o", str(tmp_path / "km")], capsys)
     assert code == 2 and "--solver does not apply to km; methods that take it: nmf, nmf-ncw, fsnmf" in err
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--solver", "mu", "--dtype",
-                        "float32", "-o", str(tmp_path / "mu32")], capsys)
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "nmf-ncw", "--solver",
+                        "mu", "--dtype", "float32", "-o", str(tmp_path / "mu32")], capsys)
     assert code == 2 and "float32 needs --solver hals" in err
 
 

@@ -104,6 +104,11 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
 
 
+#: What ``docnmf cluster --scheduler/--dask-workers`` runs when no ``--method`` is given: the
+#: in-memory default (a consensus of six clusterings) is not distributed; NMF-NCW is.
+DASK_DEFAULT_METHOD = "nmf-ncw"
+
+
 def _add_dask_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')")
@@ -118,13 +123,15 @@ def _add_dask_options(p: argparse.ArgumentParser) -> None:
                         "(default 2000); CSV/JSONL files are one partition each")
 
 
-def _add_method_options(p: argparse.ArgumentParser, default_method: str | None = None) -> None:
+def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> None:
     from .methods import DEFAULT_METHOD, METHODS
 
-    default_method = default_method or DEFAULT_METHOD
     g = p.add_argument_group("clustering")
-    g.add_argument("--method", choices=list(METHODS), default=default_method,
-                   help=f"clustering method (default {default_method})")
+    # None until the command resolves it: the Dask path's default is another method
+    g.add_argument("--method", choices=list(METHODS), default=None,
+                   help=f"clustering method (default {DEFAULT_METHOD}"
+                        + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD})"
+                           if dask else ")"))
     g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_positive_int, default=10,
                    help="restarts from random starts; the lowest objective is kept (default 10; "
@@ -188,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with -k auto: the numbers of clusters to try (default 2-30)")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
-    _add_method_options(p)
+    _add_method_options(p, dask=True)
     g = p.add_argument_group("summaries")
     g.add_argument("--summaries", action="store_true",
                    help="also write summaries.csv: an extractive summary of each cluster")
@@ -741,14 +748,20 @@ def _output_folder(outdir: Path | None, resume: Sequence[str] = ()):
 
 def _cmd_demo(args) -> int:
     from .corpus.demo import load_demo
+    from .methods import DEFAULT_METHOD
 
+    args.method = args.method or DEFAULT_METHOD
     corpus = load_demo()
     return _run(corpus, corpus.n_classes, args, {"min_df": 2, "max_df": 0.95}, args.output)
 
 
 def _cmd_cluster(args) -> int:
+    from .methods import DEFAULT_METHOD
+
     if args.scheduler or args.dask_workers:
+        args.method = args.method or DASK_DEFAULT_METHOD
         return _cmd_cluster_dask(args)
+    args.method = args.method or DEFAULT_METHOD
     logger.info("reading %s", args.input)
     k_values = _k_range(args.k_range) if args.clusters == "auto" else None
     corpus = _load_input(args)

@@ -79,7 +79,8 @@ def test_a_real_subprocess_run(tmp_path):
 
 
 def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
-    """`docnmf cluster` in memory and on Dask, default method and start: the same clusters.
+    """`docnmf cluster` on Dask (default method: NMF-NCW) and in memory with that method,
+    default start: the same clusters.
 
     The in-memory run reads the partitions joined into one file; a document left with no
     term after preprocessing is unassigned in both.
@@ -91,7 +92,7 @@ def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
     (tmp_path / "in" / "part-00001.jsonl").write_text("\n".join(lines[101:201]) + "\n")
     (tmp_path / "in" / "part-00002.jsonl").write_text("\n".join(lines[201:]) + "\n")
     (tmp_path / "all.jsonl").write_text("\n".join(lines) + "\n")
-    assert main(["cluster", str(tmp_path / "all.jsonl"), "-k", "3", "-o",
+    assert main(["cluster", str(tmp_path / "all.jsonl"), "-k", "3", "--method", "nmf-ncw", "-o",
                  str(tmp_path / "memory")]) == 0
     assert main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "2", "-o",
                  str(tmp_path / "dask")]) == 0

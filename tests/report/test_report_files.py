@@ -11,6 +11,7 @@ import pytest
 
 from docnmf.cli import main
 from docnmf.corpus.demo import load_demo
+from docnmf.methods import DEFAULT_METHOD
 from docnmf.pipeline import cluster_corpus
 from docnmf.report import ReportError, read_run_folder, render_report
 from docnmf.report.data import map_sample, membership_bands
@@ -42,7 +43,7 @@ def test_folder_holds_what_the_report_needs(demo_out):
 
 def test_coherence_column_is_npmi_of_the_keywords(demo_out):
     corpus = load_demo()
-    run = cluster_corpus(corpus, 5, "nmf-ncw", vectorizer_params={"min_df": 2, "max_df": 0.95})
+    run = cluster_corpus(corpus, 5, DEFAULT_METHOD, vectorizer_params={"min_df": 2, "max_df": 0.95})
     with open(demo_out / "clusters.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
     expected = npmi_coherence(run.X, run.keyword_columns)
@@ -123,7 +124,7 @@ def test_documents_in_no_cluster_stay_out_of_the_map_and_matrices(tmp_path):
     demo = load_demo()
     corpus = Corpus(texts=list(demo.texts) + ["the and of"], labels=list(demo.labels) + [()],
                     ids=list(demo.ids) + ["empty"], metadata={"name": "demo+empty"})
-    run = cluster_corpus(corpus, 5, "nmf-ncw", vectorizer_params={"min_df": 2, "max_df": 0.95})
+    run = cluster_corpus(corpus, 5, DEFAULT_METHOD, vectorizer_params={"min_df": 2, "max_df": 0.95})
     assert run.labels[-1] == -1
     write_run(run, tmp_path)
     data = json.loads((tmp_path / "report_data.json").read_text())
