@@ -2,12 +2,12 @@
 
 The public API: corpus readers (:mod:`docnmf.corpus`), the text pipeline
 (:class:`DocumentVectorizer`, :class:`TfidfWeighting`), clustering estimators
-(:class:`NMFClustering`), metrics, the end-to-end :func:`cluster_corpus`, and
+(:class:`ConsensusClustering`, the default; :class:`NMFClustering`), metrics, the end-to-end :func:`cluster_corpus`, and
 saved models (:class:`ClusteringModel`, :func:`save`, :func:`load`).
 """
 
 from ._version import __version__
-from .cluster import NMFClustering
+from .cluster import ConsensusClustering, NMFClustering
 from .corpus import Corpus, CorpusError, list_datasets, load_dataset, read_corpus
 from .corpus.demo import load_demo
 from .metrics import clustering_accuracy, confusion_matrix, nmi, purity, score_all
@@ -19,6 +19,6 @@ from .text.weighting import TfidfWeighting, ncw_weights, tfidf_xu2003
 __all__ = [
     "__version__", "Corpus", "CorpusError", "read_corpus", "load_dataset", "list_datasets",
     "load_demo", "DocumentVectorizer", "TfidfWeighting", "tfidf_xu2003", "ncw_weights",
-    "NMFClustering", "cluster_corpus", "clustering_accuracy", "nmi", "purity",
+    "ConsensusClustering", "NMFClustering", "cluster_corpus", "clustering_accuracy", "nmi", "purity",
     "confusion_matrix", "score_all", "ClusteringModel", "save", "load",
 ]
