@@ -133,3 +133,13 @@ def test_documents_in_no_cluster_stay_out_of_the_map_and_matrices(tmp_path):
     folder = read_run_folder(tmp_path)
     assert folder.labels[-1] == -1
     assert main(["-q", "report", str(tmp_path)]) == 0
+
+
+def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(demo_out):
+    html = (demo_out / "report.html").read_text(encoding="utf-8")
+    run = json.loads((demo_out / "run.json").read_text())
+    section = html[html.index('<section id="objective">'):]
+    section = section[:section.index("</section>")]
+    assert "<h2>Consensus</h2>" in section and 'href="#objective">Consensus</a>' in html
+    assert [m for m in run["consensus_members"]] == re.findall(r'<span class="t">([^<]+)</span>',
+                                                               section)

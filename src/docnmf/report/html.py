@@ -247,6 +247,20 @@ def _objective(f: RunFolder) -> str:
     run = f.run
     history = run.get("objective_history") or []
     restarts = run.get("restart_objectives") or []
+    members = run.get("consensus_members")
+    if isinstance(members, dict) and members:
+        # a consensus has no objective per iteration: show what it was made of instead
+        items = [(str(name), float(a)) for name, a in members.items()
+                 if isinstance(a, (int, float))]
+        return ('<section id="objective"><h2>Consensus</h2><div class="pair"><div>'
+                '<h4>Agreement of each member with the consensus <small>NMI</small></h4>'
+                f'<ol class="bars">{_bars(items, "var(--accent)")}</ol>'
+                '<p class="note">The clusters are the consensus (k-means on the members\' '
+                "cluster indicators) of these clusterings: NMF, NMF-NCW and LSI k-means, each on "
+                "raw and on sublinear tf-idf.</p></div>"
+                + (_svg_line(restarts, "objective of each restart of the consensus k-means "
+                             "(the lowest is kept)", "restart", points=True)
+                   if len(restarts) > 1 else "") + "</div></section>")
     if len(restarts) > 1:
         second = _svg_line(restarts, "final objective of each restart (the lowest is kept)",
                            "restart", points=True)
@@ -307,7 +321,8 @@ def render_report(folder: RunFolder) -> str:
         f'{len(folder.ids)} documents</small></h1>'
         '<nav><a href="#overview">Overview</a><a href="#map">Map</a><a href="#clusters">Clusters'
         '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
-        '<a href="#objective">Objective</a><input id="search" type="search" '
+        f'<a href="#objective">{"Consensus" if run.get("consensus_members") else "Objective"}'
+        '</a><input id="search" type="search" '
         'placeholder="Find documents by id or word" aria-label="search"></nav>'
         '<div id="search-results" hidden></div></header><main>',
         _overview(folder),
