@@ -143,3 +143,19 @@ def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(d
     assert "<h2>Consensus</h2>" in section and 'href="#objective">Consensus</a>' in html
     assert [m for m in run["consensus_members"]] == re.findall(r'<span class="t">([^<]+)</span>',
                                                                section)
+
+
+def test_members_agreement_is_drawn_from_0_to_1_not_against_the_best_member(demo_out, tmp_path):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    run = json.loads((folder / "run.json").read_text())
+    run["consensus_members"] = {"nmf/raw": 0.8, "lsa/raw": 0.4}
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    section = html[html.index('<section id="objective">'):]
+    section = section[:section.index("</section>")]
+    assert re.findall(r'width:([0-9.]+)%', section) == ["80.0", "40.0"]
+    assert re.findall(r'<span class="w">([^<]+)</span>', section) == ["0.800", "0.400"]

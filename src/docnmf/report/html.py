@@ -170,11 +170,13 @@ def _cluster_index(f: RunFolder) -> str:
             'coherence</th><th>keywords</th></tr>' + "".join(rows) + "</table></div>")
 
 
-def _bars(items: Sequence[tuple[str, float]], colour: str, cls: str = "kw") -> str:
-    top = max((w for _, w in items), default=0.0) or 1.0
+def _bars(items: Sequence[tuple[str, float]], colour: str, cls: str = "kw",
+          fmt: str = ".3g", top: float | None = None) -> str:
+    """Bars as long as each weight against ``top`` (the largest weight when not given)."""
+    top = top or max((w for _, w in items), default=0.0) or 1.0
     return "".join(f'<li class="{cls}"><span class="t">{_e(t)}</span><span class="b">'
                    f'<span style="width:{100 * w / top:.1f}%;background:{colour}"></span></span>'
-                   f'<span class="w">{w:.3g}</span></li>' for t, w in items)
+                   f'<span class="w">{w:{fmt}}</span></li>' for t, w in items)
 
 
 def _cluster_sections(f: RunFolder) -> str:
@@ -218,12 +220,22 @@ def _cluster_sections(f: RunFolder) -> str:
     return "".join(out)
 
 
+def _tick(value: float) -> str:
+    """An axis label short enough for the chart's margin: thousands separated, not in
+    exponent form, from 1,000 up to ten million.
+
+    >>> [_tick(v) for v in (0.912345, 31071.26, 2.5e9)]
+    ['0.9123', '31,071', '2.5e+09']
+    """
+    return f"{value:,.0f}" if 1e3 <= abs(value) < 1e7 else f"{value:.4g}"
+
+
 def _svg_line(values: Sequence[float], title: str, xlabel: str, points: bool = False) -> str:
     """A small SVG chart of ``values`` (a line, or dots with ``points``)."""
     v = np.asarray([x for x in values if x is not None], dtype=float)
     if v.size == 0:
         return f'<p class="note">{_e(title)}: not recorded.</p>'
-    w, h, pad = 460, 180, 44
+    w, h, pad = 460, 180, 60
     lo, hi = float(v.min()), float(v.max())
     span = hi - lo or abs(hi) or 1.0
     xs = pad + (w - pad - 10) * (np.arange(v.size) / max(v.size - 1, 1))
@@ -237,8 +249,8 @@ def _svg_line(values: Sequence[float], title: str, xlabel: str, points: bool = F
     return (f'<figure class="chart"><svg viewBox="0 0 {w} {h}" role="img" aria-label="{_e(title)}">'
             f'<line x1="{pad}" y1="{h - 30}" x2="{w - 10}" y2="{h - 30}" class="axis"/>'
             f'<line x1="{pad}" y1="10" x2="{pad}" y2="{h - 30}" class="axis"/>'
-            f'<text x="{pad - 4}" y="16" text-anchor="end">{hi:.4g}</text>'
-            f'<text x="{pad - 4}" y="{h - 32}" text-anchor="end">{lo:.4g}</text>'
+            f'<text x="{pad - 4}" y="16" text-anchor="end">{_tick(hi)}</text>'
+            f'<text x="{pad - 4}" y="{h - 32}" text-anchor="end">{_tick(lo)}</text>'
             f'<text x="{(w + pad) / 2}" y="{h - 8}" text-anchor="middle">{_e(xlabel)} '
             f'(1–{v.size})</text>{marks}</svg><figcaption>{_e(title)}</figcaption></figure>')
 
@@ -253,8 +265,8 @@ def _objective(f: RunFolder) -> str:
         items = [(str(name), float(a)) for name, a in members.items()
                  if isinstance(a, (int, float))]
         return ('<section id="objective"><h2>Consensus</h2><div class="pair"><div>'
-                '<h4>Agreement of each member with the consensus <small>NMI</small></h4>'
-                f'<ol class="bars">{_bars(items, "var(--accent)")}</ol>'
+                '<h4>Agreement of each member with the consensus <small>NMI, 0 to 1</small></h4>'
+                f'<ol class="bars">{_bars(items, "var(--accent)", "kw wide", ".3f", top=1.0)}</ol>'
                 '<p class="note">The clusters are the consensus (k-means on the members\' '
                 "cluster indicators) of these clusterings: NMF, NMF-NCW and LSI k-means, each on "
                 "raw and on sublinear tf-idf.</p></div>"
