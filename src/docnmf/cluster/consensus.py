@@ -244,7 +244,7 @@ def _member_labels(kind: str, W: sp.csr_matrix, k: int, n_components: int,
     if W.nnz == 0 or min(W.shape) < 2:
         Z = W.toarray()
     else:
-        P, s, _ = truncated_svd(W, r, rng, n_iter=2)
+        P, s, _ = truncated_svd(W, r, rng, n_iter=2, right=False)
         Z = P * s
     Z = _unit_rows(Z)
     seed = int(rng.integers(np.iinfo(np.int32).max))

@@ -103,8 +103,12 @@ def nndsvd_init(X, k: int, rng: np.random.Generator, *, variant: Init = "nndsvd"
 
 
 def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
-                  n_oversamples: int = 10, threads: int | None = None):
+                  n_oversamples: int = 10, threads: int | None = None, right: bool = True):
     """The ``k`` leading singular triplets ``(P, s, Qt)`` of ``X`` by a randomized range finder.
+
+    With ``right=False`` only ``P`` and ``s`` are formed (``Qt`` is None), which
+    spares a dense (k, columns) array and its copies when only the rows' coordinates
+    are wanted (LSI of documents).
 
     Halko, Martinsson & Tropp (2011), Algorithm 4.4, with the choices of
     scikit-learn's ``randomized_svd`` (its Gaussian test matrix from a
@@ -137,20 +141,25 @@ def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
             dot, tdot = tdot, dot
         Q = np.random.RandomState(seed).normal(size=(n_rows if transpose else n_cols, size))
         Q = Q.astype(X.dtype, copy=False)
+        # each product is factored in place (overwrite_a): the same numbers, one copy less
         for _ in range(n_iter):
-            Q = scipy.linalg.lu(dot(Q), permute_l=True)[0]
-            Q = scipy.linalg.lu(tdot(Q), permute_l=True)[0]
-        Q = scipy.linalg.qr(dot(Q), mode="economic", check_finite=False)[0]
+            Q = scipy.linalg.lu(dot(Q), permute_l=True, overwrite_a=True)[0]
+            Q = scipy.linalg.lu(tdot(Q), permute_l=True, overwrite_a=True)[0]
+        Q = scipy.linalg.qr(dot(Q), mode="economic", overwrite_a=True, check_finite=False)[0]
         B = tdot(Q).T                                   # Q^T A, (size, columns of A)
     Ub, s, Vt = scipy.linalg.svd(B, full_matrices=False)
-    U = Q @ Ub
-    P, Qt = (Vt.T, U.T) if transpose else (U, Vt)       # back to X = P diag(s) Qt
+    if transpose:                                       # back to X = P diag(s) Qt
+        P, Qt = Vt.T, ((Q @ Ub).T if right else None)
+    else:
+        P, Qt = Q @ Ub, (Vt if right else None)
+    del Q
     # each left singular vector's largest entry positive (scikit-learn's svd_flip)
     signs = np.sign(P[np.argmax(np.abs(P), axis=0), np.arange(P.shape[1])])
     signs[signs == 0] = 1.0
-    P, Qt = P * signs, Qt * signs[:, None]
-    return (P[:, :k].astype(np.float64), s[:k].astype(np.float64),
-            Qt[:k].astype(np.float64))
+    P = (P[:, :k] * signs[:k]).astype(np.float64, copy=False)
+    if Qt is not None:
+        Qt = (Qt[:k] * signs[:k, None]).astype(np.float64, copy=False)
+    return P, s[:k].astype(np.float64), Qt
 
 
 def make_starts(X, k: int, init: Init, rngs: list[np.random.Generator], *,
