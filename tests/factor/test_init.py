@@ -72,3 +72,20 @@ def test_random_starts_are_drawn_as_one_restart_at_a_time_would():
 def test_unknown_init_is_refused():
     with pytest.raises(ValueError, match="unknown init"):
         make_starts(np.ones((3, 3)), 2, "svd", [np.random.default_rng(0)])
+
+
+@pytest.mark.parametrize("shape", [(40, 60), (60, 40)])
+def test_the_rows_side_alone_is_the_same_svd(shape):
+    """right=False leaves out Qt and nothing else: P and s to the bit, both orientations, and
+    the triplets reproduce a dense SVD of a low-rank matrix."""
+    from docnmf.factor.init import truncated_svd
+
+    rng = np.random.default_rng(3)
+    X = sp.csr_matrix(rng.random((shape[0], 4)) @ rng.random((4, shape[1])))
+    P, s, Qt = truncated_svd(X, 4, np.random.default_rng(0))
+    P1, s1, none = truncated_svd(X, 4, np.random.default_rng(0), right=False)
+    assert none is None
+    np.testing.assert_array_equal(P1, P)
+    np.testing.assert_array_equal(s1, s)
+    np.testing.assert_allclose(s, np.linalg.svd(X.toarray(), compute_uv=False)[:4], rtol=1e-10)
+    np.testing.assert_allclose((P * s) @ Qt, X.toarray(), atol=1e-10)
