@@ -159,3 +159,24 @@ def test_members_agreement_is_drawn_from_0_to_1_not_against_the_best_member(demo
     section = section[:section.index("</section>")]
     assert re.findall(r'width:([0-9.]+)%', section) == ["80.0", "40.0"]
     assert re.findall(r'<span class="w">([^<]+)</span>', section) == ["0.800", "0.400"]
+
+
+@pytest.mark.parametrize("restarts, chart", [([5.0, 4.0, 6.0], True), ([4.0, 4.0, 4.0], False),
+                                             ([4.0], False), ([], False)])
+def test_restarts_are_a_chart_only_when_they_differ(demo_out, tmp_path, restarts, chart):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    run = json.loads((folder / "run.json").read_text())
+    run["restart_objectives"] = restarts
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    section = html[html.index('<section id="objective">'):]
+    section = section[:section.index("</section>")]
+    assert section.count("<circle") == (len(restarts) if chart else 0)
+    if restarts and not chart:
+        assert f"{min(restarts):.6g}." in section
+    if len(restarts) > 1 and not chart:
+        assert f"All {len(restarts)} restarts ended at the same objective" in section

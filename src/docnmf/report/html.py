@@ -270,18 +270,27 @@ def _objective(f: RunFolder) -> str:
                 '<p class="note">The clusters are the consensus (k-means on the members\' '
                 "cluster indicators) of these clusterings: NMF, NMF-NCW and LSI k-means, each on "
                 "raw and on sublinear tf-idf.</p></div>"
-                + (_svg_line(restarts, "objective of each restart of the consensus k-means "
-                             "(the lowest is kept)", "restart", points=True)
-                   if len(restarts) > 1 else "") + "</div></section>")
-    if len(restarts) > 1:
-        second = _svg_line(restarts, "final objective of each restart (the lowest is kept)",
-                           "restart", points=True)
-    else:
-        second = ('<p class="note">One start (a deterministic start runs once)'
-                  + (f": final objective {restarts[0]:.6g}." if restarts else ".") + "</p>")
+                + _restarts_chart(restarts, "objective of each restart of the consensus "
+                                  "k-means (the lowest is kept)") + "</div></section>")
     return ('<section id="objective"><h2>Objective</h2><div class="pair">'
             + _svg_line(history, "objective of the kept restart, per iteration", "iteration")
-            + second + "</div></section>")
+            + _restarts_chart(restarts, "final objective of each restart (the lowest is kept)")
+            + "</div></section>")
+
+
+def _restarts_chart(restarts: Sequence[float], title: str) -> str:
+    """The restarts' final objectives as dots, or in words when a chart would show nothing:
+    one start, or every restart ending at the same objective."""
+    if not restarts:
+        return '<p class="note">One start (a deterministic start runs once).</p>'
+    if len(restarts) == 1:
+        return ('<p class="note">One start (a deterministic start runs once): final objective '
+                f"{restarts[0]:.6g}.</p>")
+    v = np.asarray(restarts, dtype=float)
+    if np.ptp(v) <= 1e-9 * max(abs(float(v.max())), 1.0):
+        return (f'<p class="note">All {v.size} restarts ended at the same objective, '
+                f"{v[0]:.6g}.</p>")
+    return _svg_line(v, title, "restart", points=True)
 
 
 def _canvas_section(sid: str, title: str, caption: str, width: int, height: int) -> str:
