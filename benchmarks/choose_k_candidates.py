@@ -43,18 +43,16 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from choose_k import HOLD_OUT, K_VALUES, K_VALUES_WIDE, SELECT, TOLERANCE  # noqa: E402
-from solver_defaults import run_corpora  # noqa: E402
+from choose_k import HOLD_OUT, K_VALUES, K_VALUES_WIDE, SELECT, TOLERANCE
+from solver_defaults import run_corpora
 
-from docnmf._rng import as_generator, child_generators  # noqa: E402
-from docnmf.cluster import NMFClustering  # noqa: E402
-from docnmf.corpus import list_datasets, load_dataset  # noqa: E402
-from docnmf.pipeline import vectorize_corpus  # noqa: E402
-from docnmf.selection.choose import (_ncw_row_weights, _relative_error, _restrict,  # noqa: E402
-                                     sample_documents)
-from docnmf.selection.criteria import (consensus_matrix, cophenetic_correlation,  # noqa: E402
-                                       topic_stability)
-from docnmf.text.coherence import npmi_coherence  # noqa: E402
+from docnmf._rng import as_generator, child_generators
+from docnmf.cluster import NMFClustering
+from docnmf.corpus import list_datasets, load_dataset
+from docnmf.pipeline import vectorize_corpus
+from docnmf.selection.choose import _ncw_row_weights, _relative_error, _restrict, sample_documents
+from docnmf.selection.criteria import consensus_matrix, cophenetic_correlation, topic_stability
+from docnmf.text.coherence import npmi_coherence
 
 
 def null_reference(X, rng: np.random.Generator) -> sp.csr_matrix:

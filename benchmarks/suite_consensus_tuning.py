@@ -30,14 +30,13 @@ import json
 import sys
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+from solver_defaults import run_corpora
 
-from docnmf.cluster.consensus import (ConsensusClustering, _member_labels, _weigh,
-                                      indicator_matrix)
 from docnmf._estimator import kmeans_restarts
+from docnmf.cluster.consensus import ConsensusClustering, _member_labels, _weigh, indicator_matrix
 from docnmf.experiments.benchmark import parse_entry, prepare_corpus
 from docnmf.experiments.runner import derive_seed
 from docnmf.experiments.suite import SUITE_CORPORA
@@ -198,10 +197,7 @@ def main(argv=None) -> int:
     # largest first, so the pool is not left waiting on one big corpus at the end
     order = sorted(names, key=lambda n: -next(c.n_docs for c in SUITE_CORPORA if c.name == n))
     t0 = time.perf_counter()
-    records = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for future in [pool.submit(run_corpus, n, args.runs) for n in order]:
-            records.extend(future.result())
+    records = run_corpora(run_corpus, order, args.jobs, args.runs)
     args.output.mkdir(parents=True, exist_ok=True)
     (args.output / "results.json").write_text(json.dumps(records, indent=1))
     header = ["# Consensus designs against NMF-NCW and TfidfVectorizer + KMeans", "",

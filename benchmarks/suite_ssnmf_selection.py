@@ -22,10 +22,10 @@ import json
 import sys
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+from solver_defaults import run_corpora
 
 from docnmf.cluster._labels import _unit_rows, constrained_spherical_kmeans
 from docnmf.cluster.consensus import ConsensusClustering, indicator_matrix, unit_tfidf
@@ -147,10 +147,7 @@ def main(argv=None) -> int:
     names = args.corpora or [c.name for c in SUITE_CORPORA]
     order = sorted(names, key=lambda n: -next(c.n_docs for c in SUITE_CORPORA if c.name == n))
     t0 = time.perf_counter()
-    records = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for future in [pool.submit(run_corpus, n) for n in order]:
-            records.extend(future.result())
+    records = run_corpora(run_corpus, order, args.jobs)
     args.output.mkdir(parents=True, exist_ok=True)
     (args.output / "results.json").write_text(json.dumps(records, indent=1))
     lines = ["# How the pairs choose among the consensus and its members", "",
