@@ -9,7 +9,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf._rng import child_generators
 from docnmf.cluster import ConsensusClustering, NMFClustering
-from docnmf.cluster.consensus import indicator_matrix
+from docnmf.cluster._labels import spherical_kmeans_from
+from docnmf.cluster.consensus import _weigh, indicator_matrix
 from docnmf.corpus.synthetic import planted_topic_model, topic_documents
 from docnmf.metrics import clustering_accuracy
 from docnmf.text.vectorize import DocumentVectorizer
@@ -94,7 +95,8 @@ def test_consensus_is_kmeans_on_the_co_association_distances():
 
 def test_the_consensus_is_the_kept_kmeans_restart_on_the_indicators():
     X, _ = _counts(seed=4)
-    model = ConsensusClustering(3, random_state=2, n_init=4).fit(X)
+    model = ConsensusClustering(3, random_state=2, n_init=4, refine=None).fit(X)
+    np.testing.assert_array_equal(model.consensus_labels_, model.labels_)
     B = indicator_matrix(model.member_labels_, 3).toarray()
     centres = np.array([B[model.labels_ == c].mean(axis=0) for c in range(3)])
     nearest = np.argmin(((B[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
@@ -167,3 +169,51 @@ def test_negative_counts_are_refused():
 def test_terms_in_every_document_leave_nothing_to_cluster():
     with pytest.raises(ValueError, match="every term occurs in every one of the n_samples=3"):
         ConsensusClustering(2).fit(np.array([[1.0, 2.0], [3.0, 1.0], [1.0, 1.0]]))
+
+
+def reference_spherical_kmeans(X, labels, k, rounds=30):
+    """Dense, from the definition: unit documents, unit mean directions, most similar wins."""
+    X = np.asarray(X, dtype=float)
+    X = X / np.linalg.norm(X, axis=1, keepdims=True)
+    labels = labels.copy()
+    for _ in range(rounds):
+        centres = np.zeros((k, X.shape[1]))
+        for c in range(k):
+            if np.any(labels == c):
+                total = X[labels == c].sum(axis=0)
+                centres[c] = total / np.linalg.norm(total)
+        sims = X @ centres.T
+        new = sims.argmax(axis=1)
+        if np.array_equal(new, labels):
+            break
+        labels = new
+    return labels
+
+
+@pytest.mark.parametrize("tf", ["sublinear", "raw"])
+def test_refining_is_spherical_kmeans_on_tfidf_from_the_consensus(tf):
+    # topics that overlap (rates 0.5 against 0.25), so the refinement has documents to move
+    rng = np.random.default_rng(0)
+    rates = np.full((4, 60), 0.25)
+    for c, block in enumerate(np.array_split(np.arange(60), 4)):
+        rates[c, block] = 0.5
+    X = rng.poisson(rates[np.repeat(np.arange(4), 40)]).astype(float)
+    plain = ConsensusClustering(4, random_state=2, n_init=4, refine=None).fit(X)
+    model = ConsensusClustering(4, random_state=2, n_init=4, refine=tf).fit(X)
+    np.testing.assert_array_equal(model.consensus_labels_, plain.labels_)
+    W, _ = _weigh(sp.csr_matrix(X, dtype=float), tf)
+    expected = reference_spherical_kmeans(W.toarray(), plain.labels_, 4)
+    assert np.sum(expected != plain.labels_) >= 3
+    np.testing.assert_array_equal(model.labels_, expected)
+    np.testing.assert_allclose(model.memberships_.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(np.argmax(model.memberships_, axis=1), model.labels_)
+    assert model.n_refine_iter_ >= 1 and plain.n_refine_iter_ == 0
+
+
+def test_refining_moves_a_misplaced_document_and_keeps_one_without_terms():
+    X = sp.csr_matrix(np.array([[5, 4, 0, 0], [4, 5, 0, 0], [5, 5, 0, 0],
+                                [0, 0, 5, 4], [0, 0, 4, 5], [0, 0, 5, 5], [0, 0, 0, 0]], float))
+    start = np.array([0, 0, 1, 1, 1, 1, 0])       # document 2 with the wrong topic
+    labels, sims, rounds = spherical_kmeans_from(X, start, 3)
+    assert labels.tolist() == [0, 0, 0, 1, 1, 1, 0] and rounds == 2
+    assert sims.shape == (7, 3) and not sims[:, 2].any()   # cluster 2 empty from the start

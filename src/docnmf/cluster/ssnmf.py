@@ -300,7 +300,9 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         from .consensus import ConsensusClustering, indicator_matrix, unit_tfidf
 
         k = int(self.n_clusters)
-        consensus = ConsensusClustering(k, n_init=int(self.n_init),
+        # the consensus unrefined: the candidates the pairs choose among were measured so
+        # (reports/benchmark-suite/tuning-ssnmf)
+        consensus = ConsensusClustering(k, n_init=int(self.n_init), refine=None,
                                         random_state=as_generator(self.random_state),
                                         verbose=self.verbose).fit(X)
         c = self.constraints_
