@@ -18,12 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 import warnings
 from pathlib import Path
 
-import numpy as np
-from solver_defaults import run_corpora
+from suite_consensus_tuning import run_suite, table
 
 from docnmf.cluster._labels import spherical_kmeans_from
 from docnmf.cluster.consensus import ConsensusClustering, _weigh
@@ -60,46 +58,24 @@ def run_corpus(name: str, runs: int) -> list[dict]:
     return out
 
 
-def table(records: list[dict], role: str) -> list[str]:
-    corpora = sorted({r["corpus"] for r in records if r["role"] == role})
-
-    def mean(corpus, design):
-        return float(np.mean([r["accuracy"][design] for r in records if r["corpus"] == corpus]))
-
-    lines = [f"### {role.replace('_', ' ')}: {len(corpora)} corpora", "",
-             "| design | mean accuracy | vs TfidfVectorizer+KMeans | wins | worst |",
-             "|---|---:|---:|---:|---|"]
-    for design in DESIGNS:
-        d = {c: mean(c, design) - mean(c, "sklearn-km") for c in corpora}
-        worst = min(d, key=d.get)
-        lines.append(f"| {design} | {np.mean([mean(c, design) for c in corpora]):.3f} | "
-                     f"{np.mean(list(d.values())):+.3f} | "
-                     f"{sum(x > 0.005 for x in d.values())}/{len(d)} | "
-                     f"{d[worst]:+.3f} ({worst}) |")
-    lines += ["", "| corpus | " + " | ".join(DESIGNS) + " | sklearn-km |",
-              "|---|" + "---:|" * (len(DESIGNS) + 1)]
-    lines += [f"| {c} | " + " | ".join(f"{mean(c, d):.3f}" for d in [*DESIGNS, "sklearn-km"])
-              + " |" for c in corpora]
-    return lines + [""]
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument("--report-only", action="store_true",
+                        help="write report.md again from the folder's results.json")
     args = parser.parse_args(argv)
-    names = [c.name for c in SUITE_CORPORA]
-    order = sorted(names, key=lambda n: -next(c.n_docs for c in SUITE_CORPORA if c.name == n))
-    t0 = time.perf_counter()
-    records = run_corpora(run_corpus, order, args.jobs, args.runs)
-    args.output.mkdir(parents=True, exist_ok=True)
-    (args.output / "results.json").write_text(json.dumps(records, indent=1))
+    if args.report_only:
+        records, minutes = json.loads((args.output / "results.json").read_text()), None
+    else:
+        records, minutes = run_suite(run_corpus, [c.name for c in SUITE_CORPORA], args.jobs,
+                                     args.runs, args.output)
     lines = ["# Refining the consensus by spherical k-means on tf-idf", "",
-             f"`python benchmarks/suite_consensus_refine.py {' '.join(argv or sys.argv[1:])}` "
-             f"({(time.perf_counter() - t0) / 60:.1f} min). Accuracy, mean over "
-             f"{args.runs} runs; the suite's documents and seeds.", ""]
-    lines += table(records, "tuning") + table(records, "held_back")
+             f"`python benchmarks/suite_consensus_refine.py --runs {args.runs} --jobs "
+             f"{args.jobs} -o {args.output}`" + (f" ({minutes:.1f} min)" if minutes else "")
+             + ". Accuracy, mean over runs; the suite's documents and seeds.", ""]
+    lines += table(records, "tuning", DESIGNS) + table(records, "held_back", DESIGNS)
     (args.output / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return 0

@@ -150,7 +150,9 @@ def run_corpus(name: str, runs: int) -> list[dict]:
     return out
 
 
-def table(records: list[dict], role: str) -> list[str]:
+def table(records: list[dict], role: str, designs: list[str] | None = None) -> list[str]:
+    """One half's summary against TfidfVectorizer + KMeans and its accuracy per corpus."""
+    designs = [*DESIGNS, "consensus (estimator)"] if designs is None else designs
     corpora = sorted({r["corpus"] for r in records if r["role"] == role})
     if not corpora:
         return []
@@ -162,7 +164,7 @@ def table(records: list[dict], role: str) -> list[str]:
     lines = [f"### {role.replace('_', ' ')}: {len(corpora)} corpora, {runs} runs each", "",
              "| design | mean accuracy | vs TfidfVectorizer+KMeans | wins | worst | "
              "corpora more than 0.03 below |", "|---|---:|---:|---:|---|---|"]
-    for design in [*DESIGNS, "consensus (estimator)"]:
+    for design in designs:
         d = {c: mean(c, design) - mean(c, "sklearn-km") for c in corpora}
         worst = min(d, key=d.get)
         below = ", ".join(f"{c} ({x:+.3f})" for c, x in d.items() if x < -0.03) or "none"
@@ -170,11 +172,11 @@ def table(records: list[dict], role: str) -> list[str]:
                      f"{np.mean(list(d.values())):+.3f} | "
                      f"{sum(x > 0.005 for x in d.values())}/{len(d)} | "
                      f"{d[worst]:+.3f} ({worst}) | {below} |")
-    lines += ["", "| corpus | " + " | ".join(DESIGNS) + " | consensus (estimator) | sklearn-km |",
-              "|---|" + "---:|" * (len(DESIGNS) + 2)]
+    lines += ["", "| corpus | " + " | ".join(designs) + " | sklearn-km |",
+              "|---|" + "---:|" * (len(designs) + 1)]
     for c in corpora:
         lines.append(f"| {c} | " + " | ".join(
-            f"{mean(c, d):.3f}" for d in [*DESIGNS, "consensus (estimator)", "sklearn-km"]) + " |")
+            f"{mean(c, d):.3f}" for d in [*designs, "sklearn-km"]) + " |")
     return lines + [""]
 
 
@@ -194,18 +196,26 @@ def main(argv=None) -> int:
         write_report(args.output, records, header)
         return 0
     names = args.corpora or [c.name for c in SUITE_CORPORA if args.role in ("all", c.role)]
-    # largest first, so the pool is not left waiting on one big corpus at the end
-    order = sorted(names, key=lambda n: -next(c.n_docs for c in SUITE_CORPORA if c.name == n))
-    t0 = time.perf_counter()
-    records = run_corpora(run_corpus, order, args.jobs, args.runs)
-    args.output.mkdir(parents=True, exist_ok=True)
-    (args.output / "results.json").write_text(json.dumps(records, indent=1))
+    records, minutes = run_suite(run_corpus, names, args.jobs, args.runs, args.output)
     header = ["# Consensus designs against NMF-NCW and TfidfVectorizer + KMeans", "",
               f"`python benchmarks/suite_consensus_tuning.py {' '.join(argv or sys.argv[1:])}`"
-              f" ({(time.perf_counter() - t0) / 60:.1f} min). Accuracy, mean over runs; the "
+              f" ({minutes:.1f} min). Accuracy, mean over runs; the "
               "suite's documents and seeds.", ""]
     write_report(args.output, records, header)
     return 0
+
+
+def run_suite(run_corpus, names: list[str], jobs: int, runs: int, output: Path
+              ) -> tuple[list[dict], float]:
+    """``run_corpus(name, runs)`` for every suite corpus in ``names``, largest first (so the pool
+    is not left waiting on one big corpus at the end); the records, also written to
+    ``output/results.json``, and the minutes taken."""
+    order = sorted(names, key=lambda n: -next(c.n_docs for c in SUITE_CORPORA if c.name == n))
+    t0 = time.perf_counter()
+    records = run_corpora(run_corpus, order, jobs, runs)
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "results.json").write_text(json.dumps(records, indent=1))
+    return records, (time.perf_counter() - t0) / 60
 
 
 def write_report(folder: Path, records: list[dict], header: list[str]) -> None:
