@@ -60,6 +60,18 @@ def test_runs_beyond_reason_are_refused(docs, tmp_path, capsys):
     assert code == 2 and "at most 10,000" in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["cluster", "-k", "2", "--restarts", "100000000"],     # the consensus's k-means restarts
+    ["cluster", "-k", "2", "--method", "km", "--restarts", "100000000"],
+    ["keywords", "-k", "2", "--restarts", "100000000"],
+    ["choose-k", "--k-range", "2-3", "--runs", "100000000"],
+])
+def test_restarts_beyond_reason_are_refused_before_any_work(docs, tmp_path, capsys, argv):
+    code, _, err = run(capsys, argv[0], str(docs), *argv[1:], "-o", str(tmp_path / "o"))
+    assert code == 2 and "at most 10,000" in err
+    assert not (tmp_path / "o").exists()
+
+
 def test_broken_csv_is_one_line_with_file_and_line(tmp_path, capsys):
     f = tmp_path / "bad.csv"
     f.write_text('id,text\n1,fine\n2,"never closed\n3,lost\n')

@@ -383,7 +383,7 @@ OPTIONS = st.lists(st.tuples(st.sampled_from(
      "--max-features", "--lam", "--neighbors", "--segments", "--topics", "-k", "--tf",
      "--method", "--solver", "--init", "--text-column", "--label-column"]), OPTION_VALUES),
     max_size=3)
-METHOD = st.sampled_from(["nmf", "nmf-ncw", "km", "nc", "lsi-km", "cf", "lccf", "ssnmf",
+METHOD = st.sampled_from(["consensus", "nmf", "nmf-ncw", "km", "nc", "lsi-km", "cf", "lccf", "ssnmf",
                           "plsi", "fsnmf"])
 
 

@@ -133,7 +133,7 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
                         + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD})"
                            if dask else ")"))
     g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    g.add_argument("--restarts", type=_positive_int, default=10,
+    g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=10,
                    help="restarts from random starts; the lowest objective is kept (default 10; "
                         "NMF's default NNDSVD start is deterministic and runs once)")
     g.add_argument("--max-iter", type=_positive_int, default=None,
@@ -281,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="FS-NMF weight exponent in (0, 1) (default 0.7, as the paper)")
     p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    p.add_argument("--restarts", type=_positive_int, default=10,
+    p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=10,
                    help="random restarts; the lowest objective is kept (default 10)")
     _add_corpus_options(p)
 
@@ -384,7 +384,7 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
     if k_range is not None:
         g.add_argument("--k-range", default=k_range,
                        help=f"numbers of clusters to try, e.g. 2-30 or 2,4,8 (default {k_range})")
-    g.add_argument("--runs", type=_positive_int, default=8,
+    g.add_argument("--runs", type=_at_most(_MAX_RUNS), default=8,
                    help="random restarts per k for the consensus and stability (default 8)")
     g.add_argument("--max-documents", type=_positive_int, default=1000,
                    help="documents sampled for the criteria (default 1000)")
