@@ -72,6 +72,16 @@ def test_restarts_beyond_reason_are_refused_before_any_work(docs, tmp_path, caps
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("option, what", [("--segments", "n_segments=100,000,000"),
+                                           ("--topics", "n_topics=(100,000,000, 100,000,000)")])
+def test_nma_sizes_no_machine_could_hold_are_refused_before_allocating(docs, tmp_path, capsys,
+                                                                        option, what):
+    code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "nma", option,
+                       "100000000", "-o", str(tmp_path / "o"))
+    assert code == 2 and "not enough memory" in err and what in err
+    assert not (tmp_path / "o").exists()
+
+
 def test_broken_csv_is_one_line_with_file_and_line(tmp_path, capsys):
     f = tmp_path / "bad.csv"
     f.write_text('id,text\n1,fine\n2,"never closed\n3,lost\n')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Callable, Literal
 
 import numpy as np
@@ -23,6 +24,23 @@ __all__ = ["NMAClustering"]
 logger = logging.getLogger(__name__)
 
 Norm = Literal["document", "segment"]
+
+
+#: What a padded segment costs before the factorization at least (its text, its row of the
+#: stacked matrix); used only to refuse sizes no machine could hold.
+_BYTES_PER_SEGMENT = 64
+
+
+def _refuse_beyond_memory(n_bytes: int, what: str) -> None:
+    """MemoryError, before allocating, when ``n_bytes`` exceed this machine's physical memory
+    (where the system says how much it has)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):     # the system does not say
+        return
+    if total > 0 and n_bytes > total:
+        raise MemoryError(f"{what} would need {n_bytes / 2**30:,.0f} GiB, more than this "
+                          f"machine's {total / 2**30:,.0f} GiB")
 
 
 class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
@@ -266,10 +284,16 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             if hasattr(self, stale):   # left by an earlier fit on other input or options
                 delattr(self, stale)
         c = int(self.n_segments)
+        if isinstance(X, (list, tuple)):
+            # the documents are padded to c segments each before anything else is sized
+            _refuse_beyond_memory(len(X) * c * _BYTES_PER_SEGMENT,
+                                  f"{len(X):,} documents x n_segments={c:,}")
         S = self._segment_matrix(X)
         n_docs = S.shape[0] // c
         check_n_clusters(self.n_clusters, n_docs)
         l1, l2 = self._topic_dims()
+        _refuse_beyond_memory(8 * (S.shape[1] * l1 + c * l2 + n_docs * l1 * l2),
+                              f"the factors of n_topics=({l1:,}, {l2:,}) for {n_docs:,} documents")
         rng = as_generator(self.random_state)
         best, objectives = best_restart(
             fit_restarts(lambda child: fit_nma(S, c, *nma_random_init(S, c, l1, l2, child),
