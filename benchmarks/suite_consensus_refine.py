@@ -23,8 +23,7 @@ from pathlib import Path
 
 from suite_consensus_tuning import run_suite, table
 
-from docnmf.cluster._labels import spherical_kmeans_from
-from docnmf.cluster.consensus import ConsensusClustering, _weigh
+from docnmf.cluster.consensus import ConsensusClustering, refine_labels
 from docnmf.experiments.benchmark import parse_entry, prepare_corpus
 from docnmf.experiments.runner import derive_seed
 from docnmf.experiments.suite import SUITE_CORPORA
@@ -42,13 +41,12 @@ def run_corpus(name: str, runs: int) -> list[dict]:
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         data = prepare_corpus(corpus, [parse_entry("consensus"), parse_entry("sklearn-km")])
-        weighted = {tf: _weigh(data.counts, tf)[0] for tf in ("sublinear", "raw")}
         for run in range(runs):
             seed = derive_seed(0, name, run)
             model = ConsensusClustering(data.k, random_state=seed).fit(data.counts)
             scores = {"consensus": clustering_accuracy(data.y, model.consensus_labels_)}
-            for tf, W in weighted.items():
-                labels, _, rounds = spherical_kmeans_from(W, model.consensus_labels_, data.k)
+            for tf in ("sublinear", "raw"):     # what ConsensusClustering(refine=tf) does
+                labels, _ = refine_labels(data.counts, model.consensus_labels_, data.k, tf)
                 scores[f"refine={tf}"] = clustering_accuracy(data.y, labels)
             scores["sklearn-km"] = clustering_accuracy(
                 data.y, KMeans(data.k, n_init=10, random_state=seed).fit_predict(data.peer_tfidf))

@@ -28,8 +28,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import KMeans
 
-__all__ = ["LABEL_RULES", "LabelRule", "constrained_spherical_kmeans", "labels_from_factor",
-           "spherical_kmeans_from"]
+__all__ = ["LABEL_RULES", "LabelRule", "constrained_spherical_kmeans", "labels_from_factor"]
 
 LabelRule = Literal["argmax", "kmeans", "skmeans", "refine"]
 LABEL_RULES: tuple[str, ...] = ("argmax", "kmeans", "skmeans", "refine")
@@ -99,40 +98,6 @@ def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=
     raise ValueError(f"labels must be one of {LABEL_RULES}, got {rule!r}")
 
 
-def spherical_kmeans_from(X, labels: np.ndarray, k: int, *, max_iter: int = 30
-                          ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Spherical k-means on the unit rows of ``X``, started from the clusters ``labels``.
-
-    Each round takes every cluster's mean direction (its summed rows, scaled to
-    unit length) and moves each document to the direction it is most similar
-    to (cosine); it stops when no document moves, or after ``max_iter``
-    rounds. A cluster left empty keeps a zero direction and takes no
-    document; a document with no similarity to any direction (no terms in
-    common) keeps its cluster. Returns the labels, the cosine similarities
-    (documents x k) they were read from, and the rounds run.
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 0.1], [0.9, 0.0], [0.2, 1.0], [0.4, 0.6]])
-    >>> labels, sims, rounds = spherical_kmeans_from(X, np.array([0, 0, 1, 0]), 2)
-    >>> labels.tolist(), rounds
-    ([0, 0, 1, 1], 2)
-    """
-    Xu = _unit_rows(X)
-    labels = np.asarray(labels, dtype=np.int64).copy()
-    n = Xu.shape[0]
-    for rounds in range(1, max_iter + 1):
-        onehot = sp.csr_matrix((np.ones(n), (np.arange(n), labels)), shape=(n, k))
-        centres = _unit_rows(np.asarray((onehot.T @ Xu).todense() if sp.issparse(Xu)
-                                        else onehot.T @ Xu))
-        sims = np.asarray(Xu @ centres.T)
-        moved = np.where(sims.max(axis=1) > 0, sims.argmax(axis=1), labels)
-        if np.array_equal(moved, labels):
-            return labels, sims, rounds
-        labels = moved
-    return labels, sims, max_iter
-
-
 def constrained_spherical_kmeans(E, k: int, group: np.ndarray, group_cannot: np.ndarray,
                                  init_labels: np.ndarray, *, penalty: float = 1.0,
                                  max_iter: int = 50) -> np.ndarray:
@@ -177,6 +142,10 @@ def constrained_spherical_kmeans(E, k: int, group: np.ndarray, group_cannot: np.
         partners[a].append(b)
         partners[b].append(a)
     order = np.argsort(-sizes, kind="stable")
+    # a group with no cannot-link goes to its most similar centre whatever the others do, so
+    # only the groups with one are visited one by one (in the same order as before)
+    linked = order[[bool(partners[a]) for a in order]]
+    free = np.array([not partners[a] for a in range(m)], dtype=bool)
     for _ in range(int(max_iter)):
         sums = np.zeros((k, P.shape[1]))
         for c in range(k):
@@ -186,8 +155,10 @@ def constrained_spherical_kmeans(E, k: int, group: np.ndarray, group_cannot: np.
         norms = np.linalg.norm(sums, axis=1, keepdims=True)
         centres = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
         sims = np.asarray(P @ centres.T)
-        moved = 0
-        for a in order:
+        best = np.argmax(sims[free], axis=1)
+        moved = int(np.sum(best != labels[free]))
+        labels[free] = best
+        for a in linked:
             cost = -sims[a].copy()
             for b in partners[a]:
                 cost[labels[b]] += penalty

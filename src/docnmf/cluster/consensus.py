@@ -41,10 +41,11 @@ from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, 
 from .._rng import as_generator, child_generators
 from ..factor.init import truncated_svd
 from ..text.weighting import TfidfWeighting
-from ._labels import _unit_rows, spherical_kmeans_from
+from ._labels import _unit_rows, constrained_spherical_kmeans
 from .nmf import NMFClustering
 
-__all__ = ["ConsensusClustering", "MEMBER_KINDS", "TF_SCHEMES", "indicator_matrix", "unit_tfidf"]
+__all__ = ["ConsensusClustering", "MEMBER_KINDS", "TF_SCHEMES", "indicator_matrix", "refine_labels",
+           "unit_tfidf"]
 
 logger = logging.getLogger(__name__)
 
@@ -101,8 +102,6 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         clusters' mean directions in the refining tf-idf (without ``refine``: to
         the consensus centres, the share of members that side with each
         cluster, read softly); the largest is the label.
-    n_refine_iter_ : int
-        Rounds of the refining spherical k-means (0 without ``refine``).
     member_labels_ : ndarray of shape (n_docs, n_members)
         Each member's clusters.
     members_ : list of str
@@ -194,14 +193,9 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         if self.refine is None:
             self.labels_ = self.consensus_labels_
             self.memberships_ = distance_memberships(km.transform(B) ** 2)
-            self.n_refine_iter_ = 0
         else:
-            W, _ = _weigh(X, self.refine)
-            self.labels_, sims, self.n_refine_iter_ = spherical_kmeans_from(
-                W, self.consensus_labels_, k)
-            del W
-            # unit documents and directions: squared distance 2 - 2 cos
-            self.memberships_ = distance_memberships(2.0 - 2.0 * sims)
+            self.labels_, self.memberships_ = refine_labels(X, self.consensus_labels_, k,
+                                                            self.refine)
         self.member_agreement_ = np.array([normalized_mutual_info_score(self.labels_, c)
                                            for c in self.member_labels_.T])
         raw, self.idf_ = _weigh(X, "raw")
@@ -228,6 +222,18 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def predict(self, X):
         """Cluster of each new document (term counts): the most similar mean document."""
         return np.argmin(self._centre_sq_distances(X), axis=1).astype(np.int64)
+
+
+def refine_labels(X, labels: np.ndarray, k: int, tf: str) -> tuple[np.ndarray, np.ndarray]:
+    """Spherical k-means on the unit tf-idf (term frequency ``tf``) of the counts ``X``, started
+    from ``labels`` (each document its own group of :func:`constrained_spherical_kmeans`, no
+    constraint, at most 30 rounds); the labels and their memberships (fuzzy c-means of the
+    squared distances ``2 - 2 cos`` to the clusters' mean directions)."""
+    W, _ = _weigh(sp.csr_matrix(X), tf)
+    refined = constrained_spherical_kmeans(W, k, np.arange(W.shape[0]), np.empty((0, 2), np.intp),
+                                           labels, max_iter=30)
+    sims = np.asarray(W @ _unit_rows(cluster_means(W, refined, k)).T)
+    return refined, distance_memberships(2.0 - 2.0 * sims)
 
 
 def indicator_matrix(member_labels: np.ndarray, k: int) -> sp.csr_matrix:

@@ -323,10 +323,8 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         # memberships: how far each document's members side with each cluster (the squared
         # distances to the clusters' centres in the consensus's indicator space)
         B = indicator_matrix(consensus.member_labels_, k)
-        centres = cluster_means(B, labels, k)
-        sq = (B.shape[1] // k - 2 * np.asarray(B @ centres.T)
-              + np.sum(centres ** 2, axis=1)[None, :])
-        self.memberships_ = distance_memberships(sq)
+        self.memberships_ = distance_memberships(
+            euclidean_distances(B, cluster_means(B, labels, k), squared=True))
         self.labels_ = labels.astype(np.int64)
         self.embedding_ = self.memberships_
         self.S_ = None
