@@ -122,6 +122,23 @@ def test_real_subprocess(folder, tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("command", [["cluster", "-k", "2"], ["choose-k", "--k-range", "2-3"]])
+def test_a_reader_that_stops_early_loses_no_result(command, folder, tmp_path):
+    """`docnmf ... | head`: standard output closed before anything is printed."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    out = tmp_path / "o"
+    proc = subprocess.Popen([sys.executable, "-m", "docnmf", command[0], str(folder), *command[1:],
+                             "--min-df", "1", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 141, err
+    assert b"Traceback" not in err and b"error" not in err
+    written = {p.name for p in out.iterdir()}
+    assert {"run.json", "assignments.csv"} <= written or {"choose_k.csv", "choose_k.json"} <= written
+    assert not [p for p in tmp_path.iterdir() if "staging" in p.name]
+
+
 def test_ssnmf_with_constraint_files(folder, tmp_path, capsys):
     ml = tmp_path / "ml.csv"
     ml.write_text("a,b\nspace/000.txt,space/001.txt\nfood/000.txt,food/002.txt\n")

@@ -51,7 +51,7 @@ def test_a_second_run_leaves_none_of_the_first_runs_files(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == [MARKER, "assignments.csv", "clusters.csv",
                                                      "memberships.npz", "model", "report.html",
                                                      "report_data.json", "run.json"]
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == [".out.lock"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == []
 
 
 def test_an_error_inside_leaves_the_old_folder_whole(tmp_path):
@@ -89,6 +89,27 @@ def test_a_second_concurrent_run_fails_clearly(tmp_path, capsys):
     assert cluster(tmp_path / "l.csv", out, capsys)[0] == 0  # the lock died with its holder
 
 
+def test_a_lock_file_removed_by_its_holder_is_taken_again(tmp_path, monkeypatch):
+    """A run that opened the lock file just before its holder removed it locks the new one."""
+    import docnmf.io as dio
+
+    path = tmp_path / ".out.lock"
+    real_flock, calls = dio.fcntl.flock, []
+
+    def flock_after_the_holder_left(fd, op):
+        if not calls:
+            path.unlink()           # the holder removes the file this run has opened
+        calls.append(fd)
+        return real_flock(fd, op)
+
+    monkeypatch.setattr(dio.fcntl, "flock", flock_after_the_holder_left)
+    fd = dio._lock(path, tmp_path / "out")
+    try:
+        assert len(calls) == 2 and os.path.samestat(os.fstat(fd), os.stat(path))
+    finally:
+        os.close(fd)
+
+
 def test_leftovers_of_killed_runs_are_removed(tmp_path, capsys):
     out = tmp_path / "out"
     assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
@@ -97,7 +118,7 @@ def test_leftovers_of_killed_runs_are_removed(tmp_path, capsys):
     (tmp_path / ".out.old-dead2").mkdir()
     (out / ".assignments.csv.abc.tmp").write_text("torn")  # an earlier version's torn write
     assert cluster(tmp_path / "l.csv", out, capsys)[0] == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.lock", "l.csv", "out"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["l.csv", "out"]
     assert not list(out.glob(".*.tmp"))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import signal
 import sys
 import warnings
@@ -579,7 +580,6 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
             run.params["k_selection"] = {"k": selection.k, "reason": selection.reason,
                                          "chosen_by_criterion": selection.chosen,
                                          "k_values": selection.k_values}
-        print(format_summary(run))
         summaries = _cluster_summaries(run, args) if getattr(args, "summaries", False) else None
         if outdir is not None:
             extra = []
@@ -594,6 +594,10 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
 
                 extra.append(lambda out: write_selection(selection, out))
             paths = _write(run, outdir, staging, extra)
+    # printed once the folder is published: a reader that stops early (`| head`) loses nothing
+    if selection is not None:
+        print(_format_selection(selection) + "\n")
+    print(format_summary(run))
     if paths:
         print(f"\nwrote {', '.join(str(p) for p in paths)}")
     if outdir is not None and run.saved_model is None:
@@ -695,8 +699,8 @@ def _cmd_assign(args) -> int:
     outdir = args.output or Path("docnmf-assign") / name
     with _output_folder(outdir) as staging:
         run = assign_corpus(model, corpus, n_keywords=args.keywords)
-        print(format_summary(run))
         paths = _write(run, outdir, staging)
+    print(format_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
@@ -770,7 +774,7 @@ def _cmd_cluster(args) -> int:
     if k == "auto":
         selection = _select_k(corpus, k_values, args, _vectorizer_params(args),
                               runs=8, max_documents=1000)
-        print(_format_selection(selection) + "\n")
+        logger.info("chose k = %d: %s", selection.k, selection.reason)
         k = selection.k
     return _run(corpus, k, args, _vectorizer_params(args), outdir, selection=selection)
 
@@ -810,12 +814,12 @@ def _cmd_choose_k(args) -> int:
     with _output_folder(outdir) as staging:
         selection = _select_k(corpus, k_values, args, _vectorizer_params(args), runs=args.runs,
                               max_documents=args.max_documents)
-        print(_format_selection(selection))
         try:
             paths = [outdir / Path(p).relative_to(staging)
                      for p in write_selection(selection, staging)]
         except OSError as exc:
             raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+    print(_format_selection(selection))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
@@ -893,7 +897,6 @@ def _cmd_cluster_dask(args) -> int:
             if run.params["n_docs"] < args.clusters:
                 raise UsageError(f"-k {args.clusters} is more than the "
                                  f"{run.params['n_docs']} documents")
-            print(format_partitioned_summary(run))
             try:
                 paths = write_partitioned_run(run, outdir)   # joins the staging folder
             except OSError as exc:
@@ -907,6 +910,7 @@ def _cmd_cluster_dask(args) -> int:
         client.close()
         if cluster is not None and args.dask_workers:
             cluster.close()
+    print(format_partitioned_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
@@ -1200,7 +1204,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     while the interpreter shuts down is ignored.
     """
     try:
-        return _main(argv)
+        status = _main(argv)
+        sys.stdout.flush()              # here, where a reader gone away is caught below
+        return status
+    except BrokenPipeError:
+        # the reader of standard output stopped (`docnmf ... | head`); results are written
+        # before they are printed, so stop quietly, with the status of a process SIGPIPE ends
+        # (128 + 13)
+        _detach_stdout()
+        return 141
     except KeyboardInterrupt:
         print("docnmf: interrupted", file=sys.stderr)
         return 130
@@ -1214,6 +1226,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if argv is None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _detach_stdout() -> None:
+    """Point standard output at the null device, so that flushing it at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _caused_by_interrupt(exc: BaseException) -> bool:

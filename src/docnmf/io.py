@@ -10,6 +10,7 @@ refused (:class:`OutputFolderError`) instead of interleaving.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
 import functools
@@ -154,8 +155,8 @@ class OutputFolder:
 
     ``with OutputFolder(target) as staging:`` checks ``target`` (not a file;
     empty, new, or written by docnmf before; its parent creatable and
-    writable), takes a lock beside it (``.<name>.lock``; a second run into
-    the same folder fails with :class:`OutputFolderError`), removes what
+    writable), takes a lock beside it (``.<name>.lock``, removed when done; a
+    second run into the same folder fails with :class:`OutputFolderError`), removes what
     killed runs left (``.<name>.staging-*``, ``.<name>.old-*``) and yields a
     fresh staging folder next to ``target`` (same file system). When the
     block ends without an error the staging folder replaces ``target``: the
@@ -204,7 +205,8 @@ class OutputFolder:
             return outer.staging
         check_output_folder(self.given)
         self.target.parent.mkdir(parents=True, exist_ok=True)
-        self._lock_fd = _lock(self._beside("lock"), self.given)
+        self._lock_path = self._beside("lock")
+        self._lock_fd = _lock(self._lock_path, self.given)
         try:
             self._remove_leftovers()
             self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
@@ -302,6 +304,10 @@ class OutputFolder:
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
+            # removed while still held, so a run that opened it meanwhile sees it gone (_lock)
+            if fcntl is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self._lock_path)
             os.close(self._lock_fd)  # closing releases the lock
             self._lock_fd = None
 
@@ -365,18 +371,32 @@ def writes_folder(func: Callable) -> Callable:
 
 
 def _lock(path: Path, target: Path) -> int:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666 & ~_umask())
-    if fcntl is None:
-        return fd
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
+    """Hold the lock file ``path`` of ``target``; the holder removes it when done.
+
+    A run may open the file just before its holder removes it, and lock that
+    removed file: it then finds ``path`` gone or another file, and starts over
+    on the file now there.
+    """
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+                     0o666 & ~_umask())
+        if fcntl is None:
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise OutputFolderError(f"another docnmf run is writing to {target} (it holds "
+                                        f"{path}); wait for it to end or give another -o"
+                                        ) from None
+            raise
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(path)):
+                return fd
+        except FileNotFoundError:
+            pass
         os.close(fd)
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            raise OutputFolderError(f"another docnmf run is writing to {target} (it holds "
-                                    f"{path}); wait for it to end or give another -o") from None
-        raise
-    return fd
 
 
 def _remove(path: Path) -> None:

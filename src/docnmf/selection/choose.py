@@ -80,8 +80,10 @@ def _score_k(Xs, k: int, n_runs: int, weighting: str, rng: np.random.Generator,
         topics.append(model.components_)
     cophenetic = cophenetic_correlation(consensus_matrix(labelings))
     stability_min, stability_mean = topic_stability(topics)
-    # the clustering 'docnmf cluster' would make (deterministic NNDSVDa start) for the silhouette
-    model = NMFClustering(k, weighting=weighting, max_iter=max_iter, tol=tol).fit(Xs)
+    # the clustering 'docnmf cluster' would make (NNDSVDa start) for the silhouette; its
+    # randomized SVD draws from the same generator, so a seed gives the same table
+    model = NMFClustering(k, weighting=weighting, max_iter=max_iter, tol=tol,
+                          random_state=rng).fit(Xs)
     labels = model.labels_
     silhouette = (float(silhouette_score(Xs, labels, metric="cosine"))
                   if 1 < len(np.unique(labels)) < Xs.shape[0] else float("nan"))
@@ -192,16 +194,23 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
         raise ValueError(f"k must be at least 2, got {ks[0]}")
     rng = as_generator(random_state)
     rows = sample_documents(X, max_documents, rng)
-    if ks[-1] > len(rows):
-        raise ValueError(f"k={ks[-1]} is more than the {len(rows)} documents with index terms")
+    # k = n puts each document alone: nothing to score; fewer documents cut the range short
+    fits = [k for k in ks if k < len(rows)]
+    if not fits:
+        raise ValueError(f"k={ks[0]} needs more than the {len(rows)} documents with index terms")
+    if len(fits) < len(ks):
+        logger.warning("only %d documents have index terms: k above %d is not tried",
+                       len(rows), fits[-1])
+        ks = fits
     Xs = _restrict(X, rows)
     logger.info("choosing k among %s on %d of %d documents, %d restarts per k",
                 _describe(ks), len(rows), X.shape[0], n_runs)
     table = []
     for k, child in zip(ks, child_generators(rng, len(ks))):
         row = _score_k(Xs, k, n_runs, weighting, child, max_iter, tol)
-        logger.info("k=%d: cophenetic %.3f, stability %.3f, silhouette %.3f (%.1fs)", k,
-                    row["cophenetic"], row["stability"], row["silhouette"], row["seconds"])
+        logger.info("k=%d: cophenetic %.3f, stability %.3f (mean %.3f), silhouette %.3f "
+                    "(%.1fs)", k, row["cophenetic"], row["stability"], row["stability_mean"],
+                    row["silhouette"], row["seconds"])
         table.append(row)
     chosen, k, reason = _choose(table)
     params = {"n_runs": n_runs, "max_documents": max_documents, "n_documents_used": len(rows),

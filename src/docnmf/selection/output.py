@@ -25,14 +25,14 @@ def selection_record(sel: KSelection) -> dict:
 
 def format_selection(sel: KSelection) -> str:
     """The table per k and the choice, as plain text."""
-    lines = [f"{'k':>4}  {'cophenetic':>10}  {'stability':>9}  {'(lowest)':>9}  {'silhouette':>10}  "
-             f"{'rel. error':>10}  {'seconds':>7}"]
+    # the columns and their names as in choose_k.csv ("stability" is the lowest group's)
+    lines = [f"{'k':>4}  {'cophenetic':>10}  {'stability':>9}  {'stability_mean':>14}  "
+             f"{'silhouette':>10}  {'relative_error':>14}  {'seconds':>7}"]
     for row in sel.table:
         marks = "".join(f" <- {name}" for name, k in sel.chosen.items() if k == row["k"])
-        lines.append(f"{row['k']:>4}  {row['cophenetic']:>10.4f}  {row['stability_mean']:>9.4f}  "
-                     f"{row['stability']:>9.4f}  "
-                     f"{row['silhouette']:>10.4f}  {row['relative_error']:>10.4f}  "
-                     f"{row['seconds']:>7.1f}{marks}")
+        lines.append(f"{row['k']:>4}  {row['cophenetic']:>10.4f}  {row['stability']:>9.4f}  "
+                     f"{row['stability_mean']:>14.4f}  {row['silhouette']:>10.4f}  "
+                     f"{row['relative_error']:>14.4f}  {row['seconds']:>7.1f}{marks}")
     lines += ["", f"chosen k = {sel.k}: {sel.reason}"]
     return "\n".join(lines)
 
