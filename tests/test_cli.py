@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -325,3 +326,33 @@ def test_run_json_records_every_restarts_objective(method, restarts, folder, tmp
     objectives = record["restart_objectives"]
     assert isinstance(objectives, list) and len(objectives) == restarts
     assert min(objectives) == pytest.approx(record["objective"]) or method == "km"
+
+
+def _readme_commands() -> list[str]:
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    return [re.split(r"\s#\s", line)[0].strip() for line in readme.read_text().splitlines()
+            if line.startswith("docnmf ")]
+
+
+@pytest.mark.parametrize("line", _readme_commands())
+def test_the_readme_commands_parse_and_their_options_apply(line):
+    """Every command line the README shows is one the command accepts: its options exist, and
+    those a method takes are ones its --method takes (as checked before any work)."""
+    import shlex
+
+    from docnmf.cli import DASK_DEFAULT_METHOD as DASK_DEFAULT, _estimator_params, build_parser
+    from docnmf.methods import DEFAULT_METHOD
+
+    args = build_parser().parse_args(shlex.split(line)[1:])
+    if args.command == "cluster":
+        args.method = args.method or (DASK_DEFAULT if args.dask_workers or args.scheduler
+                                      else DEFAULT_METHOD)
+        _estimator_params(args)
+
+
+def test_options_a_method_does_not_take_are_named_together(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--solver", "mu", "--init", "random",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 2
+    assert ("--init and --solver do not apply to consensus; methods that take them: nmf, nmf-ncw"
+            in err)

@@ -44,6 +44,9 @@ def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, 
     assert record["parameters"]["source_model"]["fitted_documents"] == 8
     assert json.loads((tmp_path / "a" / "metrics.json").read_text())["n_unassigned"] == 1
     assert "garlic" in out                                  # the model's keywords
+    # keywords the new documents never use leave their pairs out of the coherence (was inf)
+    for row in csv.DictReader(open(tmp_path / "a" / "clusters.csv")):
+        assert row["coherence"] == "" or -1.0 <= float(row["coherence"]) <= 1.0
 
 
 def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, cli, text_folder):

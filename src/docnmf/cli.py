@@ -500,11 +500,13 @@ def _estimator_params(args) -> dict:
     try:
         spec.check_options(params)
     except MethodOptionError as exc:
-        flags = ", ".join(_OPTION_FLAGS[name][1] for name in exc.options)
+        flags = [_OPTION_FLAGS[name][1] for name in exc.options]
         why = f" ({exc})" if set(exc.options) <= set(spec.fixed) else ""
         users = ", ".join(m.name for m in _methods_taking(exc.options))
-        raise UsageError(f"{flags} does not apply to {args.method}{why}"
-                         + (f"; methods that take it: {users}" if users else "")) from None
+        named = flags[0] if len(flags) == 1 else ", ".join(flags[:-1]) + " and " + flags[-1]
+        verb, pronoun = ("does", "it") if len(flags) == 1 else ("do", "them")
+        raise UsageError(f"{named} {verb} not apply to {args.method}{why}"
+                         + (f"; methods that take {pronoun}: {users}" if users else "")) from None
     rules = getattr(spec.estimator, "LABEL_RULES", None)
     if "labels" in params and rules is not None and params["labels"] not in rules:
         raise UsageError(f"--labels {params['labels']} does not apply to {args.method} "

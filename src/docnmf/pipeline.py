@@ -24,7 +24,7 @@ from . import diagnostics
 from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
-from .io import atomic_write_bytes, write_csv, write_json, writes_folder
+from .io import atomic_write_bytes, published_path, write_csv, write_json, writes_folder
 from .methods import METHODS, make_estimator
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
@@ -495,7 +495,8 @@ def _write_report_files(run: ClusterRun, outdir: Path) -> list[Path]:
     t0 = time.perf_counter()
     paths = [write_json(outdir / "report_data.json", collect_report_data(run))]
     paths.append(write_report(outdir))
-    logger.info("report written in %.1fs: %s", time.perf_counter() - t0, paths[-1])
+    logger.info("report written in %.1fs: %s", time.perf_counter() - t0,
+                published_path(paths[-1]))
     return paths
 
 

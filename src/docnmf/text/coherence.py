@@ -37,7 +37,10 @@ def npmi_coherence(X, topics: Sequence[Sequence[int]]) -> np.ndarray:
 
     averaged over the ordered pairs ``i != j`` of the topic (gensim's
     ``s_one_one`` segmentation; NPMI is symmetric, so this is the mean over
-    unordered pairs). A pair found in every document scores 1.
+    unordered pairs). A pair found in every document scores 1. A pair with a
+    word found in no document says nothing (``P_i P_j = 0``; gensim divides by
+    it) and is left out of the mean, as happens when keywords are read on
+    documents other than those they came from (``docnmf assign``).
 
     Parameters
     ----------
@@ -50,7 +53,8 @@ def npmi_coherence(X, topics: Sequence[Sequence[int]]) -> np.ndarray:
     Returns
     -------
     ndarray of shape (n_topics,)
-        Coherence in [-1, 1]; NaN for a topic with fewer than two words.
+        Coherence in [-1, 1]; NaN for a topic with fewer than two words found
+        in the documents.
 
     References
     ----------
@@ -67,6 +71,12 @@ def npmi_coherence(X, topics: Sequence[Sequence[int]]) -> np.ndarray:
     >>> X = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 1]])
     >>> npmi_coherence(X, [[0, 1], [0, 2]]).round(3).tolist()
     [1.0, -0.95]
+
+    A word in no document (column 3) leaves only the pairs without it:
+
+    >>> X = np.column_stack([X, np.zeros(4)])
+    >>> npmi_coherence(X, [[0, 1, 3], [0, 3]]).round(3).tolist()
+    [1.0, nan]
     """
     return npmi_from_counts(keyword_cooccurrence(X, topics), X.shape[0])
 
@@ -99,6 +109,8 @@ def npmi_from_counts(counts: Sequence[np.ndarray], n_docs: int) -> np.ndarray:
             npmi = pmi / -np.log(joint + NPMI_EPSILON)
         # a pair in every document: -log(1 + eps) is ~0 and the ratio meaningless; it is 1
         npmi[joint >= 1.0] = 1.0
-        off = ~np.eye(size, dtype=bool)
-        out[t] = float(np.mean(npmi[off]))
+        seen = single > 0
+        pairs = np.outer(seen, seen) & ~np.eye(size, dtype=bool)
+        if pairs.any():
+            out[t] = float(np.mean(npmi[pairs]))
     return out
