@@ -356,3 +356,10 @@ def test_options_a_method_does_not_take_are_named_together(folder, tmp_path, cap
     assert code == 2
     assert ("--init and --solver do not apply to consensus; methods that take them: nmf, nmf-ncw"
             in err)
+
+
+def test_a_semi_supervised_method_without_pairs_says_so(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "ss-kk", "--min-df", "1",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0
+    assert "ss-kk without --must-link or --cannot-link: no pair to follow" in err

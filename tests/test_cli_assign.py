@@ -73,7 +73,7 @@ def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_p
     assert not (out / "model").exists()
     code, _, err = cli(["assign", str(out), str(text_folder(tmp_path / "new", NEW))])
     assert code == 2
-    assert "clustered with aa, which cannot place new documents" in err
+    assert "holds no model: aa cannot place new documents (methods that can:" in err
 
 
 def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder):

@@ -531,6 +531,9 @@ def _constraint_pairs(corpus, args) -> dict:
     files = {"must_link": getattr(args, "must_link", None),
              "cannot_link": getattr(args, "cannot_link", None)}
     if not any(files.values()):
+        if METHODS[args.method].constraints:
+            logger.warning("%s without --must-link or --cannot-link: no pair to follow, so it "
+                           "clusters as its unconstrained form would", args.method)
         return {}
     if not METHODS[args.method].constraints:
         supported = ", ".join(m for m, spec in METHODS.items() if spec.constraints)
@@ -560,6 +563,8 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
         raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
     estimator_params = _estimator_params(args)
     fit_params = _constraint_pairs(corpus, args)
+    if getattr(args, "summaries", False):
+        _check_summary_options(corpus, args)
     files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
     paths = []
     # the output folder is checked, locked and staged before the fit, and published after it
@@ -603,20 +608,27 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     if paths:
         print(f"\nwrote {', '.join(str(p) for p in paths)}")
     if outdir is not None and run.saved_model is None:
-        logger.info("no model saved: %s", _why_no_model(run))
+        from .pipeline import why_no_model
+
+        logger.info("no model saved: %s", why_no_model(run))
     return 0
 
 
-def _cluster_summaries(run, args) -> list[str]:
-    from .summarize.api import summarize_clusters
+def _check_summary_options(run_corpus, args) -> None:
+    """Refuse --summaries options that cannot work, before the fit rather than after it."""
     from .summarize.rouge import parse_length
 
-    if run.corpus.texts is None:
+    if run_corpus.texts is None:
         raise UsageError("--summaries needs texts; this corpus is a count matrix")
     try:
         parse_length(args.summary_length)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"--summary-length: {exc}") from None
+
+
+def _cluster_summaries(run, args) -> list[str]:
+    from .summarize.api import summarize_clusters
+
     logger.info("summarizing each of the %d clusters", run.n_clusters)
     return summarize_clusters(run.corpus.texts, run.labels, run.memberships, run.n_clusters,
                               length=args.summary_length, max_documents=args.max_documents,
@@ -668,18 +680,6 @@ def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
     return paths
 
 
-def _why_no_model(run) -> str:
-    from .methods import METHODS
-
-    if run.corpus.texts is None:
-        return "the corpus is a count matrix, and a saved model places texts"
-    spec = METHODS.get(run.method)
-    if spec is not None and not spec.places_new_documents:
-        able = ", ".join(m for m, s in METHODS.items() if s.places_new_documents)
-        return f"{run.method} cannot place new documents (methods that can: {able})"
-    return run.model._placement_blocker() or "this model cannot place new documents"
-
-
 def _cmd_assign(args) -> int:
     from .model import ClusteringModel, ModelFormatError, load
     from .pipeline import assign_corpus, format_summary
@@ -711,15 +711,25 @@ def _no_model_message(path: Path, exc: Exception) -> str:
     """The loader's reason, or why a result folder of 'docnmf cluster' holds no model."""
     import json
 
+    from .methods import METHODS
+
     run_json = Path(path) / "run.json"
     if run_json.is_file() and not (Path(path) / "model").exists():
         try:
-            method = json.loads(run_json.read_text(encoding="utf-8"))["parameters"]["method"]
+            record = json.loads(run_json.read_text(encoding="utf-8"))
+            method, packages = record["parameters"]["method"], record.get("packages", {})
         except (ValueError, KeyError, TypeError, OSError):
-            method = None
-        if method is not None:
+            return str(exc)
+        if "dask" in packages:
+            return (f"{path} holds no model: runs on Dask save none; cluster without "
+                    "--dask-workers/--scheduler to get a model that places new documents")
+        if record.get("no_model_because"):
+            return f"{path} holds no model: {record['no_model_because']}"
+        spec = METHODS.get(method)
+        if spec is not None and not spec.places_new_documents:      # an earlier version's
             return (f"{path} holds no model: it was clustered with {method}, which cannot "
                     "place new documents")
+        return f"{path} holds no model"
     return str(exc)
 
 
@@ -949,9 +959,17 @@ def _cmd_summarize(args) -> int:
     summary = summarize_texts(texts, length=args.length, method=args.method,
                               random_state=args.seed, policy=policy)
     if not summary:
-        raise UsageError("no sentence long enough to summarize was found")
+        raise UsageError(_no_summary(args, texts))
     print(summary)
     return 0
+
+
+def _no_summary(args, texts) -> str:
+    """Why a summary came out empty: every sentence longer than --length, or none at all."""
+    if not args.fill and any(t.strip() for t in texts):
+        return (f"no sentence fits within --length {args.length}: every one is longer "
+                "(give a longer --length, or --fill to cut the best one to fit)")
+    return "the documents hold no sentence to summarize"
 
 
 def _summarize_per_cluster(args, policy: str) -> int:
@@ -973,10 +991,13 @@ def _summarize_per_cluster(args, policy: str) -> int:
                                    length=args.length, method=args.method,
                                    max_documents=args.max_documents, random_state=args.seed,
                                    policy=policy)
+    if not any(summaries):
+        raise UsageError(_no_summary(args, corpus.texts))
     blocks = []
     for c, text in enumerate(summaries):
         head = f"== cluster {c} ({run.sizes[c]} documents): {', '.join(run.keywords[c][:8])}"
-        blocks.append(head + "\n" + (text or "(no sentence long enough to summarize)"))
+        blocks.append(head + "\n" + (text or f"(no sentence of this cluster fits within "
+                                              f"{args.length})"))
     print("\n\n".join(blocks))
     return 0
 

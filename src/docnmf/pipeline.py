@@ -475,6 +475,8 @@ def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> li
         paths.append(save(run.saved_model, outdir / "model"))
     record = run_record(run)
     record["model"] = "model" if run.saved_model is not None else None
+    if run.saved_model is None:
+        record["no_model_because"] = why_no_model(run)
     paths.append(write_json(outdir / "run.json", record))
     overlapping = getattr(run.model, "overlapping_labels_", None)
     if overlapping is not None and len(overlapping) == run.memberships.shape[0] - unassigned.size:
@@ -488,6 +490,17 @@ def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> li
     if report:
         paths += _write_report_files(run, outdir)
     return paths
+
+
+def why_no_model(run: ClusterRun) -> str:
+    """Why ``run`` saved no model that places new texts."""
+    if run.corpus.texts is None:
+        return "the corpus is a count matrix, and a saved model places texts"
+    spec = METHODS.get(run.method)
+    if spec is not None and not spec.places_new_documents:
+        able = ", ".join(m for m, s in METHODS.items() if s.places_new_documents)
+        return f"{run.method} cannot place new documents (methods that can: {able})"
+    return run.model._placement_blocker() or "this model cannot place new documents"
 
 
 def _write_report_files(run: ClusterRun, outdir: Path) -> list[Path]:

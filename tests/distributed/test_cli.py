@@ -48,6 +48,9 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     sizes = [int(r[1]) for r in clusters]
     assert sum(sizes) == 400 and run["cluster_sizes"] == sizes
     assert all(set(json.loads(r[3])) <= {f"d{i}" for i in range(400)} for r in clusters)
+    # a Dask run saves no model, and assign says so rather than blame the method
+    assert main(["assign", str(out), str(tmp_path / "in" / "part-00000.jsonl")]) == 2
+    assert "runs on Dask save none" in capsys.readouterr().err
 
 
 def test_user_mistakes_are_one_line_errors(tmp_path, capsys):

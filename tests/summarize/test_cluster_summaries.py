@@ -36,7 +36,25 @@ def test_summarize_per_cluster_prints_one_summary_per_cluster(tmp_path, cli, tex
         topics |= {t for t, ws in words.items() if any(w in text for w in ws)}
         assert len(block.split("\n", 1)[1].split()) <= 30
     assert topics == {"space", "food"}
-    assert "summary of cluster 1/2" in err and "summary of cluster 2/2" in err
+    assert "summary of cluster 0 (1 of 2)" in err and "summary of cluster 1 (2 of 2)" in err
+
+
+def test_sentences_longer_than_the_length_are_named_as_the_reason(tmp_path, cli, text_folder):
+    folder = text_folder(tmp_path / "d", TOPICS)
+    for argv in (["--length", "5w"], ["--per-cluster", "-k", "2", "--length", "5w"]):
+        code, out, err = cli(["summarize", folder, *argv])
+        assert code == 2 and out == ""
+        assert "no sentence fits within --length 5w: every one is longer" in err
+    code, out, _ = cli(["summarize", folder, "--length", "5w", "--fill"])
+    assert code == 0 and 0 < len(out.split()) <= 5
+
+
+def test_summary_options_are_checked_before_the_fit(tmp_path, cli, text_folder):
+    out = tmp_path / "out"
+    code, printed, err = cli(["cluster", text_folder(tmp_path / "d", TOPICS), "-k", "2",
+                              "--summaries", "--summary-length", "20", "-o", out])
+    assert code == 2 and "--summary-length" in err
+    assert "clustering" not in err and printed == "" and not out.exists()
 
 
 def test_cluster_writes_summaries_csv(tmp_path, cli, text_folder):

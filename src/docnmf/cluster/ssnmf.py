@@ -313,7 +313,9 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         chosen = candidates[best]
         labels = constrained_spherical_kmeans(indicator_matrix(chosen[:, None], k), k,
                                               c.group, c.group[c.cannot_link], chosen)
-        if self.verbose:
+        if self.verbose and not (len(c.must_link) or len(c.cannot_link)):
+            logger.info("SS-NMF: no pairs to choose by: the consensus, as it is")
+        elif self.verbose:
             logger.info("SS-NMF: %s reproduces the pairs best (F-measure: %s)",
                         names[best], ", ".join(f"{n} {a:.3f}" for n, a in zip(names, agreement)))
         self.selected_ = names[best]

@@ -150,8 +150,8 @@ def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: in
         lines = summarize_documents([texts[i] for i in picked], length, method=method,
                                     random_state=random_state, **options) if picked.size else []
         out.append("\n".join(lines))
-        logger.info("summary of cluster %d/%d: %d of its %d documents (%.1fs)", c + 1, n_clusters,
-                    picked.size, members.size, time.perf_counter() - t0)
+        logger.info("summary of cluster %d (%d of %d): %d of its %d documents (%.1fs)", c, c + 1,
+                    n_clusters, picked.size, members.size, time.perf_counter() - t0)
     return out
 
 
