@@ -81,7 +81,7 @@ def test_cluster_csv_and_ncw(tmp_path, capsys, toy_topics):
 
 @pytest.mark.parametrize("argv, message", [
     (["cluster", "no/such/folder", "-k", "2"], "no such file or folder"),
-    (["cluster", "no_such_dataset_name", "-k", "2"], "unknown dataset"),
+    (["cluster", "no_such_dataset_name", "-k", "2"], "no such file or folder, nor dataset: no_such_dataset_name"),
     (["cluster", "{folder}", "-k", "1"], "at least 2"),
     (["cluster", "{folder}", "-k", "9"], "more than the 8 documents"),
     (["cluster", "{empty}", "-k", "2"], "no documents"),

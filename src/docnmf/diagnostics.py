@@ -37,6 +37,9 @@ SMALL_SHARE, SMALL_SIZE = 0.01, 3
 #: Measured on the first 2 MB of text: 20 Newsgroups 0.47, Classic3 0.68, Reuters-21578 0.49;
 #: the same texts stemmed beforehand 0.03, 0.04, 0.03.
 STEMMED_BELOW = 0.2
+#: Word occurrences (text) or distinct words (a count matrix's vocabulary) below which that share
+#: varies too much to tell: plain English texts of a few hundred words fell to 0.18.
+STEM_HINT_MIN_WORDS = 2_000
 #: Characters of text read by :func:`text_hints` (the start of the collection).
 HINT_SAMPLE = 2_000_000
 
@@ -117,16 +120,19 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     """Does the text look stemmed or lower-cased before docnmf saw it?
 
     Reads the first ``sample`` characters. ``stemmed`` when Porter stemming
-    changes under ``STEMMED_BELOW`` of the (non-stop) word occurrences;
+    changes under ``STEMMED_BELOW`` of the (non-stop) word occurrences, of
+    which there are at least ``STEM_HINT_MIN_WORDS`` (too few say nothing);
     ``lowercased`` when no letter at all is upper case among at least
     10,000 letters.
 
     Examples
     --------
-    >>> text_hints(["Runners were running to the stations"] * 3)["stemmed"]
+    >>> text_hints(["Runners were running to the stations"] * 1000)["stemmed"]
     False
-    >>> text_hints(["runner were run to the station"] * 3)["stemmed"]
+    >>> text_hints(["runner were run to the station"] * 1000)["stemmed"]
     True
+    >>> text_hints(["runner were run to the station"] * 3)["stemmed"]
+    False
     """
     chunk, size = [], 0
     for text in texts:
@@ -135,7 +141,10 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
         if size >= sample:
             break
     tokens = Analyzer(stem=False).tokenize(chunk)
-    changed = _stem_changes(tokens.words, tokens.word_counts().astype(np.float64))
+    counts = tokens.word_counts().astype(np.float64)
+    changed = _stem_changes(tokens.words, counts)
+    if counts.sum() < STEM_HINT_MIN_WORDS:
+        changed = math.nan
     letters = sum(sum(ch.isalpha() for ch in t) for t in chunk)
     upper = sum(sum(ch.isupper() for ch in t) for t in chunk)
     return {"stemmed": bool(changed < STEMMED_BELOW), "changed_by_stemming": round(changed, 4),
@@ -149,11 +158,14 @@ def vocabulary_hints(vocabulary: Sequence[str]) -> dict[str, Any]:
 
     Examples
     --------
-    >>> vocabulary_hints(["compani", "servic", "market", "price"])["stemmed"]
-    True
+    >>> stems = ["compani", "servic", "market", "price"]
+    >>> vocabulary_hints(stems * 500)["stemmed"], vocabulary_hints(stems)["stemmed"]
+    (True, False)
     """
     words = [w.lower() for w in vocabulary if w.isalpha()]
     changed = _stem_changes(words, np.ones(len(words)))
+    if len(words) < STEM_HINT_MIN_WORDS:
+        changed = math.nan
     return {"stemmed": bool(changed < STEMMED_BELOW), "changed_by_stemming": round(changed, 4)}
 
 
@@ -219,7 +231,7 @@ def warning_lines(report: dict[str, Any]) -> list[str]:
     if hints.get("stemmed"):
         lines.append("the vocabulary looks stemmed already (Porter stemming changes "
                      f"{hints['changed_by_stemming']:.0%} of the words; in plain English "
-                     "about half): keywords show stems such as 'compani'")
+                     "about half): keywords will show the stems as they are")
     if hints.get("lowercased"):
         lines.append("the texts have no capital letter: they look lower-cased upstream, so "
                      "names cannot be told from common words")

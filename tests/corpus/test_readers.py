@@ -206,7 +206,7 @@ def test_read_corpus_missing_path(tmp_path, monkeypatch, source):
 
 
 def test_read_corpus_unknown_name_and_file_type(tmp_path):
-    with pytest.raises(CorpusError, match="unknown dataset 'not_a_dataset'.*classic3"):
+    with pytest.raises(CorpusError, match="no such file or folder, nor dataset: not_a_dataset .datasets: .*classic3"):
         read_corpus("not_a_dataset")
     odd = write(tmp_path / "d.xml", "<doc/>")
     with pytest.raises(CorpusError, match="cannot tell how to read"):

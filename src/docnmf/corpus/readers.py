@@ -20,7 +20,7 @@ from typing import Any, Callable
 from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder
-from .datasets import load_dataset
+from .datasets import list_datasets, load_dataset
 from .formats import read_mat
 
 __all__ = ["read_folder", "read_csv", "read_jsonl", "read_corpus"]
@@ -476,4 +476,9 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
         )
     if isinstance(source, os.PathLike) or _looks_like_path(str(source)):
         raise CorpusError(f"no such file or folder: {source}")
+    names = [info.name for info in list_datasets()]
+    if str(source) not in names:
+        # a bare name: most often a folder name mistyped, else a dataset name
+        raise CorpusError(f"no such file or folder, nor dataset: {source} (datasets: "
+                          f"{', '.join(names)})")
     return load_dataset(str(source), **options)
