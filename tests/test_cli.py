@@ -363,3 +363,29 @@ def test_a_semi_supervised_method_without_pairs_says_so(folder, tmp_path, capsys
                         "-o", str(tmp_path / "o")], capsys)
     assert code == 0
     assert "ss-kk without --must-link or --cannot-link: no pair to follow" in err
+
+
+def test_version_and_quiet_after_the_command(folder, tmp_path, capsys):
+    from docnmf import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"docnmf {__version__}"
+    code, out, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "-n", "3", "-q",
+                          "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and err == ""
+    rows = list(csv.DictReader(open(tmp_path / "o" / "clusters.csv")))
+    assert all(len(r["top_keywords"].split()) == 3 for r in rows)
+
+
+def test_per_cluster_summaries_cluster_as_cluster_does(folder, capsys):
+    code, _, err = run(["summarize", str(folder), "--per-cluster", "-k", "2"], capsys)
+    assert code == 0 and "clusters with consensus" in err
+
+
+def test_a_usage_mistake_is_short_and_suggests_the_nearest_choice(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["cluster", "x", "-k", "2", "--method", "nmfncw"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "usage:" not in err and len(err.splitlines()) == 2
+    assert "did you mean nmf-ncw" in err and "(see 'docnmf cluster --help')" in err

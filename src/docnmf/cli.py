@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import math
 import os
+import re
 import signal
 import sys
 import warnings
@@ -84,7 +86,8 @@ def _df(text: str) -> int | float:
 
 def _add_corpus_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("input")
-    g.add_argument("--text-column", default="text", help="CSV/JSONL column holding the text")
+    g.add_argument("--text-column", default="text",
+                   help="CSV/JSONL column holding the text (default: 'text')")
     g.add_argument("--label-column", default=None,
                    help="CSV/JSONL column holding labels (default: 'label' if present)")
     g.add_argument("--id-column", default=None,
@@ -129,7 +132,7 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
 
     g = p.add_argument_group("clustering")
     # None until the command resolves it: the Dask path's default is another method
-    g.add_argument("--method", choices=list(METHODS), default=None,
+    g.add_argument("--method", choices=list(METHODS), default=None, type=str.lower,
                    help=f"clustering method (default {DEFAULT_METHOD}"
                         + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD})"
                            if dask else ")"))
@@ -143,7 +146,8 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
     g.add_argument("--tol", type=_finite, default=None,
                    help="stop a restart when the relative objective decrease falls below this "
                         "(default: the method's own, 1e-5 for NMF and CF/LCCF)")
-    g.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
+    g.add_argument("-n", "--keywords", type=_positive_int, default=10,
+                   help="keywords per cluster (default 10)")
     g.add_argument("--solver", choices=["mu", "hals"], default=None,
                    help="NMF solver (nmf, nmf-ncw): hals, accelerated coordinate descent "
                         "(default), or mu, the paper's multiplicative updates")
@@ -172,10 +176,29 @@ _RESUME_EPILOG = (
     "and the next run with the same options takes them up.")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with a usage mistake told in one line and where to read more, instead
+    of the whole usage (twenty lines for 'cluster') above it."""
+
+    def error(self, message: str):
+        choices = _CHOICE.search(message)
+        if choices:                      # an unknown value: the nearest allowed ones first
+            near = difflib.get_close_matches(choices["value"], _QUOTED.findall(choices["allowed"]),
+                                             n=3, cutoff=0.6)
+            if near:
+                message += f"; did you mean {' or '.join(near)}?"
+        self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
+
+
+_CHOICE = re.compile(r"invalid choice: '(?P<value>[^']*)' \(choose from (?P<allowed>.*)\)")
+_QUOTED = re.compile(r"'([^']*)'")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="docnmf", description="Cluster document collections with non-negative matrix factorization.")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -264,8 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "summary per cluster")
     p.add_argument("-k", "--clusters", type=int, default=None,
                    help="number of clusters for --per-cluster (given alone, implies it)")
-    p.add_argument("--cluster-method", choices=_placing_methods(), default="nmf-ncw",
-                   help="clustering method for --per-cluster (default nmf-ncw)")
+    p.add_argument("--cluster-method", choices=list(_methods()), default=None,
+                   help="clustering method for --per-cluster (default: as docnmf cluster's, "
+                        f"{_default_method()})")
     _add_max_documents(p)
     _add_corpus_options(p)
 
@@ -318,13 +342,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_corpus_options(p)
     _add_text_options(p)
     _add_benchmark_parser(sub)
+    for command in sub.choices.values():    # -q after the command too; unset, the top one holds
+        command.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                             help="no progress messages")
     return parser
 
 
-def _placing_methods() -> list[str]:
+def _version() -> str:
+    from ._version import __version__
+
+    return __version__
+
+
+def _methods() -> dict:
     from .methods import METHODS
 
-    return [m for m, spec in METHODS.items() if spec.input == "tfidf"]
+    return METHODS
+
+
+def _default_method() -> str:
+    from .methods import DEFAULT_METHOD
+
+    return DEFAULT_METHOD
 
 
 def _add_max_documents(p) -> None:
@@ -348,7 +387,8 @@ def _add_assign_parser(sub) -> None:
     p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-assign/<input name>)")
-    p.add_argument("--keywords", type=_positive_int, default=10, help="keywords per cluster")
+    p.add_argument("-n", "--keywords", type=_positive_int, default=10,
+                   help="keywords per cluster (default 10)")
     _add_corpus_options(p)
 
 
@@ -978,6 +1018,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
 
     if args.clusters is None:
         raise UsageError("--per-cluster needs -k, the number of clusters")
+    args.cluster_method = args.cluster_method or _default_method()
     corpus = _load_input(args)
     if corpus.texts is None:
         raise UsageError(f"{args.input} is a count matrix without texts")
