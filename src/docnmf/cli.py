@@ -98,7 +98,8 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("text pipeline")
     g.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
     g.add_argument("--max-df", type=_df, default=0.95,
-                   help="drop terms in more than this fraction of documents (default 0.95)")
+                   help="drop terms in more than this many documents: a fraction of them "
+                        "(below 1), or a number of documents (default 0.95)")
     g.add_argument("--max-features", type=_positive_int, default=None, help="vocabulary cap")
     g.add_argument("--tf", choices=["raw", "sublinear", "binary"], default="raw",
                    help="term frequency: raw counts as in Xu 2003 (default), 1+log, or binary")
@@ -202,7 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    p = sub.add_parser("demo", help="cluster the embedded demo corpus and print a summary")
+    p = sub.add_parser("demo", help="cluster the embedded demo corpus and print a summary",
+                       description="Cluster the demo corpus that comes with docnmf (80 short "
+                                   "documents on five topics, labelled) with the default method, "
+                                   "and print the clusters and how well they match the labels.")
     _add_method_options(p)
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="also write the result files to this folder")
@@ -215,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--clusters", type=_clusters_or_auto, required=True,
                    help="number of clusters, or 'auto' to choose it as 'docnmf choose-k' does "
                         "(over --k-range)")
-    p.add_argument("--k-range", default="2-30",
+    p.add_argument("--k-range", default=None,
                    help="with -k auto: the numbers of clusters to try (default 2-30)")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
@@ -819,7 +823,9 @@ def _cmd_cluster(args) -> int:
         return _cmd_cluster_dask(args)
     args.method = args.method or DEFAULT_METHOD
     logger.info("reading %s", args.input)
-    k_values = _k_range(args.k_range) if args.clusters == "auto" else None
+    if args.k_range is not None and args.clusters != "auto":
+        logger.warning("--k-range is read with -k auto only; -k %s is used", args.clusters)
+    k_values = _k_range(args.k_range or "2-30") if args.clusters == "auto" else None
     corpus = _load_input(args)
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
     selection, k = None, args.clusters
