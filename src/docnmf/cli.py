@@ -429,7 +429,8 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
     if k_range is not None:
         g.add_argument("--k-range", default=k_range,
                        help=f"numbers of clusters to try, e.g. 2-30 or 2,4,8 (default {k_range})")
-    g.add_argument("--runs", type=_at_most(_MAX_RUNS), default=8,
+    g.add_argument("--restarts", "--runs", dest="runs", type=_at_most(_MAX_RUNS), default=8,
+                   metavar="N",
                    help="random restarts per k for the consensus and stability (default 8)")
     g.add_argument("--max-documents", type=_positive_int, default=1000,
                    help="documents sampled for the criteria (default 1000)")

@@ -120,7 +120,7 @@ def demo_jsonl():
 
 def test_choose_k_command_writes_table_plot_and_choice(demo_jsonl, tmp_path, capsys):
     out = tmp_path / "ck"
-    assert main(["-q", "choose-k", demo_jsonl, "--k-range", "2-7", "--runs", "4",
+    assert main(["-q", "choose-k", demo_jsonl, "--k-range", "2-7", "--restarts", "4",
                  "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     record = json.loads((out / "choose_k.json").read_text())
