@@ -15,13 +15,10 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import warnings
-from pathlib import Path
 
-from suite_consensus_tuning import run_suite, table
+from suite_consensus_tuning import designs_main
 
 from docnmf.cluster.consensus import ConsensusClustering, refine_labels
 from docnmf.experiments.benchmark import parse_entry, prepare_corpus
@@ -57,26 +54,7 @@ def run_corpus(name: str, runs: int) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("-o", "--output", type=Path, required=True)
-    parser.add_argument("--report-only", action="store_true",
-                        help="write report.md again from the folder's results.json")
-    args = parser.parse_args(argv)
-    if args.report_only:
-        records, minutes = json.loads((args.output / "results.json").read_text()), None
-    else:
-        records, minutes = run_suite(run_corpus, [c.name for c in SUITE_CORPORA], args.jobs,
-                                     args.runs, args.output)
-    lines = ["# Refining the consensus by spherical k-means on tf-idf", "",
-             f"`python benchmarks/suite_consensus_refine.py --runs {args.runs} --jobs "
-             f"{args.jobs} -o {args.output}`" + (f" ({minutes:.1f} min)" if minutes else "")
-             + ". Accuracy, mean over runs; the suite's documents and seeds.", ""]
-    lines += table(records, "tuning", DESIGNS) + table(records, "held_back", DESIGNS)
-    (args.output / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
-    return 0
+    return designs_main(argv, "suite_consensus_refine.py", "Refining the consensus by spherical k-means on tf-idf", run_corpus, DESIGNS)
 
 
 if __name__ == "__main__":

@@ -162,8 +162,8 @@ def table(records: list[dict], role: str, designs: list[str] | None = None) -> l
 
     runs = sum(r["corpus"] == corpora[0] for r in records)
     lines = [f"### {role.replace('_', ' ')}: {len(corpora)} corpora, {runs} runs each", "",
-             "| design | mean accuracy | vs TfidfVectorizer+KMeans | wins | worst | "
-             "corpora more than 0.03 below |", "|---|---:|---:|---:|---|---|"]
+             ("| design | mean accuracy | vs TfidfVectorizer+KMeans | wins | worst | "
+              "corpora more than 0.03 below |"), "|---|---:|---:|---:|---|---|"]
     for design in designs:
         d = {c: mean(c, design) - mean(c, "sklearn-km") for c in corpora}
         worst = min(d, key=d.get)
@@ -198,9 +198,9 @@ def main(argv=None) -> int:
     names = args.corpora or [c.name for c in SUITE_CORPORA if args.role in ("all", c.role)]
     records, minutes = run_suite(run_corpus, names, args.jobs, args.runs, args.output)
     header = ["# Consensus designs against NMF-NCW and TfidfVectorizer + KMeans", "",
-              f"`python benchmarks/suite_consensus_tuning.py {' '.join(argv or sys.argv[1:])}`"
-              f" ({minutes:.1f} min). Accuracy, mean over runs; the "
-              "suite's documents and seeds.", ""]
+              (f"`python benchmarks/suite_consensus_tuning.py {' '.join(argv or sys.argv[1:])}`"
+               f" ({minutes:.1f} min). Accuracy, mean over runs; the "
+               "suite's documents and seeds."), ""]
     write_report(args.output, records, header)
     return 0
 
@@ -216,6 +216,33 @@ def run_suite(run_corpus, names: list[str], jobs: int, runs: int, output: Path
     output.mkdir(parents=True, exist_ok=True)
     (output / "results.json").write_text(json.dumps(records, indent=1))
     return records, (time.perf_counter() - t0) / 60
+
+
+def designs_main(argv, script: str, title: str, run_corpus, designs: list[str]) -> int:
+    """The command line of a script that scores ``designs`` per suite corpus with
+    ``run_corpus(name, runs)`` and reports both halves (``title`` heads report.md)."""
+    module = sys.modules[run_corpus.__module__]
+    parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument("--report-only", action="store_true",
+                        help="write report.md again from the folder's results.json")
+    args = parser.parse_args(argv)
+    if args.report_only:                # the header of the run that made results.json
+        records = json.loads((args.output / "results.json").read_text())
+        lines = (args.output / "report.md").read_text(encoding="utf-8").splitlines()[:4]
+    else:
+        records, minutes = run_suite(run_corpus, [c.name for c in SUITE_CORPORA], args.jobs,
+                                     args.runs, args.output)
+        lines = [f"# {title}", "",
+                 f"`python benchmarks/{script} --runs {args.runs} --jobs {args.jobs} -o "
+                 f"{args.output}` ({minutes:.1f} min). Accuracy, mean over runs; the suite's "
+                 "documents and seeds.", ""]
+    lines += table(records, "tuning", designs) + table(records, "held_back", designs)
+    (args.output / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))
+    return 0
 
 
 def write_report(folder: Path, records: list[dict], header: list[str]) -> None:

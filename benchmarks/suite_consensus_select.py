@@ -1,0 +1,88 @@
+"""Would another consensus function beat k-means on the members' indicators? The suite, both halves.
+
+For each corpus and seed of the suite the default consensus is fitted once
+(``ConsensusClustering``, the suite's documents and seeds); from its six members' labels
+three other consensus functions, declared before any was scored, give labels too:
+
+- ``anmi``: Strehl & Ghosh's supra-consensus, the candidate (the consensus or one member) with
+  the highest mean NMI to the members, a member's own column left out of its mean;
+- ``anmi-literal``: the same with a member's NMI to itself (1) counted, as their ANMI reads;
+- ``weighted``: k-means (10 restarts, the consensus's seed) on the indicators with each member's
+  columns scaled by the square root of its mean NMI to the other members (over their mean).
+
+scikit-learn's TfidfVectorizer + KMeans(n_init=10) runs beside them, and each member's
+accuracy is recorded. The tuning half decides; the held-back half is reported beside it.
+
+Usage::
+
+    python benchmarks/suite_consensus_select.py --runs 3 --jobs 2 -o reports/benchmark-suite/tuning-select
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.metrics import normalized_mutual_info_score as nmi
+from suite_consensus_tuning import designs_main
+
+from docnmf._estimator import kmeans_restarts
+from docnmf.cluster.consensus import ConsensusClustering, indicator_matrix
+from docnmf.experiments.benchmark import parse_entry, prepare_corpus
+from docnmf.experiments.runner import derive_seed
+from docnmf.experiments.suite import SUITE_CORPORA
+from docnmf.metrics import clustering_accuracy
+
+DESIGNS = ["consensus", "anmi", "anmi-literal", "weighted"]
+
+
+def consensus_functions(model: ConsensusClustering, k: int, seed: int) -> dict[str, np.ndarray]:
+    """The labels of each design from a fitted consensus's members."""
+    M = model.member_labels_
+    m = M.shape[1]
+    A = np.array([[nmi(M[:, a], M[:, b]) for b in range(m)] for a in range(m)])
+    consensus = model.consensus_labels_
+    own = np.mean([nmi(consensus, M[:, q]) for q in range(m)])
+    others = (A.sum(axis=1) - 1.0) / (m - 1)        # each member's mean NMI to the others
+    literal = A.mean(axis=1)
+    weights = np.repeat(np.sqrt(others / others.mean()), k)
+    km, _ = kmeans_restarts(sp.csr_matrix(indicator_matrix(M, k) @ sp.diags(weights)), k,
+                            n_init=10, max_iter=300, tol=1e-4, seed=seed)
+    return {"consensus": consensus,
+            "anmi": consensus if own >= others.max() else M[:, int(np.argmax(others))],
+            "anmi-literal": consensus if own >= literal.max() else M[:, int(np.argmax(literal))],
+            "weighted": km.labels_}
+
+
+def run_corpus(name: str, runs: int) -> list[dict]:
+    from sklearn.cluster import KMeans
+    from threadpoolctl import threadpool_limits
+
+    corpus = next(c for c in SUITE_CORPORA if c.name == name)
+    out = []
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = prepare_corpus(corpus, [parse_entry("consensus"), parse_entry("sklearn-km")])
+        for run in range(runs):
+            seed = derive_seed(0, name, run)
+            model = ConsensusClustering(data.k, random_state=seed).fit(data.counts)
+            scores = {d: clustering_accuracy(data.y, labels)
+                      for d, labels in consensus_functions(model, data.k, seed).items()}
+            scores |= {member: clustering_accuracy(data.y, labels)
+                       for member, labels in zip(model.members_, model.member_labels_.T)}
+            scores["sklearn-km"] = clustering_accuracy(
+                data.y, KMeans(data.k, n_init=10, random_state=seed).fit_predict(data.peer_tfidf))
+            out.append({"corpus": name, "role": corpus.role, "run": run, "accuracy": scores})
+            print(f"{name} run {run}: " + ", ".join(f"{d} {scores[d]:.3f}" for d in DESIGNS),
+                  file=sys.stderr, flush=True)
+    return out
+
+
+def main(argv=None) -> int:
+    return designs_main(argv, "suite_consensus_select.py", "Other consensus functions on the default's six members", run_corpus, DESIGNS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
