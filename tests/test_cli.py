@@ -389,3 +389,9 @@ def test_a_usage_mistake_is_short_and_suggests_the_nearest_choice(capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "usage:" not in err and len(err.splitlines()) == 2
     assert "did you mean nmf-ncw" in err and "(see 'docnmf cluster --help')" in err
+
+
+def test_column_options_on_a_folder_are_named_as_unread(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--text-column",
+                        "body", "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "--text-column: read for CSV/JSONL files only" in err

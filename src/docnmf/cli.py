@@ -86,7 +86,7 @@ def _df(text: str) -> int | float:
 
 def _add_corpus_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("input")
-    g.add_argument("--text-column", default="text",
+    g.add_argument("--text-column", default=None,
                    help="CSV/JSONL column holding the text (default: 'text')")
     g.add_argument("--label-column", default=None,
                    help="CSV/JSONL column holding labels (default: 'label' if present)")
@@ -505,12 +505,20 @@ def _load_input(args):
         corpus = read_folder(path.parent, pattern=path.name)
         return Corpus(texts=corpus.texts, labels=[()], ids=[path.name],
                       metadata={"name": path.stem, "source": str(path)})
-    options = {}
-    suffix = Path(args.input).suffix.lower()
-    if suffix in (".csv", ".tsv", ".jsonl", ".ndjson"):
-        options = {"text_column": args.text_column, "label_column": args.label_column,
-                   "id_column": args.id_column}
-    return read_corpus(args.input, **options)
+    return read_corpus(args.input, **_table_options(args))
+
+
+def _table_options(args) -> dict:
+    """The column options for a CSV/JSONL input; for another input, a warning if any was given."""
+    given = {"text_column": args.text_column, "label_column": args.label_column,
+             "id_column": args.id_column}
+    if Path(args.input).suffix.lower() in (".csv", ".tsv", ".jsonl", ".ndjson"):
+        return {**given, "text_column": args.text_column or "text"}
+    named = [f"--{name.replace('_', '-')}" for name, value in given.items() if value is not None]
+    if named:
+        logger.warning("%s: read for CSV/JSONL files only; %s is not one", ", ".join(named),
+                       args.input)
+    return {}
 
 
 def _vectorizer_params(args) -> dict:
@@ -937,7 +945,8 @@ def _cmd_cluster_dask(args) -> int:
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")
     corpus = PartitionedCorpus.from_path(
-        args.input, files_per_partition=args.files_per_partition, text_column=args.text_column,
+        args.input, files_per_partition=args.files_per_partition,
+        text_column=args.text_column or "text",
         label_column=args.label_column, id_column=args.id_column)
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.name)
     paths = []
@@ -1195,10 +1204,7 @@ def _cmd_evaluate(args) -> int:
     methods = _comma_list(args.methods, "method", list(METHODS))
     weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))
     k_values = _k_range(args.k_range) if args.k_range else None
-    options = {}
-    if Path(args.input).suffix.lower() in (".csv", ".tsv", ".jsonl", ".ndjson"):
-        options = {"text_column": args.text_column, "label_column": args.label_column,
-                   "id_column": args.id_column}
+    options = _table_options(args)
     name = _safe_name(args.input)
     text = _vectorizer_params(args)
     text.pop("norm", None)
