@@ -16,45 +16,27 @@ Usage::
 from __future__ import annotations
 
 import sys
-import warnings
 
 from suite_consensus_tuning import designs_main
 
 from docnmf.cluster.consensus import ConsensusClustering, refine_labels
-from docnmf.experiments.benchmark import parse_entry, prepare_corpus
-from docnmf.experiments.runner import derive_seed
-from docnmf.experiments.suite import SUITE_CORPORA
 from docnmf.metrics import clustering_accuracy
 
+TITLE = "Refining the consensus by spherical k-means on tf-idf"
 DESIGNS = ["consensus", "refine=sublinear", "refine=raw"]
 
 
-def run_corpus(name: str, runs: int) -> list[dict]:
-    from sklearn.cluster import KMeans
-    from threadpoolctl import threadpool_limits
-
-    corpus = next(c for c in SUITE_CORPORA if c.name == name)
-    out = []
-    with threadpool_limits(limits=1), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        data = prepare_corpus(corpus, [parse_entry("consensus"), parse_entry("sklearn-km")])
-        for run in range(runs):
-            seed = derive_seed(0, name, run)
-            model = ConsensusClustering(data.k, random_state=seed).fit(data.counts)
-            scores = {"consensus": clustering_accuracy(data.y, model.consensus_labels_)}
-            for tf in ("sublinear", "raw"):     # what ConsensusClustering(refine=tf) does
-                labels, _ = refine_labels(data.counts, model.consensus_labels_, data.k, tf)
-                scores[f"refine={tf}"] = clustering_accuracy(data.y, labels)
-            scores["sklearn-km"] = clustering_accuracy(
-                data.y, KMeans(data.k, n_init=10, random_state=seed).fit_predict(data.peer_tfidf))
-            out.append({"corpus": name, "role": corpus.role, "run": run, "accuracy": scores})
-            print(f"{name} run {run}: " + ", ".join(f"{d} {v:.3f}" for d, v in scores.items()),
-                  file=sys.stderr, flush=True)
-    return out
+def score(model: ConsensusClustering, data, seed: int) -> dict[str, float]:
+    """The consensus, and the consensus refined as ``ConsensusClustering(refine=tf)`` does."""
+    scores = {"consensus": clustering_accuracy(data.y, model.consensus_labels_)}
+    for tf in ("sublinear", "raw"):
+        labels, _ = refine_labels(data.counts, model.consensus_labels_, data.k, tf)
+        scores[f"refine={tf}"] = clustering_accuracy(data.y, labels)
+    return scores
 
 
 def main(argv=None) -> int:
-    return designs_main(argv, "suite_consensus_refine.py", "Refining the consensus by spherical k-means on tf-idf", run_corpus, DESIGNS)
+    return designs_main(argv, "suite_consensus_refine.py", TITLE, score, DESIGNS)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ Usage::
 from __future__ import annotations
 
 import sys
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -30,11 +29,9 @@ from suite_consensus_tuning import designs_main
 
 from docnmf._estimator import kmeans_restarts
 from docnmf.cluster.consensus import ConsensusClustering, indicator_matrix
-from docnmf.experiments.benchmark import parse_entry, prepare_corpus
-from docnmf.experiments.runner import derive_seed
-from docnmf.experiments.suite import SUITE_CORPORA
 from docnmf.metrics import clustering_accuracy
 
+TITLE = "Other consensus functions on the default's six members"
 DESIGNS = ["consensus", "anmi", "anmi-literal", "weighted"]
 
 
@@ -56,32 +53,16 @@ def consensus_functions(model: ConsensusClustering, k: int, seed: int) -> dict[s
             "weighted": km.labels_}
 
 
-def run_corpus(name: str, runs: int) -> list[dict]:
-    from sklearn.cluster import KMeans
-    from threadpoolctl import threadpool_limits
-
-    corpus = next(c for c in SUITE_CORPORA if c.name == name)
-    out = []
-    with threadpool_limits(limits=1), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        data = prepare_corpus(corpus, [parse_entry("consensus"), parse_entry("sklearn-km")])
-        for run in range(runs):
-            seed = derive_seed(0, name, run)
-            model = ConsensusClustering(data.k, random_state=seed).fit(data.counts)
-            scores = {d: clustering_accuracy(data.y, labels)
-                      for d, labels in consensus_functions(model, data.k, seed).items()}
-            scores |= {member: clustering_accuracy(data.y, labels)
-                       for member, labels in zip(model.members_, model.member_labels_.T)}
-            scores["sklearn-km"] = clustering_accuracy(
-                data.y, KMeans(data.k, n_init=10, random_state=seed).fit_predict(data.peer_tfidf))
-            out.append({"corpus": name, "role": corpus.role, "run": run, "accuracy": scores})
-            print(f"{name} run {run}: " + ", ".join(f"{d} {scores[d]:.3f}" for d in DESIGNS),
-                  file=sys.stderr, flush=True)
-    return out
+def score(model: ConsensusClustering, data, seed: int) -> dict[str, float]:
+    """Each design, and each member alone."""
+    scores = {d: clustering_accuracy(data.y, labels)
+              for d, labels in consensus_functions(model, data.k, seed).items()}
+    return scores | {member: clustering_accuracy(data.y, labels)
+                     for member, labels in zip(model.members_, model.member_labels_.T)}
 
 
 def main(argv=None) -> int:
-    return designs_main(argv, "suite_consensus_select.py", "Other consensus functions on the default's six members", run_corpus, DESIGNS)
+    return designs_main(argv, "suite_consensus_select.py", TITLE, score, DESIGNS)
 
 
 if __name__ == "__main__":

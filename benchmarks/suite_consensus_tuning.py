@@ -30,6 +30,7 @@ import json
 import sys
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -218,10 +219,35 @@ def run_suite(run_corpus, names: list[str], jobs: int, runs: int, output: Path
     return records, (time.perf_counter() - t0) / 60
 
 
-def designs_main(argv, script: str, title: str, run_corpus, designs: list[str]) -> int:
-    """The command line of a script that scores ``designs`` per suite corpus with
-    ``run_corpus(name, runs)`` and reports both halves (``title`` heads report.md)."""
-    module = sys.modules[run_corpus.__module__]
+def score_consensus_fits(name: str, runs: int, score, designs: list[str]) -> list[dict]:
+    """Fit the default consensus for each run of suite corpus ``name`` (the suite's documents and
+    seeds) and score it: ``score(model, data, seed)`` gives the accuracy of each design, and
+    scikit-learn's TfidfVectorizer + KMeans(n_init=10) is scored beside them."""
+    from sklearn.cluster import KMeans
+    from threadpoolctl import threadpool_limits
+
+    corpus = next(c for c in SUITE_CORPORA if c.name == name)
+    out = []
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = prepare_corpus(corpus, [parse_entry("consensus"), parse_entry("sklearn-km")])
+        for run in range(runs):
+            seed = derive_seed(0, name, run)
+            model = ConsensusClustering(data.k, random_state=seed).fit(data.counts)
+            scores = score(model, data, seed)
+            scores["sklearn-km"] = clustering_accuracy(
+                data.y, KMeans(data.k, n_init=10, random_state=seed).fit_predict(data.peer_tfidf))
+            out.append({"corpus": name, "role": corpus.role, "run": run, "accuracy": scores})
+            print(f"{name} run {run}: " + ", ".join(f"{d} {scores[d]:.3f}" for d in designs),
+                  file=sys.stderr, flush=True)
+    return out
+
+
+def designs_main(argv, script: str, title: str, score, designs: list[str]) -> int:
+    """The command line of a script that scores ``designs`` of the default consensus per suite
+    corpus (:func:`score_consensus_fits`) and reports both halves (``title`` heads report.md)."""
+    run_corpus = partial(score_consensus_fits, score=score, designs=designs)
+    module = sys.modules[score.__module__]
     parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
@@ -236,9 +262,9 @@ def designs_main(argv, script: str, title: str, run_corpus, designs: list[str]) 
         records, minutes = run_suite(run_corpus, [c.name for c in SUITE_CORPORA], args.jobs,
                                      args.runs, args.output)
         lines = [f"# {title}", "",
-                 f"`python benchmarks/{script} --runs {args.runs} --jobs {args.jobs} -o "
-                 f"{args.output}` ({minutes:.1f} min). Accuracy, mean over runs; the suite's "
-                 "documents and seeds.", ""]
+                 (f"`python benchmarks/{script} --runs {args.runs} --jobs {args.jobs} -o "
+                  f"{args.output}` ({minutes:.1f} min). Accuracy, mean over runs; the suite's "
+                  "documents and seeds."), ""]
     lines += table(records, "tuning", designs) + table(records, "held_back", designs)
     (args.output / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
