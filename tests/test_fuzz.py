@@ -377,11 +377,12 @@ def corpus_bytes(n: int, seed: int) -> bytes:
 
 
 OPTION_VALUES = st.sampled_from(["0", "1", "2", "-1", "1e309", "nan", "-5", "0.5", "3",
-                                 "2-4", "x", "", "100000000", "inf", "1.5"])
+                                 "2-4", "x", "", "100000000", "inf", "1.5", "auto", "NMF"])
 OPTIONS = st.lists(st.tuples(st.sampled_from(
     ["--seed", "--tol", "--max-df", "--min-df", "--restarts", "--max-iter", "--keywords",
      "--max-features", "--lam", "--neighbors", "--segments", "--topics", "-k", "--tf",
-     "--method", "--solver", "--init", "--text-column", "--label-column"]), OPTION_VALUES),
+     "--method", "--solver", "--init", "--text-column", "--label-column", "--k-range",
+     "--summary-length"]), OPTION_VALUES),
     max_size=3)
 METHOD = st.sampled_from(["consensus", "nmf", "nmf-ncw", "km", "nc", "lsi-km", "cf", "lccf", "ssnmf",
                           "plsi", "fsnmf"])
