@@ -93,3 +93,11 @@ def test_nmi_is_scikit_learns(normalization):
 def test_nmi_joint_normalization_by_hand():
     # one split of four documents against two: MI = 1 bit, H(C, C') = 2 bits
     assert nmi([0, 0, 1, 1], [0, 1, 2, 3], "joint") == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("score", [clustering_accuracy, nmi, purity])
+def test_labels_that_name_no_cluster_are_refused(score):
+    with pytest.raises(ValueError, match="y_pred holds NaN or infinite labels"):
+        score([0, 0, 1, 1], [0, 1, 2, math.nan])
+    with pytest.raises(ValueError, match="y_true must be 1-d"):
+        score([[0, 0], [1, 1]], [0, 1])

@@ -189,3 +189,28 @@ def test_centroid_similarity_is_each_documents_cosine_to_its_clusters_mean():
             norm = np.linalg.norm(dense[i]) * np.linalg.norm(centre)
             expected[i] = dense[i] @ centre / norm if norm > 0 else 0.0
     np.testing.assert_allclose(centroid_similarity(X, labels, 4), expected, atol=1e-12)
+
+
+def test_cluster_corpus_checks_its_arguments_before_any_work():
+    from docnmf.corpus.demo import load_demo
+    from docnmf.methods import DEFAULT_METHOD
+    from docnmf.pipeline import cluster_corpus
+
+    corpus = load_demo()
+    with pytest.raises(ValueError, match="n_clusters must be a whole number of at least 2, "
+                                         "got '5'"):
+        cluster_corpus(corpus, "5")
+    with pytest.raises(ValueError, match="unknown method 'bogus'; choose from nmf"):
+        cluster_corpus(corpus, 5, "bogus")
+    with pytest.raises(KeyError):           # what it raised before, still caught as such
+        cluster_corpus(corpus, 5, "bogus")
+    assert cluster_corpus(corpus, 5, estimator_params={"n_init": 2}).method == DEFAULT_METHOD
+
+
+def test_a_vectorizer_used_before_fit_says_so():
+    from sklearn.exceptions import NotFittedError
+
+    from docnmf.text.vectorize import DocumentVectorizer
+
+    with pytest.raises(NotFittedError):
+        DocumentVectorizer().transform(["a text"])

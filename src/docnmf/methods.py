@@ -255,8 +255,25 @@ def options_for(method: str, **params) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k in taken}
 
 
+class UnknownMethodError(KeyError, ValueError):
+    """A method name that is not registered: a bad value (ValueError) and a failed lookup
+    (KeyError, as raised before); the message lists the names."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 def method_spec(method: str) -> Method:
-    """The :class:`Method` registered as ``method``, or a KeyError listing the names."""
+    """The :class:`Method` registered as ``method``, or an :class:`UnknownMethodError` listing
+    the names.
+
+    Examples
+    --------
+    >>> method_spec("nfm")
+    Traceback (most recent call last):
+    ...
+    docnmf.methods.UnknownMethodError: unknown method 'nfm'; choose from nmf, nmf-ncw, ...
+    """
     if method not in METHODS:
-        raise KeyError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+        raise UnknownMethodError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
     return METHODS[method]

@@ -19,8 +19,13 @@ __all__ = ["confusion_matrix", "clustering_accuracy", "best_mapping", "nmi", "pu
 NMINormalization = Literal["max", "min", "arithmetic", "geometric", "joint"]
 
 
-def _codes(labels: Sequence) -> tuple[np.ndarray, np.ndarray]:
-    values, codes = np.unique(np.asarray(labels), return_inverse=True)
+def _codes(labels: Sequence, name: str) -> tuple[np.ndarray, np.ndarray]:
+    labels = np.asarray(labels)
+    if labels.ndim != 1:
+        raise ValueError(f"{name} must be 1-d, one label per document; got shape {labels.shape}")
+    if labels.dtype.kind in "fc" and not np.all(np.isfinite(labels)):
+        raise ValueError(f"{name} holds NaN or infinite labels")
+    values, codes = np.unique(labels, return_inverse=True)
     return values, codes.ravel()
 
 
@@ -45,8 +50,8 @@ def confusion_matrix(y_true: Sequence, y_pred: Sequence) -> tuple[np.ndarray, np
         # every score is undefined on no documents: one error rather than NaN, 1.0 and an
         # IndexError from the three of them
         raise ValueError("no documents to score (y_true and y_pred are empty)")
-    classes, t = _codes(y_true)
-    clusters, p = _codes(y_pred)
+    classes, t = _codes(y_true, "y_true")
+    clusters, p = _codes(y_pred, "y_pred")
     C = np.zeros((len(classes), len(clusters)), dtype=np.int64)
     np.add.at(C, (t, p), 1)
     return C, classes, clusters

@@ -25,7 +25,7 @@ from ._estimator import representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import atomic_write_bytes, published_path, write_csv, write_json, writes_folder
-from .methods import METHODS, make_estimator
+from .methods import DEFAULT_METHOD, METHODS, make_estimator, method_spec
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
 from .report import write_report
@@ -110,7 +110,7 @@ def _vectorize(corpus: Corpus, options: Mapping[str, Any]):
     return X, np.asarray(names, dtype=object), None, counts
 
 
-def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
+def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD, *,
                    random_state: int | None = 0, estimator_params: dict | None = None,
                    vectorizer_params: dict | None = None, fit_params: dict | None = None,
                    constraint_files: Mapping[str, str | Path] | None = None,
@@ -127,7 +127,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     corpus : Corpus
     n_clusters : int
     method : str
-        A name in :data:`docnmf.methods.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...).
+        A name in :data:`docnmf.methods.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...); by default
+        ``docnmf cluster``'s, the consensus.
     random_state : int or None
         Seed for the restarts.
     estimator_params, vectorizer_params : dict
@@ -144,8 +145,11 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
     ClusterRun
     """
     timings: dict[str, float] = {}
-    spec = METHODS[method] if method in METHODS else None
-    kind = spec.input if spec is not None else "tfidf"
+    spec = method_spec(method)
+    if isinstance(n_clusters, bool) or not isinstance(n_clusters, (int, np.integer)) \
+            or n_clusters < 2:
+        raise ValueError(f"n_clusters must be a whole number of at least 2, got {n_clusters!r}")
+    kind = spec.input
     params = dict(estimator_params or {})
     options = dict(vectorizer_params or {})
     if kind == "texts" and corpus.texts is None:
@@ -196,8 +200,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = "nmf", *,
               "n_docs": X.shape[0], "n_terms": X.shape[1], "nnz": X.nnz,
               "empty_documents": int(empty.size), "fitted_documents": int(active.size)}
     saved = None
-    if corpus.texts is not None and spec is not None \
-            and spec.places_new_documents and model._placement_blocker() is None:
+    if corpus.texts is not None and spec.places_new_documents \
+            and model._placement_blocker() is None:
         saved = ClusteringModel(model, vectorizer if kind != "texts" else None, method,
                                 {"corpus": corpus.metadata.get("name"),
                                  "n_documents": len(corpus), "fitted_documents": int(active.size),

@@ -328,3 +328,10 @@ def test_presets_name_each_factorization():
     assert make_estimator("ssnmf-ncw", 2).factorization == "ncw"
     assert METHODS["ssnmf-ncw"].input == METHODS["ssnmf-paper"].input == "tfidf"
     assert make_estimator("ssnmf-paper", 2, as_published=True).factorization == "similarity"
+
+
+def test_the_consensus_default_reports_input_problems_as_its_own():
+    from docnmf.cluster import SSNMFClustering
+
+    with pytest.raises(ValueError, match="^SSNMFClustering: every term occurs in every one"):
+        SSNMFClustering(2).fit(np.array([[1.0, 2.0], [3.0, 1.0], [1.0, 1.0]]))

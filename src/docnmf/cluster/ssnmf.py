@@ -302,9 +302,13 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         k = int(self.n_clusters)
         # the consensus unrefined: the candidates the pairs choose among were measured so
         # (reports/benchmark-suite/tuning-ssnmf)
-        consensus = ConsensusClustering(k, n_init=int(self.n_init), refine=None,
-                                        random_state=as_generator(self.random_state),
-                                        verbose=self.verbose).fit(X)
+        try:
+            consensus = ConsensusClustering(k, n_init=int(self.n_init), refine=None,
+                                            random_state=as_generator(self.random_state),
+                                            verbose=self.verbose).fit(X)
+        except ValueError as exc:       # its input checks, said of this estimator
+            raise ValueError(str(exc).replace(ConsensusClustering.__name__,
+                                              type(self).__name__)) from None
         c = self.constraints_
         names = ["consensus", *consensus.members_]
         candidates = [consensus.labels_, *consensus.member_labels_.T]

@@ -180,6 +180,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return _count_matrix(tokens, columns, len(self.vocabulary_))
 
     def transform(self, raw_documents):
+        check_is_fitted(self, "weighting_")
         return self.weighting_.transform(self.count(raw_documents))
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
