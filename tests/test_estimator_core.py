@@ -87,3 +87,28 @@ def test_estimators_without_term_weights_offer_no_keywords():
         assert not hasattr(METHODS[name].estimator(), "top_keywords")
     for name in ("nmf", "km", "plsi", "lccf"):
         assert hasattr(METHODS[name].estimator(), "top_keywords")
+
+
+@pytest.mark.parametrize("name", [m for m, spec in METHODS.items()
+                                  if "tol" in spec.estimator().get_params()])
+@pytest.mark.parametrize("tol", ["x", float("nan")])
+def test_a_bad_tolerance_is_named_before_any_work(name, tol, planted):
+    spec = METHODS[name]
+    X, _ = planted(45, 30, 3, seed=1)
+    data = {"tfidf": sp.csr_matrix(X), "counts": sp.csr_matrix(np.round(5 * X)),
+            "texts": _texts(24, 1)}[spec.input]
+    options = {}
+    if spec.input == "texts":
+        from docnmf.text.vectorize import DocumentVectorizer
+
+        options["vectorizer"] = DocumentVectorizer(min_df=1)
+    with pytest.raises(ValueError, match="tol must be a (non-negative )?number"):
+        spec.estimator(n_clusters=3, tol=tol, **options).fit(data)
+
+
+def test_a_negative_tolerance_runs_every_iteration(planted):
+    """The factorizations' convention (the solvers' tests and the Dask fault tests use it)."""
+    X, _ = planted(45, 30, 3, seed=1)
+    model = make_estimator("nmf", 3, init="random", n_init=1, max_iter=7, tol=-1.0,
+                           random_state=0).fit(sp.csr_matrix(X))
+    assert model.n_iter_ == 7

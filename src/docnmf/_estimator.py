@@ -69,6 +69,28 @@ def check_positive_ints(estimator, *names: str) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
+def check_nonnegative(estimator, *names: str, negative_ok: bool = False) -> None:
+    """A ValueError naming the first of ``names`` that is not a number >= 0 (None is allowed);
+    with ``negative_ok``, not a number (NaN is not one either).
+
+    Examples
+    --------
+    >>> class E: tol, reg = 1e-4, "x"
+    >>> check_nonnegative(E(), "tol", "reg")
+    Traceback (most recent call last):
+    ...
+    ValueError: reg must be a non-negative number, got 'x'
+    """
+    for name in names:
+        value = getattr(estimator, name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not (value >= 0 or (negative_ok and value < 0)):
+            raise ValueError(f"{name} must be a {'' if negative_ok else 'non-negative '}number, "
+                             f"got {value!r}")
+
+
 def check_n_clusters(n_clusters, n_docs: int) -> int:
     """``n_clusters`` as an int, or a ValueError naming the problem.
 

@@ -19,8 +19,9 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_positive_ints,
-                          cluster_means, distance_memberships, kmeans_restarts)
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_nonnegative,
+                          check_positive_ints, cluster_means, distance_memberships,
+                          kmeans_restarts)
 from .._rng import as_generator
 
 __all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
@@ -157,8 +158,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        if not self.tol >= 0:
-            raise ValueError(f"tol must be non-negative, got {self.tol!r}")
+        check_nonnegative(self, "tol")
 
     def _embed(self, X, rng: np.random.Generator):
         raise NotImplementedError

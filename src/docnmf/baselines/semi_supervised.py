@@ -18,8 +18,8 @@ from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_positive_ints,
-                          distance_memberships, store_params)
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_nonnegative,
+                          check_positive_ints, distance_memberships, store_params)
 from .._rng import as_generator
 from ..constraints import Constraints, build_constraints, constrained_pairs
 from ._common import int_seed, kmeans_restarts, one_hot
@@ -57,10 +57,7 @@ class _SemiSupervised(DocumentClusterer):
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        for name in ("reward", "penalty"):
-            value = getattr(self, name)
-            if value is not None and not value >= 0:
-                raise ValueError(f"{name} must be non-negative, got {value!r}")
+        check_nonnegative(self, "reward", "penalty", *(("tol",) if hasattr(self, "tol") else ()))
 
 
 def farthest_first_labels(K: np.ndarray, constraints: Constraints, k: int) -> np.ndarray | None:

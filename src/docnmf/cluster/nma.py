@@ -12,8 +12,9 @@ from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_positive_ints,
-                          distance_memberships, fit_restarts, store_params, top_terms)
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_nonnegative,
+                          check_positive_ints, distance_memberships, fit_restarts, store_params,
+                          top_terms)
 from .._rng import as_generator
 from ..factor.nma import fit_nma, fold_in_cores, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
@@ -212,6 +213,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
                             "kmeans_n_init")
         if n_docs is not None:
             check_n_clusters(self.n_clusters, n_docs)
+        check_nonnegative(self, "tol", negative_ok=True)   # < 0: every iteration
         if int(self.joint_max_iter) < 0:
             raise ValueError(f"joint_max_iter must be >= 0, got {self.joint_max_iter!r}")
         if self.norm not in ("document", "segment", None):
