@@ -348,3 +348,12 @@ def _expected_failures(estimator):
                          expected_failed_checks=_expected_failures)
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_pca_on_identical_documents_says_why(sparse):
+    from docnmf.baselines.lsi import PCAClustering
+
+    X = np.tile([[1.0, 2.0, 0.0, 3.0]], (5, 1))
+    with pytest.raises(ValueError, match="all 5 documents are the same vector"):
+        PCAClustering(3, random_state=0).fit(sp.csr_matrix(X) if sparse else X)

@@ -157,6 +157,9 @@ class PCAClustering(_ProjectedKMeans):
 
     def _embed(self, X, rng):
         r = self._n_components(X)
+        if X.shape[0] > 1 and _no_variance(X):   # centred, X is 0: ARPACK stops at a zero start
+            raise ValueError(f"{type(self).__name__}: all {X.shape[0]} documents are the same "
+                             "vector, so their principal components are undefined")
         X, solver = pca_solver(X, r)
         pca = PCA(r, svd_solver=solver, random_state=int_seed(rng))
         self.embedding_ = pca.fit_transform(X)
@@ -165,3 +168,14 @@ class PCAClustering(_ProjectedKMeans):
         self.mean_ = pca.mean_
         self.n_components_ = r
         return self.embedding_, None
+
+
+def _no_variance(X) -> bool:
+    """Whether every column of ``X`` (dense or sparse) is constant."""
+    import scipy.sparse as sp
+
+    if sp.issparse(X):
+        from sklearn.utils.sparsefuncs import mean_variance_axis
+
+        return bool(np.all(mean_variance_axis(sp.csr_matrix(X), axis=0)[1] == 0))
+    return bool(np.all(np.ptp(np.asarray(X), axis=0) == 0))
