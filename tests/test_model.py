@@ -202,3 +202,13 @@ def test_arrays_from_another_model_are_refused(tmp_path, demo_split):
     (a / "arrays.npz").write_bytes((b / "arrays.npz").read_bytes())
     with pytest.raises(ModelFormatError, match="SHA-256"):
         docnmf.load(a)
+
+
+def test_a_scikit_learn_pipeline_is_pointed_to_clustering_model(tmp_path, demo_split):
+    from sklearn.pipeline import make_pipeline
+
+    pipeline = make_pipeline(DocumentVectorizer(), make_estimator("nmf", 5, random_state=0))
+    pipeline.fit(demo_split[0])
+    with pytest.raises(ModelSaveError, match=r"as ClusteringModel\(estimator, vectorizer\)"):
+        docnmf.save(pipeline, tmp_path / "m")
+    assert not (tmp_path / "m").exists()

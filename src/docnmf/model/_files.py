@@ -62,6 +62,10 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
     est = model.estimator
     name = type(est).__name__
     if _estimator_classes().get(name) is not type(est):
+        if hasattr(est, "steps"):       # a scikit-learn Pipeline: what users try first
+            raise ModelSaveError(f"{name}: docnmf saves a fitted docnmf estimator with its "
+                                 "vectorizer as ClusteringModel(estimator, vectorizer), not a "
+                                 "scikit-learn Pipeline")
         raise ModelSaveError(f"{name} cannot place new documents; docnmf saves only estimators "
                              "that can (see Method.places_new_documents)")
     blocker = est._placement_blocker()
