@@ -181,15 +181,21 @@ def table(records: list[dict], role: str, designs: list[str] | None = None) -> l
     return lines + [""]
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--role", choices=["tuning", "held_back", "all"], default="tuning")
-    parser.add_argument("--corpora", nargs="*", default=None)
-    parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--jobs", type=int, default=1)
+def suite_parser(doc: str, runs: int, jobs: int) -> argparse.ArgumentParser:
+    """The options every suite script of this kind takes (the first line of ``doc`` describes)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--jobs", type=int, default=jobs)
     parser.add_argument("-o", "--output", type=Path, required=True)
     parser.add_argument("--report-only", action="store_true",
                         help="write report.md again from the folder's results.json")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = suite_parser(__doc__, runs=2, jobs=1)
+    parser.add_argument("--role", choices=["tuning", "held_back", "all"], default="tuning")
+    parser.add_argument("--corpora", nargs="*", default=None)
     args = parser.parse_args(argv)
     if args.report_only:
         records = json.loads((args.output / "results.json").read_text())
@@ -247,14 +253,7 @@ def designs_main(argv, script: str, title: str, score, designs: list[str]) -> in
     """The command line of a script that scores ``designs`` of the default consensus per suite
     corpus (:func:`score_consensus_fits`) and reports both halves (``title`` heads report.md)."""
     run_corpus = partial(score_consensus_fits, score=score, designs=designs)
-    module = sys.modules[score.__module__]
-    parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("-o", "--output", type=Path, required=True)
-    parser.add_argument("--report-only", action="store_true",
-                        help="write report.md again from the folder's results.json")
-    args = parser.parse_args(argv)
+    args = suite_parser(sys.modules[score.__module__].__doc__, runs=3, jobs=2).parse_args(argv)
     if args.report_only:                # the header of the run that made results.json
         records = json.loads((args.output / "results.json").read_text())
         lines = (args.output / "report.md").read_text(encoding="utf-8").splitlines()[:4]
