@@ -112,3 +112,24 @@ def test_a_negative_tolerance_runs_every_iteration(planted):
     model = make_estimator("nmf", 3, init="random", n_init=1, max_iter=7, tol=-1.0,
                            random_state=0).fit(sp.csr_matrix(X))
     assert model.n_iter_ == 7
+
+
+def test_verbose_shows_progress_without_logging_set_up():
+    """As scikit-learn's verbose prints, a fit with verbose=1 shows its progress on standard
+    error when nothing configured logging; quiet by default. A real interpreter: pytest's own
+    logging handlers would otherwise count as configured logging."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import numpy as np\n"
+            "from docnmf.cluster import NMFClustering\n"
+            "X = np.abs(np.random.default_rng(0).random((30, 12)))\n"
+            "NMFClustering(3, init='random', n_init=2, random_state=0, verbose=V).fit(X)\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    shown = [subprocess.run([sys.executable, "-c", code.replace("V", v)], capture_output=True,
+                            text=True, timeout=120, env=env) for v in ("1", "0")]
+    assert all(r.returncode == 0 for r in shown), [r.stderr for r in shown]
+    assert "docnmf: NMF restart 1/2: objective" in shown[0].stderr
+    assert "restart" not in shown[1].stderr

@@ -9,6 +9,7 @@ records every restart's objective as ``restart_objectives_``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 import warnings
@@ -316,6 +317,32 @@ def representative_documents(memberships: np.ndarray, labels: np.ndarray, n: int
     return out
 
 
+def _shown_when_verbose(fit: Callable) -> Callable:
+    """``fit`` showing docnmf's progress messages on standard error when the estimator's
+    ``verbose`` is set and logging is not configured (no handler would show them): scikit-learn's
+    ``verbose`` prints, and a user who sets it expects to see something. Configured logging
+    (the command line's, an application's) is left to decide."""
+
+    @functools.wraps(fit)
+    def wrapper(self, *args, **kwargs):
+        root = logging.getLogger("docnmf")
+        if not getattr(self, "verbose", 0) or root.hasHandlers():
+            return fit(self, *args, **kwargs)
+        handler = logging.StreamHandler()           # sys.stderr at the time of the fit
+        handler.setFormatter(logging.Formatter("docnmf: %(message)s"))
+        level = root.level
+        root.addHandler(handler)
+        root.setLevel(logging.INFO)
+        try:
+            return fit(self, *args, **kwargs)
+        finally:
+            root.removeHandler(handler)
+            root.setLevel(level)
+
+    wrapper._shows_progress = True
+    return wrapper
+
+
 class DocumentClusterer:
     """What the clustering estimators share; mix in before scikit-learn's bases.
 
@@ -331,6 +358,12 @@ class DocumentClusterer:
     """
 
     _keyword_attribute: str | None = "components_"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fit = cls.__dict__.get("fit")
+        if fit is not None and not getattr(fit, "_shows_progress", False):
+            cls.fit = _shown_when_verbose(fit)
 
     #: The fitted attributes that placing new documents (``predict``,
     #: ``predict_memberships``) and keywords need: what a saved model keeps
