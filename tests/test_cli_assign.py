@@ -61,6 +61,13 @@ def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, cli, text_folder):
     (fitted / "model" / "model.json").write_text(json.dumps(record))
     code, _, err = cli(["assign", str(fitted), str(new)])
     assert code == 2 and "format version 99" in err and "upgrade docnmf" in err
+    from docnmf.model import FORMAT_VERSION
+
+    record["format_version"] = FORMAT_VERSION        # a readable version, n_clusters edited
+    record["estimator"]["params"]["n_clusters"] = 7
+    (fitted / "model" / "model.json").write_text(json.dumps(record))
+    code, _, err = cli(["assign", str(fitted), str(new), "-o", str(tmp_path / "p")])
+    assert code == 2 and "but n_clusters is 7" in err and not (tmp_path / "p").exists()
 
 
 def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_path, cli,

@@ -179,6 +179,12 @@ def test_a_pickle_or_joblib_file_is_never_unpickled(tmp_path):
      "unknown kind"),
     (lambda r: r.update({"method": "lccf"}), "does not match"),
     (lambda r: r.update({"format": "joblib"}), "not a docnmf model file"),
+    # parameters edited out of step with the saved arrays: refused on load, not inside numpy
+    (lambda r: r["estimator"]["params"].update({"n_clusters": 7}),
+     "places a document in 5 clusters, but n_clusters is 7"),
+    (lambda r: r["estimator"]["params"].update({"n_clusters": "5"}), "n_clusters is '5'"),
+    (lambda r: r["estimator"]["state"].update({"n_features_in_": {"kind": "json", "value": 3}}),
+     "parameters and arrays do not fit together"),
 ])
 def test_json_naming_code_or_unknown_content_is_refused(tmp_path, demo_split, change, message):
     folder = _saved(tmp_path, demo_split)

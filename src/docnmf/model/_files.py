@@ -24,6 +24,7 @@ import os
 import shutil
 import tempfile
 import time
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -224,7 +225,28 @@ def _decode_estimator(record: Any, store: ArrayStore):
         if attr not in cls._placement_state:
             raise ModelFormatError(f"{name} has no saved attribute {attr!r}")
         setattr(estimator, attr, decode_value(value, store))
+    _check_placement(estimator, name)
     return estimator
+
+
+def _check_placement(estimator, name: str) -> None:
+    """Place one probe document: the saved parameters and numbers must fit together (an edited
+    ``n_clusters`` or an array of another shape fails here, as a format error, rather than
+    later inside numpy). Estimators that place texts (NMA) have no fixed width and are skipped."""
+    n_features = getattr(estimator, "n_features_in_", None)
+    if n_features is None:
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            placed = np.asarray(estimator.predict_memberships(np.ones((1, int(n_features)))))
+    except Exception as exc:    # whatever the saved numbers break: one format error
+        raise ModelFormatError(f"the saved {name} cannot place a document: its parameters and "
+                               f"arrays do not fit together ({type(exc).__name__}: {exc})"
+                               ) from None
+    if placed.shape != (1, estimator.n_clusters) or not np.all(np.isfinite(placed)):
+        raise ModelFormatError(f"the saved {name} places a document in {placed.shape[-1]} "
+                               f"clusters, but n_clusters is {estimator.n_clusters!r}")
 
 
 def load(path: str | os.PathLike):
