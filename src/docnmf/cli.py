@@ -667,11 +667,11 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     return 0
 
 
-def _check_summary_options(run_corpus, args) -> None:
+def _check_summary_options(corpus, args) -> None:
     """Refuse --summaries options that cannot work, before the fit rather than after it."""
     from .summarize.rouge import parse_length
 
-    if run_corpus.texts is None:
+    if corpus.texts is None:
         raise UsageError("--summaries needs texts; this corpus is a count matrix")
     try:
         parse_length(args.summary_length)

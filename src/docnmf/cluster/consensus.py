@@ -202,9 +202,11 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         self.centroids_ = cluster_means(raw, self.labels_, k)
         self.cluster_centers_ = _unit_rows(self.centroids_)
         if self.verbose:
-            logger.info("consensus of %d members: objective %.6g, %d documents moved by "
-                        "refining; agreement with each (NMI) %s", len(names), self.objective_,
-                        int(np.sum(self.labels_ != self.consensus_labels_)),
+            moved = ("" if self.refine is None else
+                     f", {int(np.sum(self.labels_ != self.consensus_labels_))} documents moved "
+                     "by refining")
+            logger.info("consensus of %d members: objective %.6g%s; agreement with each (NMI) "
+                        "%s", len(names), self.objective_, moved,
                         ", ".join(f"{n} {a:.2f}" for n, a in zip(names, self.member_agreement_)))
         return self
 
