@@ -395,3 +395,17 @@ def test_column_options_on_a_folder_are_named_as_unread(folder, tmp_path, capsys
     code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--text-column",
                         "body", "-o", str(tmp_path / "o")], capsys)
     assert code == 0 and "--text-column: read for CSV/JSONL files only" in err
+
+
+def test_a_k_range_without_k_auto_is_named_as_unread(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--k-range", "2-5",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "--k-range is read with -k auto only; -k 2 is used" in err
+
+
+def test_progress_names_the_published_folder_not_the_staging_one(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0
+    assert "report written in" in err and str(tmp_path / "o" / "report.html") in err
+    assert ".staging-" not in err

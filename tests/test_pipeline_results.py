@@ -197,9 +197,10 @@ def test_cluster_corpus_checks_its_arguments_before_any_work():
     from docnmf.pipeline import cluster_corpus
 
     corpus = load_demo()
-    with pytest.raises(ValueError, match="n_clusters must be a whole number of at least 2, "
-                                         "got '5'"):
+    with pytest.raises(ValueError, match="n_clusters must be a positive integer, got '5'"):
         cluster_corpus(corpus, "5")
+    with pytest.raises(ValueError, match="n_clusters=81 is larger than n_samples=80"):
+        cluster_corpus(corpus, 81)
     with pytest.raises(ValueError, match="unknown method 'bogus'; choose from nmf"):
         cluster_corpus(corpus, 5, "bogus")
     with pytest.raises(KeyError):           # what it raised before, still caught as such

@@ -70,25 +70,26 @@ def check_positive_ints(estimator, *names: str) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
-def check_nonnegative(estimator, *names: str, negative_ok: bool = False) -> None:
-    """A ValueError naming the first of ``names`` that is not a number >= 0 (None is allowed);
-    with ``negative_ok``, not a number (NaN is not one either).
+def check_numbers(estimator, *names: str, nonnegative: bool = True) -> None:
+    """A ValueError naming the first of ``names`` that is not a number (not NaN), or with
+    ``nonnegative`` not one >= 0; None is allowed.
 
     Examples
     --------
-    >>> class E: tol, reg = 1e-4, "x"
-    >>> check_nonnegative(E(), "tol", "reg")
+    >>> class E: tol, reg = -1.0, "x"
+    >>> check_numbers(E(), "tol", nonnegative=False)
+    >>> check_numbers(E(), "tol", "reg")
     Traceback (most recent call last):
     ...
-    ValueError: reg must be a non-negative number, got 'x'
+    ValueError: tol must be a non-negative number, got -1.0
     """
     for name in names:
         value = getattr(estimator, name)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not (value >= 0 or (negative_ok and value < 0)):
-            raise ValueError(f"{name} must be a {'' if negative_ok else 'non-negative '}number, "
+                or np.isnan(value) or (nonnegative and value < 0):
+            raise ValueError(f"{name} must be a {'non-negative ' if nonnegative else ''}number, "
                              f"got {value!r}")
 
 

@@ -196,10 +196,13 @@ _QUOTED = re.compile(r"'([^']*)'")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ._version import __version__
+    from .methods import DEFAULT_METHOD, METHODS
+
     parser = _Parser(
         prog="docnmf", description="Cluster document collections with non-negative matrix factorization.")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -291,9 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "summary per cluster")
     p.add_argument("-k", "--clusters", type=int, default=None,
                    help="number of clusters for --per-cluster (given alone, implies it)")
-    p.add_argument("--cluster-method", choices=list(_methods()), default=None,
+    p.add_argument("--cluster-method", choices=list(METHODS), default=None,
                    help="clustering method for --per-cluster (default: as docnmf cluster's, "
-                        f"{_default_method()})")
+                        f"{DEFAULT_METHOD})")
     _add_max_documents(p)
     _add_corpus_options(p)
 
@@ -350,24 +353,6 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
                              help="no progress messages")
     return parser
-
-
-def _version() -> str:
-    from ._version import __version__
-
-    return __version__
-
-
-def _methods() -> dict:
-    from .methods import METHODS
-
-    return METHODS
-
-
-def _default_method() -> str:
-    from .methods import DEFAULT_METHOD
-
-    return DEFAULT_METHOD
 
 
 def _add_max_documents(p) -> None:
@@ -1029,12 +1014,13 @@ def _no_summary(args, texts) -> str:
 
 
 def _summarize_per_cluster(args, policy: str) -> int:
+    from .methods import DEFAULT_METHOD
     from .pipeline import cluster_corpus
     from .summarize.api import summarize_clusters
 
     if args.clusters is None:
         raise UsageError("--per-cluster needs -k, the number of clusters")
-    args.cluster_method = args.cluster_method or _default_method()
+    args.cluster_method = args.cluster_method or DEFAULT_METHOD
     corpus = _load_input(args)
     if corpus.texts is None:
         raise UsageError(f"{args.input} is a count matrix without texts")

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import diagnostics
-from ._estimator import representative_documents
+from ._estimator import check_n_clusters, representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import atomic_write_bytes, published_path, write_csv, write_json, writes_folder
@@ -146,9 +146,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     """
     timings: dict[str, float] = {}
     spec = method_spec(method)
-    if isinstance(n_clusters, bool) or not isinstance(n_clusters, (int, np.integer)) \
-            or n_clusters < 2:
-        raise ValueError(f"n_clusters must be a whole number of at least 2, got {n_clusters!r}")
+    check_n_clusters(n_clusters, len(corpus))      # before any work
     kind = spec.input
     params = dict(estimator_params or {})
     options = dict(vectorizer_params or {})

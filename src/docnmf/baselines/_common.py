@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_nonnegative,
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_numbers,
                           check_positive_ints, cluster_means, distance_memberships,
                           kmeans_restarts)
 from .._rng import as_generator
@@ -158,7 +158,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        check_nonnegative(self, "tol")
+        check_numbers(self, "tol")
 
     def _embed(self, X, rng: np.random.Generator):
         raise NotImplementedError

@@ -39,7 +39,7 @@ from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils.validation import validate_data
 
 from .._estimator import (DocumentClusterer, best_restart, check_fit_input, check_n_clusters,
-                          check_nonnegative, check_positive_ints, distance_memberships,
+                          check_numbers, check_positive_ints, distance_memberships,
                           fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import cluster_means, int_seed
@@ -387,7 +387,7 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             raise ValueError(f"residue must be 'I' or 'II', got {self.residue!r}")
         if self.init not in ("k-means++", "random"):
             raise ValueError(f"init must be 'k-means++' or 'random', got {self.init!r}")
-        check_nonnegative(self, "tol")
+        check_numbers(self, "tol")
 
     def fit(self, X, y=None):
         """Co-cluster the documents ``X`` of shape (n_docs, n_terms), dense or CSR."""

@@ -20,7 +20,7 @@ from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import validate_data
 
 from .._estimator import (DocumentClusterer, best_restart, check_fit_input, check_n_clusters,
-                          check_nonnegative, check_positive_ints, distance_memberships,
+                          check_numbers, check_positive_ints, distance_memberships,
                           fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, pca_solver
@@ -212,7 +212,7 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_components", "n_init", "max_iter")
-        check_nonnegative(self, "reg", "tol")
+        check_numbers(self, "reg", "tol")
 
     def _kmeans(self, Y, k, init, seed):
         km = KMeans(k, init=init, n_init=1, max_iter=_KMEANS_MAX_ITER, tol=float(self.tol),

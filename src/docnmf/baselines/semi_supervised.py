@@ -18,7 +18,7 @@ from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_nonnegative,
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_numbers,
                           check_positive_ints, distance_memberships, store_params)
 from .._rng import as_generator
 from ..constraints import Constraints, build_constraints, constrained_pairs
@@ -57,7 +57,7 @@ class _SemiSupervised(DocumentClusterer):
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        check_nonnegative(self, "reward", "penalty", *(("tol",) if hasattr(self, "tol") else ()))
+        check_numbers(self, "reward", "penalty")
 
 
 def farthest_first_labels(K: np.ndarray, constraints: Constraints, k: int) -> np.ndarray | None:
@@ -276,6 +276,10 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
                  row_normalize: bool = False, n_init: int = 10, max_iter: int = 300,
                  tol: float = 1e-4, random_state=None, verbose: int = 0):
         store_params(self, locals())
+
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
+        check_numbers(self, "tol")
 
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
         """Cluster ``X`` (non-negative documents as rows, or a similarity) under the constraints."""

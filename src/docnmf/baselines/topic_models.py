@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_non_negative, validate_data
 
 from ..factor._losses import has_converged
 from .._estimator import (DocumentClusterer, best_restart, check_fit_input,
-                          check_n_clusters, check_nonnegative, check_positive_ints,
+                          check_n_clusters, check_numbers, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
 from ._common import int_seed
@@ -127,8 +127,6 @@ class _TopicModel(DocumentClusterer):
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        check_nonnegative(self, *(("tol",) if hasattr(self, "tol") else ()),  # LDA: none
-                          negative_ok=True)       # tol < 0: every iteration
 
     def _counts(self, X):
         """``X`` checked as non-negative counts, with the parameters; and ``n_clusters``."""
@@ -192,6 +190,10 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
     def __init__(self, n_clusters: int = 8, *, n_init: int = 10, max_iter: int = 200,
                  tol: float = 1e-6, beta: float = 1.0, random_state=None, verbose: int = 0):
         store_params(self, locals())
+
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
+        check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration
 
     def fit(self, X, y=None):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""

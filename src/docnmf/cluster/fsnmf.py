@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input,
-                          check_n_clusters, check_nonnegative, check_positive_ints,
+                          check_n_clusters, check_numbers, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
 from ..factor.fsnmf import (FSNMFResult, _column_sqnorms, feature_residuals, fit_fsnmf, solve_g,
@@ -151,7 +151,7 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         if not 0.0 < float(self.alpha) < 1.0:
             raise ValueError(f"alpha must lie in (0, 1), got {self.alpha!r}")
         check_positive_ints(self, "n_init", "max_iter")
-        check_nonnegative(self, "tol", negative_ok=True)   # < 0: every iteration
+        check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration
         if self.solver not in SOLVERS:
             raise ValueError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
         if self.residuals not in ("relative", "absolute"):

@@ -14,7 +14,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_clusters,
-                          check_nonnegative, check_positive_ints, distance_memberships,
+                          check_numbers, check_positive_ints, distance_memberships,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
@@ -255,7 +255,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         if not np.isfinite(self.lam) or self.lam < 0:
             raise ValueError(f"lam must be a non-negative number, got {self.lam!r}")
         check_positive_ints(self, "n_init", "max_iter", "n_neighbors")
-        check_nonnegative(self, "tol", negative_ok=True)   # < 0: every iteration
+        check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration
         r = self.init_rounds
         if r is not None and (isinstance(r, bool) or not isinstance(r, (int, np.integer))
                               or r < 1):

@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
-from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_nonnegative,
+from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, check_numbers,
                           check_positive_ints, distance_memberships, fit_restarts, store_params,
                           top_terms)
 from .._rng import as_generator
@@ -213,7 +213,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
                             "kmeans_n_init")
         if n_docs is not None:
             check_n_clusters(self.n_clusters, n_docs)
-        check_nonnegative(self, "tol", negative_ok=True)   # < 0: every iteration
+        check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration
         if int(self.joint_max_iter) < 0:
             raise ValueError(f"joint_max_iter must be >= 0, got {self.joint_max_iter!r}")
         if self.norm not in ("document", "segment", None):

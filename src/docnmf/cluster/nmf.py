@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input,
-                          check_n_clusters, check_nonnegative, check_positive_ints,
+                          check_n_clusters, check_numbers, check_positive_ints,
                           memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.init import INITS, make_starts, truncated_svd
@@ -136,7 +136,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        check_nonnegative(self, "tol", negative_ok=True)   # < 0: every iteration
+        check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration
         if self.weighting not in ("none", "ncw"):
             raise ValueError(f"weighting must be 'none' or 'ncw', got {self.weighting!r}")
         if self.solver not in BATCHED_SOLVERS:

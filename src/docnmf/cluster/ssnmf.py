@@ -12,7 +12,7 @@ from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input,
-                          check_n_clusters, check_nonnegative, check_positive_ints, cluster_means,
+                          check_n_clusters, check_numbers, check_positive_ints, cluster_means,
                           distance_memberships, fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..constraints import build_constraints, constrained_pairs
@@ -194,7 +194,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         if self.update not in UPDATES:
             raise ValueError(f"update must be one of {sorted(UPDATES)}, got {self.update!r}")
         check_positive_ints(self, "n_init", "max_iter")
-        check_nonnegative(self, "tol")
+        check_numbers(self, "tol")
 
     def _similarity(self, X, must_link, cannot_link) -> ConstrainedSimilarity:
         if self.affinity == "precomputed":

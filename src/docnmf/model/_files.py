@@ -244,9 +244,12 @@ def _check_placement(estimator, name: str) -> None:
         raise ModelFormatError(f"the saved {name} cannot place a document: its parameters and "
                                f"arrays do not fit together ({type(exc).__name__}: {exc})"
                                ) from None
-    if placed.shape != (1, estimator.n_clusters) or not np.all(np.isfinite(placed)):
+    if placed.shape != (1, estimator.n_clusters):
         raise ModelFormatError(f"the saved {name} places a document in {placed.shape[-1]} "
                                f"clusters, but n_clusters is {estimator.n_clusters!r}")
+    if not np.all(np.isfinite(placed)):
+        raise ModelFormatError(f"the saved {name} gives a document memberships that are not "
+                               "finite numbers")
 
 
 def load(path: str | os.PathLike):
