@@ -432,8 +432,9 @@ def _add_benchmark_parser(sub) -> None:
                     "the whole suite) and accuracy.png. An interrupted run resumes where it "
                     "stopped.")
     p.add_argument("--list", action="store_true", help="list the corpora and their half")
-    p.add_argument("--role", choices=["tuning", "held_back", "all"], default="all",
-                   help="which half of the suite (default all)")
+    p.add_argument("--role", choices=["tuning", "held_back", "all", "confirm"], default="all",
+                   help="which half of the suite (default all: both); confirm: the "
+                        "confirmation set declared after the defaults were fixed")
     p.add_argument("--corpora", default=None,
                    help="comma-separated corpus names (default: every corpus of --role)")
     p.add_argument("--methods", nargs="+", default=None, metavar="ENTRY",
@@ -1215,7 +1216,7 @@ def _cmd_benchmark(args) -> int:
     from .experiments import ProtocolError
     from .experiments.benchmark import DEFAULT_ENTRIES, parse_entry, run_suite
     from .experiments.benchmark_report import write_benchmark_report
-    from .experiments.suite import SUITE_CORPORA
+    from .experiments.suite import CONFIRM_CORPORA, SUITE_CORPORA
 
     entries = args.methods or DEFAULT_ENTRIES
     try:
@@ -1224,16 +1225,18 @@ def _cmd_benchmark(args) -> int:
     except ProtocolError as exc:
         raise UsageError(str(exc)) from None
     found = {info.name for info in list_datasets() if info.found}
+    declared = SUITE_CORPORA + CONFIRM_CORPORA
     if args.list:
-        for c in SUITE_CORPORA:
-            print(f"{c.name:<20} {c.role:<9} {'found  ' if c.name in found else 'missing'} "
+        for c in declared:
+            print(f"{c.name:<20} {c.role:<9} {'found  ' if c.dataset in found else 'missing'} "
                   f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
         return 0
-    corpora = [c for c in SUITE_CORPORA if args.role in ("all", c.role)]
+    corpora = [c for c in declared if args.role == c.role or
+               (args.role == "all" and c.role != "confirm")]
     if args.corpora:
-        corpora = [c for c in SUITE_CORPORA
+        corpora = [c for c in declared
                    if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]
-    missing = [c.name for c in corpora if c.name not in found]
+    missing = [c.name for c in corpora if c.dataset not in found]
     if missing:
         raise UsageError(f"corpora not found: {', '.join(missing)}; set DOCNMF_DATA")
     try:

@@ -9,7 +9,7 @@ from docnmf.corpus import CorpusError, list_datasets, load_dataset
 REQUIRED = {
     "tdt2", "tdt2_all", "tdt2_top30", "reuters21578", "reuters21578_single", "reuters_cai",
     "20newsgroups", "classic3", "classic4", "cstr", "classic3_cclust", "cluto_re0", "cluto_fbis",
-    "cluto_wap", "cluto_k1a", "cluto_k1b",
+    "cluto_wap", "cluto_k1a", "cluto_k1b", "duc2004",
 }
 
 

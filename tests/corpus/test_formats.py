@@ -154,12 +154,20 @@ def test_mat_shapes_and_class_filter(corpus_path, relative, shape, n_classes, mi
         ("cstr", 475, 4),
         ("classic3_cclust", 3891, 3),
         ("cluto_re0", 1504, 13),
+        ("duc2004", 500, 50),
     ],
 )
 def test_load_dataset_names(datasets_dir, name, n_docs, n_classes):
     c = quietly(load_dataset, name)
     assert (len(c), c.n_classes) == (n_docs, n_classes)
     assert c.metadata["name"] == name
+
+
+def test_duc2004_topics_are_ten_distinct_articles_each(datasets_dir):
+    c = load_dataset("duc2004")
+    assert set(c.class_sizes().values()) == {10} and len(set(c.ids)) == 500
+    assert all(doc_id.split("/")[0] == labels[0] for doc_id, labels in zip(c.ids, c.labels))
+    assert all(len(text.split()) > 20 and "<" not in text for text in c.texts)
 
 
 def test_classic3_cclust_vocabulary(datasets_dir):

@@ -19,7 +19,7 @@ from docnmf.experiments import benchmark
 from docnmf.experiments.benchmark import parse_entry, run_suite
 from docnmf.experiments.benchmark_report import (TIE, Cell, format_benchmark_report,
                                                  head_to_head, write_benchmark_report)
-from docnmf.experiments.suite import SUITE_CORPORA
+from docnmf.experiments.suite import SUITE_CORPORA, SuiteCorpus
 
 TOPICS = {
     "rec.autos": "engine car wheel brake tire dealer sedan gearbox clutch mileage",
@@ -184,6 +184,21 @@ def test_report_has_both_halves_the_whole_and_the_goals(data_home, tmp_path):
         assert title in text
     paths = write_benchmark_report(tmp_path / "rep", records)
     assert [p.name for p in paths][:2] == ["report.md", "summary.json"]
+
+
+def test_a_drawn_corpus_keeps_its_classes_and_reports_apart(data_home, tmp_path):
+    drawn = SuiteCorpus("tr31_2c", "confirm", "trec-tr31", "TREC", "counts", 24, 2,
+                        parent="cluto_tr31", draw=1)
+    records = run_suite(tmp_path / "r.jsonl", ["default", "sklearn-km"],
+                        corpora=[drawn, CORPORA[1]], runs=1, data_home=data_home)
+    mine = [r for r in records if r["corpus"] == "tr31_2c"]
+    assert len(mine) == 2 and all(r["k"] == 2 and r["n_docs"] == 24 for r in mine)
+    assert {r["role"] for r in mine} == {"confirm"}
+    text = format_benchmark_report(records)
+    confirm = text.split("## Confirmation set")[1]
+    assert "tr31_2c" in confirm and "cluto_tr31" not in confirm
+    # the whole suite is both halves: the confirmation set stays out of it
+    assert "tr31_2c" not in text.split("## Whole suite")[1].split("## Confirmation set")[0]
 
 
 def test_pairs_entries_share_one_draw_per_run_and_count_broken_must_links(data_home, tmp_path):

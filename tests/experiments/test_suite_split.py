@@ -7,7 +7,9 @@ from collections import defaultdict
 import pytest
 
 from docnmf.corpus import list_datasets, load_dataset
-from docnmf.experiments.suite import SUITE_CORPORA, suite_corpora
+from docnmf.experiments.benchmark import load_suite_corpus
+from docnmf.experiments.suite import (CONFIRM_CORPORA, MIN_CLASS_SIZE, SUITE_CORPORA,
+                                      draw_classes, suite_corpora)
 
 
 def test_every_suite_corpus_is_a_registered_dataset_once():
@@ -59,3 +61,37 @@ def test_newsgroup_hierarchies_hold_their_groups_only(datasets_dir):
                            "rec.sport.hockey"]
     assert rec.metadata["name"] == "20newsgroups_rec"
     assert all(i.split("/")[1].startswith("rec.") for i in rec.ids)
+
+
+def test_the_confirmation_set_is_apart_from_both_halves():
+    names = [c.name for c in CONFIRM_CORPORA]
+    assert len(names) == len(set(names)) and not set(names) & {c.name for c in SUITE_CORPORA}
+    assert all(c.role == "confirm" and c.parent is not None for c in CONFIRM_CORPORA)
+    assert {c.dataset for c in CONFIRM_CORPORA} <= {info.name for info in list_datasets()}
+    assert suite_corpora("confirm") == list(CONFIRM_CORPORA)
+    assert "confirm" not in {c.role for c in suite_corpora()}
+    # the draws of one parent are different class sets
+    draws = defaultdict(list)
+    for c in CONFIRM_CORPORA:
+        if c.draw is not None:
+            draws[c.dataset].append(c.draw)
+    assert all(len(d) == len(set(d)) == 5 for d in draws.values())
+
+
+def test_drawing_classes_is_seeded_and_order_free():
+    classes = [f"c{i}" for i in range(20)]
+    picks = {tuple(draw_classes(classes, 5, d)) for d in range(1, 6)}
+    assert len(picks) == 5 and all(len(set(p)) == 5 for p in picks)
+    assert draw_classes(classes[::-1], 5, 3) == draw_classes(classes, 5, 3)
+    with pytest.raises(ValueError, match="cannot draw 21 of 20"):
+        draw_classes(classes, 21, 1)
+
+
+@pytest.mark.datasets
+@pytest.mark.parametrize("corpus", CONFIRM_CORPORA, ids=lambda c: c.name)
+def test_declared_sizes_match_the_confirmation_corpus(corpus, datasets_dir):
+    loaded = load_suite_corpus(corpus, data_home=datasets_dir)
+    assert (len(loaded), loaded.n_classes) == (corpus.n_docs, corpus.n_classes)
+    assert min(loaded.class_sizes().values()) >= MIN_CLASS_SIZE
+    assert all(len(labels) == 1 for labels in loaded.labels)
+    assert (loaded.texts is not None) == (corpus.form == "texts")

@@ -59,6 +59,23 @@ def _reuters_xu2003(folder: Path, *, min_class_size: int = 5) -> Corpus:
     return read_reuters21578(folder, single_label=True).filter_min_class_size(min_class_size)
 
 
+def _duc2004_topics(folder: Path) -> Corpus:
+    """The 500 DUC 2004 Task 2 news articles, each labelled with its topic (50 topics of 10).
+
+    The topics are the clusters NIST assembled for summarization; as a
+    clustering corpus they are many small classes of closely related news.
+    """
+    from ..summarize.duc import read_duc2004
+
+    topics = read_duc2004(folder)
+    return Corpus(
+        texts=[text for t in topics for text in t.documents],
+        labels=[(t.id,) for t in topics for _ in t.documents],
+        ids=[f"{t.id}/{doc}" for t in topics for doc in t.doc_ids],
+        metadata={"name": "duc2004", "source": str(folder), "format": "duc2004"},
+    )
+
+
 def _newsgroups_top(folder: Path, *, top: str, **options: Any) -> Corpus:
     """The posts of the 20 Newsgroups groups under one top-level hierarchy (``comp``, ...).
 
@@ -100,6 +117,10 @@ _REGISTRY: dict[str, _Spec] = {
     ),
     "20newsgroups": _Spec(
         "20newsgroups_bydate", read_20newsgroups, "20 Newsgroups bydate, 18846 posts, 20 groups"
+    ),
+    "duc2004": _Spec(
+        "duc2004", _duc2004_topics,
+        "DUC 2004 Task 2 news articles, each labelled with its topic: 500 docs, 50 classes",
     ),
     "classic3": _Spec("classic4_smart", read_classic3, "SMART CISI + CRAN + MED: 3893 docs"),
     "classic4": _Spec("classic4_smart", read_classic4, "SMART CISI + CRAN + MED + CACM: 7097 docs"),

@@ -39,7 +39,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..constraints import sample_constraints
-from ..corpus import load_dataset
+from ..corpus import Corpus, load_dataset
 from ..methods import DEFAULT_METHOD, METHODS, make_estimator
 from ..metrics import clustering_accuracy, nmi
 from ..text.vectorize import DocumentVectorizer
@@ -47,7 +47,7 @@ from ..text.weighting import TfidfWeighting
 from .conditions import ProtocolError
 from .results import ResultsFile
 from .runner import derive_seed, run_tasks
-from .suite import SUITE_CORPORA, SuiteCorpus
+from .suite import MIN_CLASS_SIZE, SUITE_CORPORA, SuiteCorpus, draw_classes
 
 __all__ = ["PEERS", "DEFAULT_ENTRIES", "Entry", "parse_entry", "SuiteTask", "PreparedCorpus",
            "prepare_corpus", "pair_constraints", "run_task", "run_suite", "suite_key"]
@@ -209,15 +209,33 @@ def _peer_inputs(texts, counts) -> tuple[sp.csr_matrix, sp.csr_matrix]:
     return sp.csr_matrix(TfidfTransformer(sublinear_tf=True).fit_transform(counts)), counts
 
 
+def load_suite_corpus(corpus: SuiteCorpus,
+                      data_home: str | os.PathLike | None = None) -> Corpus:
+    """The documents of ``corpus``, each with one label.
+
+    A corpus with a parent keeps the parent's classes of at least
+    :data:`~docnmf.experiments.suite.MIN_CLASS_SIZE` documents, or the
+    ``n_classes`` of them its ``draw`` picks.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnicodeWarning)
+        loaded = load_dataset(corpus.dataset, data_home=data_home)
+    if corpus.parent is not None:
+        loaded = loaded.filter_min_class_size(MIN_CLASS_SIZE)
+        if corpus.draw is not None:
+            chosen = set(draw_classes(loaded.classes, corpus.n_classes, corpus.draw))
+            loaded = loaded.subset([i for i, labels in enumerate(loaded.labels)
+                                    if labels[0] in chosen])
+    elif any(len(labels) != 1 for labels in loaded.labels):
+        loaded = loaded.single_label()
+    return loaded
+
+
 def prepare_corpus(corpus: SuiteCorpus, entries: Iterable[Entry],
                    data_home: str | os.PathLike | None = None) -> PreparedCorpus:
     """Load ``corpus`` and make the matrices ``entries`` need."""
     t0 = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UnicodeWarning)
-        loaded = load_dataset(corpus.name, data_home=data_home)
-    if any(len(labels) != 1 for labels in loaded.labels):
-        loaded = loaded.single_label()
+    loaded = load_suite_corpus(corpus, data_home)
     y, names = loaded.label_array()
     counts = None if loaded.counts is None else sp.csr_matrix(loaded.counts, dtype=np.float64)
     data = PreparedCorpus(corpus, y, len(names), loaded.texts, counts)

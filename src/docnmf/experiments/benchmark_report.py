@@ -23,7 +23,7 @@ from scipy.stats import rankdata
 
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from .benchmark import PEERS
-from .suite import ROLES, SUITE_CORPORA
+from .suite import CONFIRM_CORPORA, ROLES, SUITE_CORPORA
 
 __all__ = ["TIE", "Cell", "cells_of", "mean_ranks", "head_to_head", "Comparison",
            "format_benchmark_report", "write_benchmark_report"]
@@ -32,7 +32,9 @@ __all__ = ["TIE", "Cell", "cells_of", "mean_ranks", "head_to_head", "Comparison"
 TIE = 0.005
 
 ROLE_TITLES = {"tuning": "Tuning half (defaults chosen here)",
-               "held_back": "Held-back half (defaults confirmed here)", None: "Whole suite"}
+               "held_back": "Held-back half (defaults confirmed here)",
+               "confirm": "Confirmation set (declared after the defaults were fixed)",
+               None: "Whole suite"}
 
 
 @dataclass(frozen=True)
@@ -161,11 +163,14 @@ def _entries_in(records) -> list[str]:
 
 
 def _corpora_in(records, role: str | None) -> list[str]:
+    """The corpora of one role in the records (None: the whole suite, both halves)."""
+    def wanted(corpus_role) -> bool:
+        return corpus_role == role if role is not None else corpus_role != "confirm"
+
     present = {r["corpus"] for r in records}
-    return [c.name for c in SUITE_CORPORA
-            if c.name in present and (role is None or c.role == role)] + sorted(
-        {r["corpus"] for r in records if (role is None or r.get("role") == role)}
-        - {c.name for c in SUITE_CORPORA})
+    declared = SUITE_CORPORA + CONFIRM_CORPORA
+    return [c.name for c in declared if c.name in present and wanted(c.role)] + sorted(
+        {r["corpus"] for r in records if wanted(r.get("role"))} - {c.name for c in declared})
 
 
 def _table(cells, corpora, entries, metric: str) -> list[str]:
@@ -288,7 +293,7 @@ def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "
              "Peers:", ""]
     lines = [x for x in lines if x is not None]
     lines += [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries] + [""]
-    for role in (*ROLES, None):
+    for role in ("tuning", "held_back", None, "confirm"):
         lines += _section(cells, records, role, entries, reference)
     return "\n".join(lines)
 
