@@ -432,9 +432,10 @@ def _add_benchmark_parser(sub) -> None:
                     "the whole suite) and accuracy.png. An interrupted run resumes where it "
                     "stopped.")
     p.add_argument("--list", action="store_true", help="list the corpora and their half")
-    p.add_argument("--role", choices=["tuning", "held_back", "all", "confirm"], default="all",
-                   help="which half of the suite (default all: both); confirm: the "
-                        "confirmation set declared after the defaults were fixed")
+    p.add_argument("--role", choices=["tuning", "held_back", "all", "confirm", "confirm2"],
+                   default="all",
+                   help="which half of the suite (default all: both); confirm, confirm2: the "
+                        "confirmation sets declared after the defaults were fixed")
     p.add_argument("--corpora", default=None,
                    help="comma-separated corpus names (default: every corpus of --role)")
     p.add_argument("--methods", nargs="+", default=None, metavar="ENTRY",
@@ -1232,7 +1233,7 @@ def _cmd_benchmark(args) -> int:
                   f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
         return 0
     corpora = [c for c in declared if args.role == c.role or
-               (args.role == "all" and c.role != "confirm")]
+               (args.role == "all" and c.role in ("tuning", "held_back"))]
     if args.corpora:
         corpora = [c for c in declared
                    if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]

@@ -66,16 +66,14 @@ def test_newsgroup_hierarchies_hold_their_groups_only(datasets_dir):
 def test_the_confirmation_set_is_apart_from_both_halves():
     names = [c.name for c in CONFIRM_CORPORA]
     assert len(names) == len(set(names)) and not set(names) & {c.name for c in SUITE_CORPORA}
-    assert all(c.role == "confirm" and c.parent is not None for c in CONFIRM_CORPORA)
+    assert all(c.role in ("confirm", "confirm2") and c.parent is not None
+               for c in CONFIRM_CORPORA)
     assert {c.dataset for c in CONFIRM_CORPORA} <= {info.name for info in list_datasets()}
-    assert suite_corpora("confirm") == list(CONFIRM_CORPORA)
-    assert "confirm" not in {c.role for c in suite_corpora()}
-    # the draws of one parent are different class sets
-    draws = defaultdict(list)
-    for c in CONFIRM_CORPORA:
-        if c.draw is not None:
-            draws[c.dataset].append(c.draw)
-    assert all(len(d) == len(set(d)) == 5 for d in draws.values())
+    assert suite_corpora("confirm") + suite_corpora("confirm2") == list(CONFIRM_CORPORA)
+    assert {c.role for c in suite_corpora()} == {"tuning", "held_back"}
+    # the draws of one parent have seeds of their own, so they are different class sets
+    draws = [(c.dataset, c.draw) for c in CONFIRM_CORPORA if c.draw is not None]
+    assert len(draws) == len(set(draws)) == 15 + 24
 
 
 def test_drawing_classes_is_seeded_and_order_free():

@@ -34,6 +34,7 @@ TIE = 0.005
 ROLE_TITLES = {"tuning": "Tuning half (defaults chosen here)",
                "held_back": "Held-back half (defaults confirmed here)",
                "confirm": "Confirmation set (declared after the defaults were fixed)",
+               "confirm2": "Second confirmation set (declared after the first was read)",
                None: "Whole suite"}
 
 
@@ -165,7 +166,7 @@ def _entries_in(records) -> list[str]:
 def _corpora_in(records, role: str | None) -> list[str]:
     """The corpora of one role in the records (None: the whole suite, both halves)."""
     def wanted(corpus_role) -> bool:
-        return corpus_role == role if role is not None else corpus_role != "confirm"
+        return corpus_role == role if role is not None else corpus_role in ("tuning", "held_back")
 
     present = {r["corpus"] for r in records}
     declared = SUITE_CORPORA + CONFIRM_CORPORA
@@ -293,7 +294,7 @@ def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "
              "Peers:", ""]
     lines = [x for x in lines if x is not None]
     lines += [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries] + [""]
-    for role in ("tuning", "held_back", None, "confirm"):
+    for role in ("tuning", "held_back", None, "confirm", "confirm2"):
         lines += _section(cells, records, role, entries, reference)
     return "\n".join(lines)
 

@@ -27,6 +27,13 @@ documents only as Cai's count matrix), and five-class draws from TDT2,
 Reuters-21578 and DUC 2004, the size of the collections the defaults were
 first found wanting on. Its corpora keep classes of at least
 :data:`MIN_CLASS_SIZE` documents, like the suite's TDT2 and Reuters.
+
+The confirmation set did not confirm the default of the time (the
+consensus, chosen on the tuning half and confirmed on the held-back one):
+it was 0.016 below scikit-learn's k-means on average there. A second set
+(role ``"confirm2"``) was then declared before any other default was scored
+on it: draws of 3, 6 and 10 classes from eight corpora of both halves and
+of the first set. Its class combinations are new; its documents are not.
 """
 
 from __future__ import annotations
@@ -39,8 +46,8 @@ import numpy as np
 __all__ = ["Role", "SuiteCorpus", "SUITE_CORPORA", "CONFIRM_CORPORA", "ROLES",
            "MIN_CLASS_SIZE", "draw_classes", "suite_corpora"]
 
-Role = Literal["tuning", "held_back", "confirm"]
-ROLES: tuple[Role, ...] = ("tuning", "held_back", "confirm")
+Role = Literal["tuning", "held_back", "confirm", "confirm2"]
+ROLES: tuple[Role, ...] = ("tuning", "held_back", "confirm", "confirm2")
 
 #: Classes smaller than this are left out of the confirmation set's corpora.
 MIN_CLASS_SIZE = 10
@@ -127,8 +134,25 @@ SUITE_CORPORA: tuple[SuiteCorpus, ...] = (
 )
 
 
-def _confirm(name, parent, domain, form, n_docs, n_classes, draw=None) -> SuiteCorpus:
-    return SuiteCorpus(name, "confirm", parent, domain, form, n_docs, n_classes, parent, draw)
+def _confirm(name, parent, domain, form, n_docs, n_classes, draw=None,
+             role: Role = "confirm") -> SuiteCorpus:
+    return SuiteCorpus(name, role, parent, domain, form, n_docs, n_classes, parent, draw)
+
+
+#: The second confirmation set's parents: (short name, dataset, domain, form).
+_CONFIRM2_PARENTS = (
+    ("tdt2", "tdt2", "news", "counts"),
+    ("reuters", "reuters21578_single", "news", "texts"),
+    ("20ng", "20newsgroups", "newsgroup posts", "texts"),
+    ("duc2004", "duc2004", "news", "texts"),
+    ("k1a", "cluto_k1a", "web pages", "counts"),
+    ("wap", "cluto_wap", "web pages", "counts"),
+    ("re1", "cluto_re1", "news", "counts"),
+    ("fbis", "cluto_fbis", "broadcast news", "counts"),
+)
+#: Documents in each of its draws, in the order of the parents and of (3, 6, 10) classes.
+_CONFIRM2_SIZES = (161, 307, 680, 149, 876, 916, 2765, 5368, 9359, 30, 60, 100, 79, 643, 1514,
+                   203, 499, 853, 86, 353, 609, 281, 1013, 1589)
 
 
 #: Declared after the defaults were fixed, before any of it was clustered (see above).
@@ -141,21 +165,24 @@ CONFIRM_CORPORA: tuple[SuiteCorpus, ...] = (
       for d, n in zip(range(1, 6), (494, 4070, 514, 291, 2781))),
     *(_confirm(f"duc2004_5c_{d}", "duc2004", "news", "texts", 50, 5, draw=d)
       for d in range(1, 6)),
+    *(_confirm(f"{short}_{k}c_{100 + i}", dataset, domain, form, _CONFIRM2_SIZES[i], k,
+               draw=100 + i, role="confirm2")
+      for i, ((short, dataset, domain, form), k) in enumerate(
+          (parent, k) for parent in _CONFIRM2_PARENTS for k in (3, 6, 10))),
 )
 
 
 def suite_corpora(role: Role | None = None) -> list[SuiteCorpus]:
-    """The suite's corpora, all or those of one half; ``"confirm"``: the confirmation set.
+    """The suite's corpora, all or those of one half, or one confirmation set.
 
     Examples
     --------
     >>> len(suite_corpora("tuning")), len(suite_corpora("held_back")), len(suite_corpora())
     (15, 14, 29)
-    >>> len(suite_corpora("confirm"))
-    17
+    >>> len(suite_corpora("confirm")), len(suite_corpora("confirm2"))
+    (17, 24)
     """
     if role is not None and role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, got {role!r}")
-    if role == "confirm":
-        return list(CONFIRM_CORPORA)
-    return [c for c in SUITE_CORPORA if role is None or c.role == role]
+    return [c for c in SUITE_CORPORA + CONFIRM_CORPORA if c.role == role or
+            (role is None and c.role in ("tuning", "held_back"))]
