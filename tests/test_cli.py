@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from docnmf.cli import main
+from docnmf.methods import DEFAULT_METHOD
 
 
 
@@ -29,13 +30,15 @@ def test_demo(capsys):
     code, out, err = run(["demo"], capsys)
     assert code == 0
     assert "accuracy" in out and "cluster  4" in out
-    assert "consensus member nmf-ncw/raw" in err  # progress goes to standard error, per member
+    # progress goes to standard error
+    assert f"clustering 80 documents into 5 clusters with {DEFAULT_METHOD}" in err
 
 
 def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     before = {p: p.read_bytes() for p in folder.rglob("*.txt")}
     out_dir = tmp_path / "out"
-    code, out, _ = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "-o", str(out_dir)], capsys)
+    code, out, _ = run(["cluster", str(folder), "-k", "2", "--method", "consensus", "--min-df", "1",
+                        "-o", str(out_dir)], capsys)
     assert code == 0
     with open(out_dir / "assignments.csv") as fh:
         rows = list(csv.DictReader(fh))
@@ -204,7 +207,8 @@ def test_nma_overlapping_writes_pairs(tmp_path, capsys):
 def test_overlapping_needs_nma(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping", "-o", str(tmp_path)],
                        capsys)
-    assert code == 2 and "--overlapping does not apply to consensus; methods that take it: nma" in err
+    assert code == 2
+    assert f"--overlapping does not apply to {DEFAULT_METHOD}; methods that take it: nma" in err
 
 
 @pytest.mark.parametrize("method", ["plsi", "lda", "km", "nc"])
@@ -248,7 +252,8 @@ def test_concept_factorization_methods(method, extra, folder, tmp_path, capsys):
 
 
 def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--lam", "5", "-o", str(tmp_path)], capsys)
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "consensus", "--lam", "5",
+                        "-o", str(tmp_path)], capsys)
     assert code == 2 and "--lam does not apply to consensus; methods that take it: lccf," in err
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
                         "-o", str(tmp_path)], capsys)
@@ -351,8 +356,8 @@ def test_the_readme_commands_parse_and_their_options_apply(line):
 
 
 def test_options_a_method_does_not_take_are_named_together(folder, tmp_path, capsys):
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--solver", "mu", "--init", "random",
-                        "-o", str(tmp_path / "o")], capsys)
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "consensus", "--solver", "mu",
+                        "--init", "random", "-o", str(tmp_path / "o")], capsys)
     assert code == 2
     assert ("--init and --solver do not apply to consensus; methods that take them: nmf, nmf-ncw"
             in err)
@@ -380,7 +385,7 @@ def test_version_and_quiet_after_the_command(folder, tmp_path, capsys):
 
 def test_per_cluster_summaries_cluster_as_cluster_does(folder, capsys):
     code, _, err = run(["summarize", str(folder), "--per-cluster", "-k", "2"], capsys)
-    assert code == 0 and "clusters with consensus" in err
+    assert code == 0 and f"clusters with {DEFAULT_METHOD}" in err
 
 
 def test_a_usage_mistake_is_short_and_suggests_the_nearest_choice(capsys):

@@ -20,6 +20,7 @@ from docnmf.experiments.benchmark import parse_entry, run_suite
 from docnmf.experiments.benchmark_report import (TIE, Cell, format_benchmark_report,
                                                  head_to_head, write_benchmark_report)
 from docnmf.experiments.suite import SUITE_CORPORA, SuiteCorpus
+from docnmf.methods import DEFAULT_METHOD
 
 TOPICS = {
     "rec.autos": "engine car wheel brake tire dealer sedan gearbox clutch mileage",
@@ -137,6 +138,24 @@ def test_a_results_file_of_another_seed_is_refused(data_home, tmp_path):
     run_suite(path, ["default"], corpora=CORPORA[:1], runs=1, data_home=data_home)
     with pytest.raises(ProtocolError, match="seed"):
         run_suite(path, ["default"], corpora=CORPORA[:1], runs=1, seed=1, data_home=data_home)
+
+
+def test_fits_of_an_earlier_default_are_not_reused_as_the_default(data_home, tmp_path):
+    path = tmp_path / "results.jsonl"
+    records = run_suite(path, ["default"], corpora=CORPORA[1:], runs=1, data_home=data_home)
+    assert records[0]["method"] == DEFAULT_METHOD
+    # the same file, as if written when the default was another method
+    lines = path.read_text().splitlines()
+    fit = json.loads(lines[1])
+    for method in ("some-other-method", None):
+        fit.pop("method", None)
+        if method:
+            fit["method"] = method
+        path.write_text("\n".join([lines[0], json.dumps(fit)]) + "\n")
+        with pytest.raises(ProtocolError, match="made when the default method was"):
+            run_suite(path, ["default"], corpora=CORPORA[1:], runs=1, data_home=data_home)
+        # entries by name still reuse the file
+        assert run_suite(path, ["nmf"], corpora=CORPORA[1:], runs=1, data_home=data_home)
 
 
 def test_the_command_runs_one_half_only_and_reports_it(data_home, tmp_path, capsys):

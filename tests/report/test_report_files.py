@@ -25,6 +25,13 @@ def demo_out(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def consensus_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("consensus")
+    assert main(["-q", "demo", "--method", "consensus", "-o", str(out)]) == 0
+    return out
+
+
 def test_folder_holds_what_the_report_needs(demo_out):
     with np.load(demo_out / "memberships.npz", allow_pickle=False) as npz:
         M = npz["memberships"]
@@ -135,9 +142,9 @@ def test_documents_in_no_cluster_stay_out_of_the_map_and_matrices(tmp_path):
     assert main(["-q", "report", str(tmp_path)]) == 0
 
 
-def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(demo_out):
-    html = (demo_out / "report.html").read_text(encoding="utf-8")
-    run = json.loads((demo_out / "run.json").read_text())
+def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(consensus_out):
+    html = (consensus_out / "report.html").read_text(encoding="utf-8")
+    run = json.loads((consensus_out / "run.json").read_text())
     section = html[html.index('<section id="objective">'):]
     section = section[:section.index("</section>")]
     assert "<h2>Consensus</h2>" in section and 'href="#objective">Consensus</a>' in html
@@ -145,11 +152,12 @@ def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(d
                                                                section)
 
 
-def test_members_agreement_is_drawn_from_0_to_1_not_against_the_best_member(demo_out, tmp_path):
+def test_members_agreement_is_drawn_from_0_to_1_not_against_the_best_member(consensus_out,
+                                                                            tmp_path):
     import shutil
 
     folder = tmp_path / "run"
-    shutil.copytree(demo_out, folder)
+    shutil.copytree(consensus_out, folder)
     run = json.loads((folder / "run.json").read_text())
     run["consensus_members"] = {"nmf/raw": 0.8, "lsa/raw": 0.4}
     (folder / "run.json").write_text(json.dumps(run))

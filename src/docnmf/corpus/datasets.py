@@ -21,6 +21,7 @@ from .formats import (
     read_classic3,
     read_classic4,
     read_cluto,
+    read_duc2004_documents,
     read_mat,
     read_reuters21578,
 )
@@ -65,13 +66,11 @@ def _duc2004_topics(folder: Path) -> Corpus:
     The topics are the clusters NIST assembled for summarization; as a
     clustering corpus they are many small classes of closely related news.
     """
-    from ..summarize.duc import read_duc2004
-
-    topics = read_duc2004(folder)
+    topics = read_duc2004_documents(folder / "ayushoriginal" / "duc2004" / "docs")
     return Corpus(
-        texts=[text for t in topics for text in t.documents],
-        labels=[(t.id,) for t in topics for _ in t.documents],
-        ids=[f"{t.id}/{doc}" for t in topics for doc in t.doc_ids],
+        texts=[text for _, _, texts in topics for text in texts],
+        labels=[(topic,) for topic, doc_ids, _ in topics for _ in doc_ids],
+        ids=[f"{topic}/{doc}" for topic, doc_ids, _ in topics for doc in doc_ids],
         metadata={"name": "duc2004", "source": str(folder), "format": "duc2004"},
     )
 

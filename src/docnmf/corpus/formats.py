@@ -33,6 +33,8 @@ __all__ = [
     "read_classic4",
     "read_cluto",
     "read_mat",
+    "duc_text",
+    "read_duc2004_documents",
 ]
 
 ReutersSplit = Literal["TRAIN", "TEST", "NOT-USED"]
@@ -603,3 +605,49 @@ def read_mat(path: str | os.PathLike, *, min_class_size: int | None = None) -> C
         vocabulary=vocabulary,
     )
     return corpus if min_class_size is None else corpus.filter_min_class_size(min_class_size)
+
+
+# ---------------------------------------------------------------- DUC 2004
+
+_DUC_TEXT = re.compile(r"<TEXT>(.*?)</TEXT>", re.DOTALL | re.IGNORECASE)
+_DUC_DOCNO = re.compile(r"<DOCNO>\s*(.*?)\s*</DOCNO>", re.DOTALL | re.IGNORECASE)
+_DUC_TAG = re.compile(r"<[^>]+>")
+
+
+def duc_text(raw: str) -> str:
+    """The ``<TEXT>`` of a NIST tagged document, inner tags removed, lines unwrapped.
+
+    Examples
+    --------
+    >>> duc_text("<DOC><TEXT>\\nOne line\\nwrapped here. <P>\\nNext.</TEXT></DOC>")
+    'One line wrapped here. Next.'
+    """
+    m = _DUC_TEXT.search(raw)
+    body = m.group(1) if m else raw
+    return " ".join(_DUC_TAG.sub(" ", body).split())
+
+
+def _chronological(docno: str) -> tuple[str, str]:
+    digits = re.search(r"\d{8}", docno)
+    return (digits.group(0) if digits else "", docno)
+
+
+def read_duc2004_documents(docs_dir: str | os.PathLike, decoder: Decoder | None = None
+                           ) -> list[tuple[str, list[str], list[str]]]:
+    """The DUC 2004 Task 2 clusters under ``docs_dir`` (``<topic>t/<DOCNO>`` files).
+
+    Returns ``(topic, DOCNOs, texts)`` per topic, sorted by topic id, each
+    topic's documents oldest first (the date is in the DOCNO).
+    """
+    decoder = decoder or Decoder()
+    topics = []
+    for folder in sorted(p for p in Path(docs_dir).iterdir() if p.is_dir()):
+        entries = []
+        for path in folder.iterdir():
+            if path.is_file() and not path.name.startswith("."):
+                raw = decoder.read(path)
+                docno = _DUC_DOCNO.search(raw)
+                entries.append((docno.group(1) if docno else path.name, duc_text(raw)))
+        entries.sort(key=lambda e: _chronological(e[0]))
+        topics.append((folder.name.rstrip("t"), [e[0] for e in entries], [e[1] for e in entries]))
+    return topics

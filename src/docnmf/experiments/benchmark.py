@@ -325,7 +325,7 @@ def run_task(data: PreparedCorpus, task: SuiteTask, seed: int) -> dict[str, Any]
         must = fit_params["must_link"]
         extra["broken_must_links"] = int(np.sum(labels[must[:, 0]] != labels[must[:, 1]]))
     return {"corpus": task.corpus, "role": data.corpus.role, "entry": task.entry,
-            "run": task.run, "k": data.k, "n_docs": int(len(data.y)),
+            "method": entry.method, "run": task.run, "k": data.k, "n_docs": int(len(data.y)),
             "random_state": random_state, **extra,
             "accuracy": clustering_accuracy(data.y, labels), "nmi": nmi(data.y, labels),
             "n_clusters_found": int(len(np.unique(labels))), "seconds": round(seconds, 3),
@@ -339,6 +339,19 @@ def _task_in(context: tuple[PreparedCorpus, int], task: SuiteTask) -> dict[str, 
 
 
 # -- the run --------------------------------------------------------------------------------------
+
+def _check_default_fits(path, records, planned: Sequence[Entry]) -> None:
+    """Refuse to reuse fits of ``default`` made when the default was another method."""
+    wanted = {e.name: e.method for e in planned}
+    for r in records:
+        entry = r["entry"]
+        if entry.split(":")[0] == "default" and entry in wanted and r.get("method") != wanted[entry]:
+            made = r.get("method") or "not recorded (before docnmf recorded it)"
+            raise ProtocolError(
+                f"{path} holds fits of {r['entry']!r} made when the default method was {made}; "
+                f"it is {DEFAULT_METHOD} now: name the method (--methods {DEFAULT_METHOD}) or "
+                "use another output folder")
+
 
 def run_suite(results_path: str | os.PathLike, entries: Sequence[str] = DEFAULT_ENTRIES, *,
               corpora: Sequence[SuiteCorpus] = SUITE_CORPORA, runs: int = 3, seed: int = 0,
@@ -361,6 +374,7 @@ def run_suite(results_path: str | os.PathLike, entries: Sequence[str] = DEFAULT_
             for r in range(runs)]
     with ResultsFile(results_path, params, key=suite_key) as results:
         done = {suite_key(r): r for r in results.open()}
+        _check_default_fits(results.path, done.values(), parsed)
         todo = [t for t in plan if (t.corpus, t.entry, t.run) not in done]
         if len(todo) < len(plan):
             logger.info("%s: reusing %d of %d fits; %d to compute", results.path,

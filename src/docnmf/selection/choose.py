@@ -176,7 +176,7 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     max_documents : int
         Documents the criteria are computed on.
     weighting : {"ncw", "none"}
-        NMF-NCW (a member of the default consensus, and the default on Dask) or plain NMF.
+        NMF-NCW (the start of the default LCCF-NCW, and the default on Dask) or plain NMF.
     random_state : int, Generator or None
     max_iter, tol : int, float
         Per fit; looser than a final clustering, which the criteria do not need.

@@ -20,17 +20,13 @@ from pathlib import Path
 
 from ..corpus._paths import data_dir
 from ..corpus._text_io import Decoder
+from ..corpus.formats import duc_text, read_duc2004_documents
 
 __all__ = ["DUC2004_SYSTEMS", "DUCTopic", "duc_text", "read_duc2004", "read_duc2004_peers"]
 
 #: The systems in ``stuartmackie/peers-txt``.
 DUC2004_SYSTEMS = ("Lead", "FreqSum", "TsSum", "Centroid", "LexRank", "GreedyKL", "CLASSY04",
                    "CLASSY11", "DPP", "ICSISumm", "OCCAMS_V", "RegSum", "Submodular")
-
-_TEXT = re.compile(r"<TEXT>(.*?)</TEXT>", re.DOTALL | re.IGNORECASE)
-_DOCNO = re.compile(r"<DOCNO>\s*(.*?)\s*</DOCNO>", re.DOTALL | re.IGNORECASE)
-_TAG = re.compile(r"<[^>]+>")
-
 
 @dataclass(frozen=True)
 class DUCTopic:
@@ -54,29 +50,11 @@ class DUCTopic:
     models: dict[str, list[str]]
 
 
-def duc_text(raw: str) -> str:
-    """The ``<TEXT>`` of a NIST tagged document, inner tags removed, lines unwrapped.
-
-    Examples
-    --------
-    >>> duc_text("<DOC><TEXT>\\nOne line\\nwrapped here. <P>\\nNext.</TEXT></DOC>")
-    'One line wrapped here. Next.'
-    """
-    m = _TEXT.search(raw)
-    body = m.group(1) if m else raw
-    return " ".join(_TAG.sub(" ", body).split())
-
-
 def _root(root: str | os.PathLike | None) -> Path:
     path = Path(root) if root is not None else data_dir() / "duc2004"
     if not path.is_dir():
         raise FileNotFoundError(f"DUC 2004 folder {path} not found (set DOCNMF_DATA)")
     return path
-
-
-def _chronological(docno: str) -> tuple[str, str]:
-    digits = re.search(r"\d{8}", docno)
-    return (digits.group(0) if digits else "", docno)
 
 
 def read_duc2004(root: str | os.PathLike | None = None) -> list[DUCTopic]:
@@ -101,18 +79,8 @@ def read_duc2004(root: str | os.PathLike | None = None) -> list[DUCTopic]:
         if m:
             lines = [ln.strip() for ln in decoder.read(path).splitlines()]
             models.setdefault(m.group(1), {})[m.group(2)] = [ln for ln in lines if ln]
-    topics = []
-    for folder in sorted(p for p in docs_dir.iterdir() if p.is_dir()):
-        topic = folder.name.rstrip("t")
-        entries = []
-        for path in folder.iterdir():
-            if path.is_file() and not path.name.startswith("."):
-                raw = decoder.read(path)
-                docno = _DOCNO.search(raw)
-                entries.append((docno.group(1) if docno else path.name, duc_text(raw)))
-        entries.sort(key=lambda e: _chronological(e[0]))
-        topics.append(DUCTopic(topic, [e[0] for e in entries], [e[1] for e in entries],
-                               dict(sorted(models.get(topic, {}).items()))))
+    return [DUCTopic(topic, doc_ids, texts, dict(sorted(models.get(topic, {}).items())))
+            for topic, doc_ids, texts in read_duc2004_documents(docs_dir, decoder)]
     decoder.warn("file", root)
     return topics
 
