@@ -164,3 +164,30 @@ def test_mat_fea_gnd_and_transposed_A_labels(tmp_path):
     scipy.io.savemat(tmp_path / "bad.mat", {"X": X})
     with pytest.raises(CorpusError, match="found: X"):
         read_mat(tmp_path / "bad.mat")
+
+
+def _duc_file(folder, docno, date, text):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / docno).write_bytes(b"<DOC>\n<DOCNO> " + docno.encode() + b" </DOCNO>\n<DATE_TIME> "
+                                 + date.encode() + b" </DATE_TIME>\n<TEXT>\n" + text
+                                 + b"\n</TEXT>\n</DOC>\n")
+
+
+def test_duc2004_documents_by_topic_oldest_first_and_the_dataset_labels(tmp_path):
+    from docnmf.corpus import load_dataset
+    from docnmf.corpus.formats import read_duc2004_documents
+
+    docs = tmp_path / "duc2004" / "ayushoriginal" / "duc2004" / "docs"
+    _duc_file(docs / "d30002t", "APW19981104.0052", "11/04/1998", b"Later <P> story\nwrapped.")
+    _duc_file(docs / "d30002t", "APW19981103.0001", "11/03/1998", b"Earlier story.")
+    _duc_file(docs / "d30001t", "NYT19981001.0003", "10/01/1998", b"Caf\xe9 news.")  # not UTF-8
+    with pytest.warns(UnicodeWarning, match="1 file in .* not valid utf-8"):
+        topics = read_duc2004_documents(docs)
+    assert [(t, ids) for t, ids, _ in topics] == [
+        ("d30001", ["NYT19981001.0003"]), ("d30002", ["APW19981103.0001", "APW19981104.0052"])]
+    assert topics[1][2] == ["Earlier story.", "Later story wrapped."]
+    with pytest.warns(UnicodeWarning):
+        corpus = load_dataset("duc2004", data_home=tmp_path)
+    assert corpus.ids == ["d30001/NYT19981001.0003", "d30002/APW19981103.0001",
+                          "d30002/APW19981104.0052"]
+    assert corpus.labels == [("d30001",), ("d30002",), ("d30002",)]

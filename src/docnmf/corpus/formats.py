@@ -637,8 +637,11 @@ def read_duc2004_documents(docs_dir: str | os.PathLike, decoder: Decoder | None 
     """The DUC 2004 Task 2 clusters under ``docs_dir`` (``<topic>t/<DOCNO>`` files).
 
     Returns ``(topic, DOCNOs, texts)`` per topic, sorted by topic id, each
-    topic's documents oldest first (the date is in the DOCNO).
+    topic's documents oldest first (the date is in the DOCNO). Files that are
+    not valid UTF-8 are decoded with replacement characters and counted in
+    ``decoder``; without one, a ``UnicodeWarning`` says how many there were.
     """
+    own_decoder = decoder is None
     decoder = decoder or Decoder()
     topics = []
     for folder in sorted(p for p in Path(docs_dir).iterdir() if p.is_dir()):
@@ -650,4 +653,6 @@ def read_duc2004_documents(docs_dir: str | os.PathLike, decoder: Decoder | None 
                 entries.append((docno.group(1) if docno else path.name, duc_text(raw)))
         entries.sort(key=lambda e: _chronological(e[0]))
         topics.append((folder.name.rstrip("t"), [e[0] for e in entries], [e[1] for e in entries]))
+    if own_decoder:
+        decoder.warn("file", docs_dir)
     return topics

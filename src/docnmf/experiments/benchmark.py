@@ -32,7 +32,6 @@ import os
 import time
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -345,7 +344,8 @@ def _check_default_fits(path, records, planned: Sequence[Entry]) -> None:
     wanted = {e.name: e.method for e in planned}
     for r in records:
         entry = r["entry"]
-        if entry.split(":")[0] == "default" and entry in wanted and r.get("method") != wanted[entry]:
+        stale = entry in wanted and r.get("method") != wanted[entry]
+        if stale and entry.split(":")[0] == "default":
             made = r.get("method") or "not recorded (before docnmf recorded it)"
             raise ProtocolError(
                 f"{path} holds fits of {r['entry']!r} made when the default method was {made}; "

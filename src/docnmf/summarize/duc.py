@@ -79,8 +79,8 @@ def read_duc2004(root: str | os.PathLike | None = None) -> list[DUCTopic]:
         if m:
             lines = [ln.strip() for ln in decoder.read(path).splitlines()]
             models.setdefault(m.group(1), {})[m.group(2)] = [ln for ln in lines if ln]
-    return [DUCTopic(topic, doc_ids, texts, dict(sorted(models.get(topic, {}).items())))
-            for topic, doc_ids, texts in read_duc2004_documents(docs_dir, decoder)]
+    topics = [DUCTopic(topic, doc_ids, texts, dict(sorted(models.get(topic, {}).items())))
+              for topic, doc_ids, texts in read_duc2004_documents(docs_dir, decoder)]
     decoder.warn("file", root)
     return topics
 
