@@ -59,7 +59,7 @@ K_VALUES = list(range(2, 31))
 K_VALUES_WIDE = K_VALUES + list(range(34, 71, 4))
 PICKS = ["stability", "cophenetic", "silhouette", "baseline"]
 CONFIRM = {c.name: c for c in CONFIRM_CORPORA}
-SPLITS = ("tuning", "held out", "confirm")
+SPLITS = ("tuning", "held out", "confirm", "confirm2")
 TOLERANCE = 0.30
 
 
@@ -105,7 +105,9 @@ def _repick(result: dict) -> dict:
 
 
 def _split(name: str) -> str:
-    return "confirm" if name in CONFIRM else "held out" if name in HOLD_OUT else "tuning"
+    if name in CONFIRM:
+        return CONFIRM[name].role
+    return "held out" if name in HOLD_OUT else "tuning"
 
 
 def _share(results: list[dict], pick: str) -> tuple[int, int]:

@@ -110,7 +110,8 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
 
 
 #: What ``docnmf cluster --scheduler/--dask-workers`` runs when no ``--method`` is given: the
-#: in-memory default (a consensus of six clusterings) is not distributed; NMF-NCW is.
+#: in-memory default (LCCF-NCW, with its nearest-neighbour graph) is not distributed; NMF-NCW,
+#: the factorization LCCF-NCW starts from, is.
 DASK_DEFAULT_METHOD = "nmf-ncw"
 
 

@@ -25,7 +25,7 @@ __all__ = ["SSNMFClustering", "constraint_f1"]
 logger = logging.getLogger(__name__)
 
 ConstraintMode = Literal["extreme", "cost"]
-#: How SS-NMF clusters: the default consensus, NMF-NCW's factor, or the paper's similarity.
+#: How SS-NMF clusters: the consensus (its default), NMF-NCW's factor, or the paper's similarity.
 FACTORIZATIONS = ("consensus", "ncw", "similarity")
 Affinity = Literal["linear", "precomputed"]
 
