@@ -45,6 +45,26 @@ def test_matches_brute_force(container, p, block_size):
     np.testing.assert_allclose(S.toarray(), brute_force_graph(X, p), rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_blocks_shared_by_threads_give_the_brute_force_graph(threads):
+    from docnmf.factor import graph, sparse
+
+    X = random_documents(n=61, seed=4)
+    seen = []
+    real = sparse.ThreadPoolExecutor
+
+    def counted(workers):
+        seen.append(workers)
+        return real(workers)
+
+    with pytest.MonkeyPatch.context() as mp:      # the thread count, whatever the machine has
+        mp.setattr(graph, "blas_threads", lambda: threads)
+        mp.setattr(sparse, "ThreadPoolExecutor", counted)
+        S = knn_cosine_graph(sp.csr_matrix(X), 3, block_size=8)
+    assert seen == ([] if threads == 1 else [threads])
+    np.testing.assert_allclose(S.toarray(), brute_force_graph(X, 3), rtol=1e-12, atol=1e-15)
+
+
 def test_symmetric_non_negative_zero_diagonal_and_degrees():
     X = random_documents(60, 30, seed=3)
     S = knn_cosine_graph(sp.csr_matrix(X), 5).toarray()

@@ -188,3 +188,46 @@ def test_restarts_are_a_chart_only_when_they_differ(demo_out, tmp_path, restarts
         assert f"{min(restarts):.6g}." in section
     if len(restarts) > 1 and not chart:
         assert f"All {len(restarts)} restarts ended at the same objective" in section
+
+
+def test_diagnostics_are_counted_in_the_facts_and_listed_beside_them(demo_out, tmp_path):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    run = json.loads((folder / "run.json").read_text())
+    run["diagnostics"] = {"small_clusters": [
+        {"cluster": 1, "size": 2, "examples": ["a/1", "a/2"]},
+        {"cluster": 3, "size": 0, "examples": []}]}
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    assert "<tr><th>diagnostics</th><td>2 findings</td></tr>" in html
+    findings = re.findall(r"<li>([^<]+)</li>", html[html.index('<ul class="findings">'):]
+                          .split("</ul>")[0])
+    assert findings[1] == "cluster 3 is empty" and findings[0].startswith("cluster 1 has only 2")
+    run["diagnostics"] = {}
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    assert "<td>nothing to report</td>" in html and 'class="findings"' not in html
+
+
+@pytest.mark.parametrize("method, history, says", [
+    ("lccf-ncw", [3.0, 3.5, 2.0, 1.0], "it rose at 1 of 3 steps, where the factors were rescaled"),
+    ("nmf", [3.0, 3.5, 2.0, 1.0], "it rose at 1 of 3 steps</figcaption>"),
+    ("lccf-ncw", [3.0, 2.0, 2.0, 1.0], "per iteration</figcaption>")])
+def test_an_objective_that_rises_is_said_to_rise(demo_out, tmp_path, method, history, says):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    run = json.loads((folder / "run.json").read_text())
+    run["objective_history"] = history
+    run["parameters"]["method"] = method
+    run.pop("consensus_members", None)
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    section = html[html.index('<section id="objective">'):]
+    assert says in section[:section.index("</section>")]

@@ -101,13 +101,15 @@ def _overview(f: RunFolder) -> str:
     if selection:
         facts.insert(8, ("k chosen by", selection.get("reason", "choose-k")))
     diagnostics = run.get("diagnostics")
+    findings = None
     if isinstance(diagnostics, dict):     # the run's findings about itself, as sentences
         try:
             findings = warning_lines(diagnostics)
         except (KeyError, TypeError, ValueError):   # a record of another shape: shown as is
             findings = [f"{key.replace('_', ' ')}: {json.dumps(to_jsonable(value))}"
                         for key, value in diagnostics.items()]
-        facts.append(("diagnostics", "; ".join(findings) if findings else "nothing to report"))
+        facts.append(("diagnostics", f"{len(findings)} finding{'s' * (len(findings) != 1)}"
+                      if findings else "nothing to report"))
     rows = "".join(f"<tr><th>{_e(a)}</th><td>{_e(b)}</td></tr>" for a, b in facts)
     estimator = params.get("estimator") or {}
     est = ", ".join(f"{_e(k)}={_e(v)}" for k, v in estimator.items())
@@ -117,6 +119,9 @@ def _overview(f: RunFolder) -> str:
            f'<p class="params"><b>estimator</b> {est or "–"}</p>'
            f'<p class="params"><b>text pipeline</b> {vec or "defaults"}</p>']
     out.append(_metrics(f.metrics, confusion=False))
+    if findings:                          # sentences: beside the facts, where they have room
+        out.append('<p class="params"><b>diagnostics</b></p><ul class="findings">'
+                   + "".join(f"<li>{_e(x)}</li>" for x in findings) + "</ul>")
     out.append("</div></div>")
     out.append(_confusion(f.metrics))
     out.append(_cluster_index(f))
@@ -272,8 +277,18 @@ def _objective(f: RunFolder) -> str:
                 "raw and on sublinear tf-idf.</p></div>"
                 + _restarts_chart(restarts, "objective of each restart of the consensus "
                                   "k-means (the lowest is kept)") + "</div></section>")
+    caption = "objective of the kept restart, per iteration"
+    values = [float(v) for v in history if isinstance(v, (int, float))]
+    rises = sum(b > a for a, b in zip(values, values[1:]))
+    if rises:
+        # LCCF and CF rescale V to unit columns after each round (Cai et al.'s convention),
+        # which their objective is not invariant to; say so rather than let it look like a fault
+        caption += (f"; it rose at {rises} of {len(values) - 1} steps"
+                    + (", where the factors were rescaled between rounds (the convention of "
+                       "Cai et al.'s code)" if str(run.get("parameters", {}).get("method", ""))
+                       .startswith(("cf", "lccf")) else ""))
     return ('<section id="objective"><h2>Objective</h2><div class="pair">'
-            + _svg_line(history, "objective of the kept restart, per iteration", "iteration")
+            + _svg_line(history, caption, "iteration")
             + _restarts_chart(restarts, "final objective of each restart (the lowest is kept)")
             + "</div></section>")
 
