@@ -75,6 +75,11 @@ def test_pruning_and_cap(tiny_texts):
 def test_empty_vocabulary_is_a_clear_error():
     with pytest.raises(EmptyVocabularyError, match="no index terms"):
         DocumentVectorizer().fit(["the and of", "a 123 !!"])
+    # words in every document are pruned by max_df; one of them is counted in the singular
+    with pytest.raises(EmptyVocabularyError, match=r"\(1 term before pruning\)"):
+        DocumentVectorizer(min_df=1).fit(["galaxy", "galaxy", "galaxy"])
+    with pytest.raises(EmptyVocabularyError, match=r"\(2 terms before pruning\)"):
+        DocumentVectorizer(min_df=1).fit(["galaxy star", "galaxy star", "galaxy star"])
 
 
 def test_readable_names():

@@ -171,9 +171,7 @@ class DaskVectorizer(DocumentVectorizer):
         low, high = self._document_count_bounds(summary.n_docs)
         kept = kept_terms(summary.df, summary.totals, low, high, self.max_features)
         if not kept.size:
-            raise EmptyVocabularyError(
-                "no index terms left after tokenization, stop words and document-frequency "
-                f"pruning ({len(summary.terms)} terms before pruning)")
+            raise EmptyVocabularyError.after_pruning(len(summary.terms))
         vocabulary = summary.terms[kept]
         self.analyzer_ = analyzer
         self.vocabulary_ = {str(term): j for j, term in enumerate(vocabulary)}

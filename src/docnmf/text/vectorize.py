@@ -21,6 +21,12 @@ __all__ = ["DocumentVectorizer", "EmptyVocabularyError", "document_count_bounds"
 class EmptyVocabularyError(ValueError):
     """No index term survived tokenization, stop words and document-frequency pruning."""
 
+    @classmethod
+    def after_pruning(cls, n_terms: int) -> "EmptyVocabularyError":
+        """The error when pruning by document frequency left none of ``n_terms`` terms."""
+        return cls("no index terms left after tokenization, stop words and document-frequency "
+                   f"pruning ({n_terms} term{'s' * (n_terms != 1)} before pruning)")
+
 
 class DocumentVectorizer(TransformerMixin, BaseEstimator):
     """Tokenize, remove stop words, Porter-stem, prune and weight: texts -> CSR tf-idf.
@@ -157,9 +163,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         del tokens  # the token stream is the largest array here; the counts hold what it had
         kept = kept_columns(counts, low, high, self.max_features)
         if not kept.size:
-            raise EmptyVocabularyError(
-                "no index terms left after tokenization, stop words and document-frequency "
-                f"pruning ({len(terms)} terms before pruning)")
+            raise EmptyVocabularyError.after_pruning(len(terms))
         counts = counts[:, kept]
         vocabulary = [terms[j] for j in kept]
         self.analyzer_ = analyzer
