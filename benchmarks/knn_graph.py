@@ -64,7 +64,8 @@ def main(argv=None) -> int:
     for threads in sorted({1, blas_threads()}):
         for block in args.blocks:
             with threadpool_limits(threads, user_api="blas"):
-                S, s, mb = measured(lambda: knn_cosine_graph(X, args.p, block_size=block))
+                S, s, mb = measured(lambda block=block: knn_cosine_graph(X, args.p,
+                                                                         block_size=block))
             # docnmf's graph is symmetrized (eq. 8's "or"): each row's own p neighbours are in it
             same = np.mean([peer_sets[i] <= set(S.indices[S.indptr[i]:S.indptr[i + 1]])
                             for i in range(X.shape[0])])

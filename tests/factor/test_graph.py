@@ -65,6 +65,24 @@ def test_blocks_shared_by_threads_give_the_brute_force_graph(threads):
     np.testing.assert_allclose(S.toarray(), brute_force_graph(X, 3), rtol=1e-12, atol=1e-15)
 
 
+def test_blocks_run_with_blas_on_one_thread():
+    """The blocks share the cores as threads: a dense block's product starts no BLAS threads."""
+    from threadpoolctl import threadpool_limits
+
+    from docnmf.factor.graph import _blocked_top_p
+    from docnmf.factor.sparse import blas_threads
+
+    seen = []
+
+    def block(start, stop):
+        seen.append(blas_threads())
+        return np.ones((stop - start, 4))
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        _blocked_top_p(block, 10, 4, 2, 4, exclude_self=False)
+    assert seen and set(seen) == {1}
+
+
 def test_symmetric_non_negative_zero_diagonal_and_degrees():
     X = random_documents(60, 30, seed=3)
     S = knn_cosine_graph(sp.csr_matrix(X), 5).toarray()

@@ -5,9 +5,10 @@ documents are the columns of its ``X``. Nothing here forms a dense
 n x n similarity: similarities are computed for a block of rows at a time,
 the ``p`` largest of each row are kept, and the block is discarded, so
 memory grows with ``block_size * n + n * p``. The blocks run on the
-threads BLAS may use (scipy's sparse products release the GIL), each
-``block_size / threads`` rows, so the memory stays that of one block; every
-row's neighbours are those it would have alone.
+threads BLAS may use (scipy's sparse products release the GIL; BLAS itself
+is held to one thread meanwhile), each ``block_size / threads`` rows, so the
+memory stays that of one block; every row's neighbours are those it would
+have alone.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from .sparse import blas_threads, thread_pool
 
@@ -73,9 +75,10 @@ def _blocked_top_p(similarity_block, n_rows: int, n_cols: int, p: int, block_siz
     threads = blas_threads()
     step = max(1, block_size // threads)
     spans = [(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
-    with thread_pool(threads) as pool:
+    # the threads share the cores: a dense block's product must not start BLAS threads of its own
+    with thread_pool(threads) as pool, threadpool_limits(limits=1, user_api="blas"):
         found = list((pool.map if pool is not None else map)(lambda span: edges(*span), spans))
-    rows, cols, vals = ([x[i] for x in found] for i in range(3))
+    rows, cols, vals = (list(part) for part in zip(*found)) if found else ([], [], [])
     rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
     cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
     vals = np.concatenate(vals) if vals else np.zeros(0)
