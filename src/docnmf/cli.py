@@ -1218,7 +1218,7 @@ def _cmd_benchmark(args) -> int:
     from .experiments import ProtocolError
     from .experiments.benchmark import DEFAULT_ENTRIES, parse_entry, run_suite
     from .experiments.benchmark_report import write_benchmark_report
-    from .experiments.suite import CONFIRM_CORPORA, SUITE_CORPORA
+    from .experiments.suite import CONFIRM_CORPORA, SUITE_CORPORA, suite_corpora
 
     entries = args.methods or DEFAULT_ENTRIES
     try:
@@ -1233,8 +1233,7 @@ def _cmd_benchmark(args) -> int:
             print(f"{c.name:<20} {c.role:<9} {'found  ' if c.dataset in found else 'missing'} "
                   f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
         return 0
-    corpora = [c for c in declared if args.role == c.role or
-               (args.role == "all" and c.role in ("tuning", "held_back"))]
+    corpora = suite_corpora(None if args.role == "all" else args.role)
     if args.corpora:
         corpora = [c for c in declared
                    if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]

@@ -175,6 +175,21 @@ def test_the_command_runs_one_half_only_and_reports_it(data_home, tmp_path, caps
     assert "unknown corpus '20newsgroups_rec'" in capsys.readouterr().err
 
 
+def test_the_confirmation_sets_are_listed_and_run_by_their_role(data_home, tmp_path, capsys):
+    assert main(["benchmark", "--list"]) == 0
+    listed = {line.split()[0]: line.split()[1:3] for line in capsys.readouterr().out.splitlines()}
+    assert listed["cluto_tr31"] == ["held_back", "found"]
+    # a draw is found when its parent is: none of this folder's corpora is a parent
+    assert listed["tdt2_5c_1"] == ["confirm", "missing"]
+    assert listed["fbis_10c_123"] == ["confirm2", "missing"]
+    assert main(["-q", "benchmark", "--role", "confirm", "--corpora", "tdt2_5c_1",
+                 "-o", str(tmp_path)]) == 2
+    assert "corpora not found: tdt2_5c_1" in capsys.readouterr().err
+    # the whole suite is both halves; a confirmation corpus is named with its role
+    assert main(["-q", "benchmark", "--corpora", "tdt2_5c_1", "-o", str(tmp_path)]) == 2
+    assert "unknown corpus 'tdt2_5c_1'" in capsys.readouterr().err
+
+
 def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
     for entry, message in [("nmf-xyz", "unknown suite entry"),
                            ("cf:lam=1", "cf is defined by lam=0.0"),
