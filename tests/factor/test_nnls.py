@@ -114,6 +114,29 @@ def test_many_columns_sharing_passive_sets():
     _assert_optimal(C, B[:, sample], X[:, sample])
 
 
+@pytest.mark.parametrize("rank", [None, 6])
+@pytest.mark.parametrize("q", [14, 24])   # one padded stack; stacks by passive-set size
+def test_many_columns_with_passive_sets_of_every_size(q, rank):
+    """The stacked paths: passive sets all different, from one variable to all of them.
+
+    As in the rows of a term basis: sparse non-negative right-hand sides leave most
+    variables at zero, a few columns use many. With ``rank`` the design is singular
+    (every passive block past its rank is solved by its pseudo-inverse).
+    """
+    rng = np.random.default_rng(7)
+    m, r = 60, 1500
+    C = rng.random((m, q)) * (rng.random((m, q)) < 0.4)
+    if rank is not None:
+        C = C[:, :rank] @ rng.random((rank, q))
+    density = rng.choice([0.01, 0.05, 0.2, 0.8], size=r)
+    B = rng.random((m, r)) * (rng.random((m, r)) < density)
+    X = nnls_bpp(C, B)
+    sizes = np.bincount((X > 0).sum(axis=0), minlength=q + 1)
+    assert np.count_nonzero(sizes[1:]) >= (4 if rank else 8), sizes  # many sizes were solved
+    sample = rng.choice(r, 300, replace=False)
+    _assert_optimal(C, B[:, sample], X[:, sample])
+
+
 def test_gram_form_and_shape_errors():
     G = np.array([[2.0, 1.0], [1.0, 2.0]])
     np.testing.assert_allclose(nnls_bpp_gram(G, np.array([[3.0], [-3.0]])), [[1.5], [0.0]])

@@ -258,12 +258,14 @@ def _solve_passive(G, Ht, Ft, rows, Xt, Yt) -> None:
     Problems with the same passive set share one factorisation of ``G_FF``
     (Kim & Park's grouping). Passive sets shared by only a few problems
     would cost one Python-level factorisation each, so those problems are
-    solved together as a stack of masked systems by numpy's batched LAPACK.
+    solved together as stacks of their passive blocks by numpy's batched LAPACK.
     """
+    # a shared factorisation costs ~50 us of Python overhead; a problem in a batched
+    # stack costs ~2 us plus its own factorisation (~p^3 / 3 flops for p passive variables,
+    # p = q in the padded stack)
     q = G.shape[0]
-    # a shared factorisation costs ~50 us of Python overhead; a problem in the batched
-    # stack costs ~2 us plus its own factorisation (~q^3 / 3 flops)
-    min_group = max(2, int(50.0 / (2.0 + q ** 3 / 3000.0)))
+    sizes = Ft[rows].sum(axis=1) if q > _PADDED_STACK_MAX_Q else np.full(rows.size, q)
+    min_group = np.maximum(2, (50.0 / (2.0 + sizes ** 3 / 3000.0)).astype(np.int64))
     keys = _pattern_keys(Ft[rows])
     _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     inverse = inverse.ravel()
@@ -298,30 +300,76 @@ def _solve_passive(G, Ht, Ft, rows, Xt, Yt) -> None:
         Yt[part] = Yr
 
 
-#: Problems per stack in the batched path (bounds the memory of the q x q stack).
+#: Problems per call of the batched path (bounds the memory of its p x p stacks).
 _BATCH_ROWS = 2048
 
 
-def _masked_batch_solve(G: np.ndarray, Hr: np.ndarray, Fr: np.ndarray) -> np.ndarray:
-    """``x_F = G_FF^+ h_F`` for each row of ``Hr``, as one stack of q x q systems.
+#: Up to this many variables the batched path solves one stack of padded q x q systems.
+#: Stacking by passive-set size gains nothing measurable there (NMA with the paper's l = 7:
+#: 0.93-1.02 of the time), and the padded stack keeps the rounding, so reruns of the
+#: tables in ``reports/`` give the numbers shown there.
+_PADDED_STACK_MAX_Q = 16
 
-    Row ``j`` solves ``(D G D + s (I - D)) x = D h`` with ``D = diag(F_j)``:
-    the passive block is ``G_FF`` and the other variables decouple with
+
+def _masked_batch_solve(G: np.ndarray, Hr: np.ndarray, Fr: np.ndarray) -> np.ndarray:
+    """``x_F = G_FF^+ h_F`` for each row of ``Hr``, as stacks of small systems.
+
+    Rows with the same number ``p`` of passive variables form one stack of
+    ``p x p`` blocks ``G_FF`` gathered from ``G`` (each row its own ``F``),
+    solved by numpy's batched LAPACK; the other variables are 0. A block
+    costs ``p^3`` rather than ``q^3``: in alternating least squares on text
+    most passive sets hold a small share of the ``q`` variables. A block
+    whose Cholesky pivots show it singular is solved by its pseudo-inverse.
+    For ``q <= 16`` every row is one padded ``q x q`` system instead
+    (:func:`_padded_stack_solve`).
+    """
+    n, q = Hr.shape
+    if q <= _PADDED_STACK_MAX_Q:
+        return _padded_stack_solve(G, Hr, Fr)
+    x = np.zeros((n, q))
+    sizes = Fr.sum(axis=1)
+    for p in np.unique(sizes):
+        if p == 0:
+            continue
+        rows = np.flatnonzero(sizes == p)
+        idx = np.nonzero(Fr[rows])[1].reshape(rows.size, p)   # each row's passive set, sorted
+        A = G[idx[:, :, None], idx[:, None, :]]
+        b = np.take_along_axis(Hr[rows], idx, axis=1)
+        x[rows[:, None], idx] = _solve_spd_stack(A, b)
+    return x
+
+
+def _padded_stack_solve(G: np.ndarray, Hr: np.ndarray, Fr: np.ndarray) -> np.ndarray:
+    """Row ``j`` solves ``(D G D + s (I - D)) x = D h`` with ``D = diag(F_j)``.
+
+    The passive block is ``G_FF`` and the other variables decouple with
     solution 0. ``s`` (the largest diagonal entry of ``G``) keeps that
-    identity block on ``G``'s scale so the singularity test is not fooled.
+    identity block on ``G``'s scale; the singularity test reads the passive
+    pivots only.
     """
     q = G.shape[0]
     f = Fr.astype(np.float64)
     s = max(float(np.max(np.diag(G), initial=0.0)), np.finfo(float).tiny)
     A = G[None, :, :] * f[:, :, None] * f[:, None, :]
     A[:, np.arange(q), np.arange(q)] += s * (1.0 - f)
-    b = Hr * f
+    return _solve_spd_stack(A, Hr * f, Fr)
+
+
+def _solve_spd_stack(A: np.ndarray, b: np.ndarray, pivots: np.ndarray | None = None
+                     ) -> np.ndarray:
+    """``A_j^+ b_j`` for a stack of symmetric positive semidefinite ``A_j``.
+
+    ``pivots`` (boolean, like ``b``) restricts the singularity test to those pivots.
+    """
     try:
         chol = np.linalg.cholesky(A)
         d = np.diagonal(chol, axis1=1, axis2=2) ** 2  # pivots squared scale like eigenvalues
-        d_min = np.where(Fr, d, np.inf).min(axis=1)
-        d_max = np.where(Fr, d, 0.0).max(axis=1)
-        ok = d_min > _SINGULAR_RTOL * d_max
+        if pivots is None:
+            ok = d.min(axis=1) > _SINGULAR_RTOL * d.max(axis=1)
+        else:
+            d_min = np.where(pivots, d, np.inf).min(axis=1)
+            d_max = np.where(pivots, d, 0.0).max(axis=1)
+            ok = d_min > _SINGULAR_RTOL * d_max
     except np.linalg.LinAlgError:
         ok = np.zeros(A.shape[0], dtype=bool)
     x = np.zeros_like(b)
