@@ -103,12 +103,15 @@ def test_warm_start_reaches_the_same_solution():
     np.testing.assert_allclose(nnls_bpp(C, B2, init=X), nnls_bpp(C, B2), atol=1e-10)
 
 
-def test_many_columns_sharing_passive_sets():
+@pytest.mark.parametrize("q", [4, 20])
+def test_many_columns_sharing_passive_sets(q):
     """The grouped path: thousands of columns, few distinct passive sets."""
     rng = np.random.default_rng(6)
-    C = rng.random((50, 4))
-    B = C @ (rng.random((4, 3000)) * (rng.random((4, 3000)) < 0.6)) \
-        + 0.01 * rng.standard_normal((50, 3000))
+    C = rng.random((50, q))
+    support = rng.random((q, 3000)) < (0.6 if q == 4 else 0.1)
+    if q > 4:   # a few dozen supports shared by many columns, the rest their own
+        support[:, :2000] = support[:, rng.integers(0, 40, 2000)]
+    B = C @ (rng.random((q, 3000)) * support) + 0.01 * rng.standard_normal((50, 3000))
     X = nnls_bpp(C, B)
     sample = rng.choice(3000, 200, replace=False)
     _assert_optimal(C, B[:, sample], X[:, sample])
