@@ -109,6 +109,7 @@ def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
     assert sorted(found[music]["examples"]) == ["music1", "music2"]     # strongest first
     assert all(c["size"] < 3 for c in d["small_clusters"])
     assert f"cluster {music} has only 2 of the documents" in caplog.text
+    assert caplog.text.count("small clusters often hold documents") == 1   # once, not per cluster
     assert not d["vocabulary"]["stemmed"] and not d["vocabulary"]["lowercased"]
 
 

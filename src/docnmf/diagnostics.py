@@ -28,8 +28,9 @@ import scipy.sparse as sp
 
 from .text.tokenize import Analyzer
 
-__all__ = ["SMALL_SHARE", "SMALL_SIZE", "constraint_report", "duplicate_groups", "empty_rows",
-           "small_clusters", "text_hints", "vocabulary_hints", "warning_lines"]
+__all__ = ["SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE", "constraint_report",
+           "duplicate_groups", "empty_rows", "small_clusters", "text_hints", "vocabulary_hints",
+           "warning_lines"]
 
 #: A cluster is reported as small under this share of the documents or this many documents.
 SMALL_SHARE, SMALL_SIZE = 0.01, 3
@@ -208,6 +209,14 @@ def _examples(items: Sequence[str], n: int = 5) -> str:
     return shown + (f" and {len(items) - n} more" if len(items) > n else "")
 
 
+#: What to try when clusters come out tiny: documents sharing few words with the rest get
+#: clusters of their own, the more so under NC weighting, which weighs them up
+#: (``reports/benchmark-suite/ncw-floor/DECISION.md``).
+SMALL_CLUSTER_HINT = ("small clusters often hold documents that share few words with the "
+                      "rest (very short texts, encoded files, signatures): removing them, a "
+                      "smaller -k, or --method consensus may give clusters by topic")
+
+
 def warning_lines(report: dict[str, Any]) -> list[str]:
     """One line per finding of a diagnostics report (as :func:`docnmf.pipeline` builds it)."""
     lines = []
@@ -222,6 +231,8 @@ def warning_lines(report: dict[str, Any]) -> list[str]:
         lines.append(f"cluster {c['cluster']} has only {c['size']} of the documents (under "
                      f"{SMALL_SHARE:.0%} of them or under {SMALL_SIZE}): "
                      + _examples(c["examples"]))
+    if any(c["size"] for c in report.get("small_clusters", [])):
+        lines.append(SMALL_CLUSTER_HINT)
     dup = report.get("duplicates", {})
     if dup.get("groups"):
         lines.append(f"{_documents(dup['documents'])} repeating another exactly "

@@ -202,10 +202,11 @@ def test_diagnostics_are_counted_in_the_facts_and_listed_beside_them(demo_out, t
     (folder / "run.json").write_text(json.dumps(run))
     assert main(["-q", "report", str(folder)]) == 0
     html = (folder / "report.html").read_text(encoding="utf-8")
-    assert "<tr><th>diagnostics</th><td>2 findings</td></tr>" in html
+    assert "<tr><th>diagnostics</th><td>3 findings</td></tr>" in html
     findings = re.findall(r"<li>([^<]+)</li>", html[html.index('<ul class="findings">'):]
                           .split("</ul>")[0])
     assert findings[1] == "cluster 3 is empty" and findings[0].startswith("cluster 1 has only 2")
+    assert findings[2].startswith("small clusters often hold documents that share few words")
     run["diagnostics"] = {}
     (folder / "run.json").write_text(json.dumps(run))
     assert main(["-q", "report", str(folder)]) == 0
