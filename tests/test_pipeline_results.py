@@ -14,7 +14,7 @@ import pytest
 import Stemmer
 
 import docnmf
-from docnmf import Corpus
+from docnmf import Corpus, diagnostics
 from docnmf._estimator import representative_documents
 from docnmf.corpus.demo import load_demo
 from docnmf.pipeline import assign_corpus, centroid_similarity, cluster_corpus, write_run
@@ -111,6 +111,22 @@ def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
     assert f"cluster {music} has only 2 of the documents" in caplog.text
     assert caplog.text.count("small clusters often hold documents") == 1   # once, not per cluster
     assert not d["vocabulary"]["stemmed"] and not d["vocabulary"]["lowercased"]
+
+
+def test_the_small_cluster_advice_does_not_offer_a_method_its_own():
+    report = {"small_clusters": [{"cluster": 1, "size": 2, "examples": ["a", "b"]},
+                                 {"cluster": 2, "size": 0, "examples": []}]}
+    advice = [line for line in diagnostics.warning_lines(report, "lccf-ncw")
+              if line.startswith("small clusters often hold")]
+    assert len(advice) == 1 and "--method consensus" in advice[0]
+    advice = [line for line in diagnostics.warning_lines(report, "consensus")
+              if line.startswith("small clusters often hold")]
+    assert advice == [("small clusters often hold documents that share few words with the rest "
+                       "(very short texts, encoded files, signatures): removing them or a "
+                       "smaller -k may give clusters by topic")]
+    empty_only = {"small_clusters": [{"cluster": 2, "size": 0, "examples": []}]}
+    assert not any(line.startswith("small clusters often hold")
+                   for line in diagnostics.warning_lines(empty_only))
 
 
 def test_pre_stemmed_lowercased_text_is_reported(caplog):

@@ -213,12 +213,16 @@ def _examples(items: Sequence[str], n: int = 5) -> str:
 #: clusters of their own, the more so under NC weighting, which weighs them up
 #: (``reports/benchmark-suite/ncw-floor/DECISION.md``).
 SMALL_CLUSTER_HINT = ("small clusters often hold documents that share few words with the "
-                      "rest (very short texts, encoded files, signatures): removing them, a "
-                      "smaller -k, or --method consensus may give clusters by topic")
+                      "rest (very short texts, encoded files, signatures): {} may give "
+                      "clusters by topic")
 
 
-def warning_lines(report: dict[str, Any]) -> list[str]:
-    """One line per finding of a diagnostics report (as :func:`docnmf.pipeline` builds it)."""
+def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str]:
+    """One line per finding of a diagnostics report (as :func:`docnmf.pipeline` builds it).
+
+    ``method`` is the method that made the result: the advice on small clusters does not
+    suggest the consensus to a consensus.
+    """
     lines = []
     unassigned = report.get("unassigned", {})
     if unassigned.get("count"):
@@ -232,7 +236,9 @@ def warning_lines(report: dict[str, Any]) -> list[str]:
                      f"{SMALL_SHARE:.0%} of them or under {SMALL_SIZE}): "
                      + _examples(c["examples"]))
     if any(c["size"] for c in report.get("small_clusters", [])):
-        lines.append(SMALL_CLUSTER_HINT)
+        lines.append(SMALL_CLUSTER_HINT.format(
+            "removing them or a smaller -k" if method == "consensus"
+            else "removing them, a smaller -k, or --method consensus"))
     dup = report.get("duplicates", {})
     if dup.get("groups"):
         lines.append(f"{_documents(dup['documents'])} repeating another exactly "

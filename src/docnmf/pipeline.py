@@ -191,7 +191,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     metrics = score_labels(corpus, labels)
     report = _diagnose(corpus, labels, n_clusters, fit_params, constraint_files,
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
-                        "reason": "no index term left after preprocessing"}, reps)
+                        "reason": "no index term left after preprocessing"}, reps, method)
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -310,7 +310,8 @@ def similarity_to_centres(X, labels: np.ndarray, centroids: np.ndarray) -> np.nd
 def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               fit_params: dict | None,
               constraint_files: Mapping[str, str | Path] | None,
-              unassigned: dict[str, Any], representatives=None) -> dict[str, Any]:
+              unassigned: dict[str, Any], representatives=None,
+              method: str | None = None) -> dict[str, Any]:
     """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning."""
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
@@ -337,7 +338,7 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
             if c["given"]:
                 logger.info("%d of %d %s pairs kept by the result", c["satisfied"], c["given"],
                             label)
-    for line in diagnostics.warning_lines(report):
+    for line in diagnostics.warning_lines(report, method):
         logger.warning("%s", line)
     return report
 

@@ -104,7 +104,7 @@ def _overview(f: RunFolder) -> str:
     findings = None
     if isinstance(diagnostics, dict):     # the run's findings about itself, as sentences
         try:
-            findings = warning_lines(diagnostics)
+            findings = warning_lines(diagnostics, params.get("method"))
         except (KeyError, TypeError, ValueError):   # a record of another shape: shown as is
             findings = [f"{key.replace('_', ' ')}: {json.dumps(to_jsonable(value))}"
                         for key, value in diagnostics.items()]
