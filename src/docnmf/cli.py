@@ -424,6 +424,7 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
 
 def _add_benchmark_parser(sub) -> None:
     from .experiments.benchmark import DEFAULT_ENTRIES, PEERS
+    from .experiments.suite import ROLES, SUITE_ROLES
 
     p = sub.add_parser(
         "benchmark", help="the evaluation suite: docnmf and scikit-learn on every labelled corpus",
@@ -433,8 +434,8 @@ def _add_benchmark_parser(sub) -> None:
                     "the whole suite) and accuracy.png. An interrupted run resumes where it "
                     "stopped.")
     p.add_argument("--list", action="store_true", help="list the corpora and their half")
-    p.add_argument("--role", choices=["tuning", "held_back", "all", "confirm", "confirm2"],
-                   default="all",
+    confirm_roles = [r for r in ROLES if r not in SUITE_ROLES]
+    p.add_argument("--role", choices=[*SUITE_ROLES, "all", *confirm_roles], default="all",
                    help="which half of the suite (default all: both); confirm, confirm2: the "
                         "confirmation sets declared after the defaults were fixed")
     p.add_argument("--corpora", default=None,

@@ -23,7 +23,7 @@ from scipy.stats import rankdata
 
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from .benchmark import PEERS
-from .suite import CONFIRM_CORPORA, ROLES, SUITE_CORPORA
+from .suite import CONFIRM_CORPORA, ROLES, SUITE_CORPORA, SUITE_ROLES
 
 __all__ = ["TIE", "Cell", "cells_of", "mean_ranks", "head_to_head", "Comparison",
            "format_benchmark_report", "write_benchmark_report"]
@@ -166,7 +166,7 @@ def _entries_in(records) -> list[str]:
 def _corpora_in(records, role: str | None) -> list[str]:
     """The corpora of one role in the records (None: the whole suite, both halves)."""
     def wanted(corpus_role) -> bool:
-        return corpus_role == role if role is not None else corpus_role in ("tuning", "held_back")
+        return corpus_role == role if role is not None else corpus_role in SUITE_ROLES
 
     present = {r["corpus"] for r in records}
     declared = SUITE_CORPORA + CONFIRM_CORPORA
@@ -294,7 +294,7 @@ def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "
              "Peers:", ""]
     lines = [x for x in lines if x is not None]
     lines += [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries] + [""]
-    for role in ("tuning", "held_back", None, "confirm", "confirm2"):
+    for role in (*SUITE_ROLES, None, *(r for r in ROLES if r not in SUITE_ROLES)):
         lines += _section(cells, records, role, entries, reference)
     return "\n".join(lines)
 

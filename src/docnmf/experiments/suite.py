@@ -43,11 +43,13 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["Role", "SuiteCorpus", "SUITE_CORPORA", "CONFIRM_CORPORA", "ROLES",
+__all__ = ["Role", "SuiteCorpus", "SUITE_CORPORA", "CONFIRM_CORPORA", "ROLES", "SUITE_ROLES",
            "MIN_CLASS_SIZE", "draw_classes", "suite_corpora"]
 
 Role = Literal["tuning", "held_back", "confirm", "confirm2"]
 ROLES: tuple[Role, ...] = ("tuning", "held_back", "confirm", "confirm2")
+#: The two halves of the suite proper: "the whole suite" is these, not the confirmation sets.
+SUITE_ROLES: tuple[Role, ...] = ("tuning", "held_back")
 
 #: Classes smaller than this are left out of the confirmation set's corpora.
 MIN_CLASS_SIZE = 10
@@ -185,4 +187,4 @@ def suite_corpora(role: Role | None = None) -> list[SuiteCorpus]:
     if role is not None and role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, got {role!r}")
     return [c for c in SUITE_CORPORA + CONFIRM_CORPORA if c.role == role or
-            (role is None and c.role in ("tuning", "held_back"))]
+            (role is None and c.role in SUITE_ROLES)]
