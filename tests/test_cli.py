@@ -333,6 +333,26 @@ def test_run_json_records_every_restarts_objective(method, restarts, folder, tmp
     assert min(objectives) == pytest.approx(record["objective"]) or method == "km"
 
 
+@pytest.mark.parametrize("extra, ignored", [([], True), (["--init", "random"], False),
+                                            (["--method", "nmf"], True),
+                                            (["--method", "km"], False)])
+def test_restarts_that_a_deterministic_start_ignores_are_reported(extra, ignored, folder, tmp_path,
+                                                            capsys):
+    """The default starts from NMF's deterministic solution, so --restarts changed nothing
+    while the log said "(10 restarts)"; now the log says when the restarts went unused."""
+    out_dir = tmp_path / "out"
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--restarts", "3",
+                        *extra, "-o", str(out_dir)], capsys)
+    assert code == 0, err
+    record = json.loads((out_dir / "run.json").read_text())
+    assert ("--restarts 3 had no effect" in err) is ignored
+    assert len(record["restart_objectives"]) == (1 if ignored else 3)
+    assert ("--init random starts it 3 times" in err) is ignored
+    # without --restarts nothing is said: the run does what it was asked
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", *extra], capsys)
+    assert code == 0 and "had no effect" not in err
+
+
 def _readme_commands() -> list[str]:
     readme = Path(__file__).resolve().parents[1] / "README.md"
     return [re.split(r"\s#\s", line)[0].strip() for line in readme.read_text().splitlines()

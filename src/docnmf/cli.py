@@ -129,6 +129,10 @@ def _add_dask_options(p: argparse.ArgumentParser) -> None:
                         "(default 2000); CSV/JSONL files are one partition each")
 
 
+#: Restarts of ``cluster`` when --restarts is not given (each method's n_init).
+_DEFAULT_RESTARTS = 10
+
+
 def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> None:
     from .methods import DEFAULT_METHOD, METHODS
 
@@ -139,9 +143,11 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
                         + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD})"
                            if dask else ")"))
     g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=10,
-                   help="restarts from random starts; the lowest objective is kept (default 10; "
-                        "NMF's default NNDSVD start is deterministic and runs once)")
+    g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
+                   help=f"restarts from random starts; the lowest objective is kept (default "
+                        f"{_DEFAULT_RESTARTS}). The default starts of NMF (NNDSVDa) and of CF "
+                        "and LCCF (NMF's solution) are deterministic and run once; --init "
+                        "random gives them random starts")
     g.add_argument("--max-iter", type=_positive_int, default=None,
                    help="iterations per restart (default: the method's own, e.g. 500 for NMF, "
                         "1000 for CF/LCCF)")
@@ -532,12 +538,13 @@ def _estimator_params(args) -> dict:
     """The options given on the command line, checked against what ``--method`` takes.
 
     An option left at its default (None) is not passed, so each method keeps
-    its own default; ``--restarts`` always is (every method has restarts).
+    its own default; the restarts always are (every method has them), 10 unless given.
     """
     from .methods import MethodOptionError, method_spec
 
     given = {name: getattr(args, dest, None) for name, (dest, _) in _OPTION_FLAGS.items()}
     params = {name: value for name, value in given.items() if value is not None}
+    params.setdefault("n_init", _DEFAULT_RESTARTS)
     spec = method_spec(args.method)
     try:
         spec.check_options(params)
@@ -556,6 +563,22 @@ def _estimator_params(args) -> dict:
     if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
     return {**params, "verbose": 1}
+
+
+def _note_unused_restarts(model, args) -> None:
+    """Warn when ``--restarts N`` was given but the fit ran once: a deterministic start."""
+    asked = getattr(args, "restarts", None)
+    objectives = getattr(model, "restart_objectives_", None)
+    ran = 0 if objectives is None else len(objectives)
+    start = getattr(model, "start_restart_objectives_", None)
+    if asked is not None and asked > 1 and ran == 1 and (start is None or len(start) == 1):
+        from .methods import method_spec
+
+        takes_init = "init" in method_spec(args.method).parameters()
+        logger.warning("--restarts %d had no effect: %s starts from a deterministic point "
+                       "(NMF's NNDSVDa start, or NMF's solution) and ran once%s", asked,
+                       args.method, f"; --init random starts it {asked} times from random "
+                                    "points" if takes_init else "")
 
 
 def _methods_taking(options) -> list:
@@ -611,8 +634,8 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     paths = []
     # the output folder is checked, locked and staged before the fit, and published after it
     with _output_folder(outdir) as staging:
-        logger.info("clustering %d documents into %d clusters with %s (%d restarts)",
-                    len(corpus), k, args.method, args.restarts)
+        logger.info("clustering %d documents into %d clusters with %s",
+                    len(corpus), k, args.method)
         try:
             run = cluster_corpus(corpus, k, args.method, random_state=args.seed,
                                  estimator_params=estimator_params, fit_params=fit_params,
@@ -625,6 +648,7 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
             if isinstance(exc, _REPORTED_BY_MAIN()):
                 raise
             raise UsageError(f"{args.method}: {exc}") from None
+        _note_unused_restarts(run.model, args)
         if selection is not None:
             run.params["k_selection"] = {"k": selection.k, "reason": selection.reason,
                                          "chosen_by_criterion": selection.chosen,

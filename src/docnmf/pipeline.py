@@ -427,6 +427,8 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         "objective": getattr(model, "objective_", None),
         "objective_history": getattr(model, "loss_history_", None),
         "restart_objectives": getattr(model, "restart_objectives_", None),
+        **({"start_restart_objectives": model.start_restart_objectives_}
+           if getattr(model, "start_restart_objectives_", None) is not None else {}),
         "n_iter": getattr(model, "n_iter_", None),
         **({"consensus_members": {name: round(float(a), 6) for name, a in
                                   zip(model.members_, model.member_agreement_)}}

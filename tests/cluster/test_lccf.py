@@ -124,7 +124,10 @@ def test_default_start_is_nmf_s_solution(planted, weighting):
     model = LCCFClustering(3, weighting=weighting, lam=0.0, random_state=0).fit(X)
     assert model.init_ == "nmf" and len(model.restart_objectives_) == 1
     seed = int(as_generator(0).integers(np.iinfo(np.int32).max))
-    V0 = NMFClustering(3, weighting=weighting, random_state=seed).fit(X).embedding_
+    nmf = NMFClustering(3, weighting=weighting, random_state=seed).fit(X)
+    V0 = nmf.embedding_
+    # what the start ran is recorded: NMF's own restarts (one: its NNDSVDa start)
+    np.testing.assert_array_equal(model.start_restart_objectives_, nmf.restart_objectives_)
     d = X @ (X.T @ np.ones(len(X)))
     Xw = X / np.sqrt(d)[:, None] if weighting == "ncw" else X
     W0 = V0 / np.linalg.norm(Xw.T @ V0, axis=0)
@@ -139,7 +142,12 @@ def test_nmf_start_only_where_nmf_applies(planted):
     X, _ = planted(40, 20, 2, seed=1)
     with pytest.raises(ValueError, match="init='nmf'"):
         LCCFClustering(2, init="nmf", kernel="poly2").fit(X)
-    assert LCCFClustering(2, kernel="poly2", n_init=2, random_state=0).fit(X).init_ == "random"
+    random = LCCFClustering(2, kernel="poly2", n_init=2, random_state=0).fit(X)
+    assert random.init_ == "random" and random.start_restart_objectives_ is None
+    # a refit from random starts forgets an earlier NMF start
+    model = LCCFClustering(2, random_state=0).fit(X)
+    assert model.start_restart_objectives_ is not None
+    assert model.set_params(init="random").fit(X).start_restart_objectives_ is None
     with pytest.raises(ValueError, match="init must be one of"):
         LCCFClustering(2, init="svd").fit(X)
 

@@ -178,6 +178,7 @@ def test_restarts_are_a_chart_only_when_they_differ(demo_out, tmp_path, restarts
     shutil.copytree(demo_out, folder)
     run = json.loads((folder / "run.json").read_text())
     run["restart_objectives"] = restarts
+    run.pop("start_restart_objectives", None)   # restarts of the method itself, not of a start
     (folder / "run.json").write_text(json.dumps(run))
     assert main(["-q", "report", str(folder)]) == 0
     html = (folder / "report.html").read_text(encoding="utf-8")
@@ -188,6 +189,31 @@ def test_restarts_are_a_chart_only_when_they_differ(demo_out, tmp_path, restarts
         assert f"{min(restarts):.6g}." in section
     if len(restarts) > 1 and not chart:
         assert f"All {len(restarts)} restarts ended at the same objective" in section
+
+
+@pytest.mark.parametrize("start, chart", [([5.0, 4.0, 6.0], True), ([4.0], False)])
+def test_a_start_from_nmf_shows_nmf_s_restarts_not_one_start(demo_out, tmp_path, start, chart):
+    """The default (LCCF from NMF's solution) ran LCCF once, and the report said "one start"
+    and "restarts 1" where the log had said "10 restarts": it now says what ran."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    run = json.loads((folder / "run.json").read_text())
+    assert run["parameters"]["method"] == "lccf-ncw" and len(run["start_restart_objectives"]) == 1
+    run["start_restart_objectives"] = start
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    overview = html[html.index('<section id="overview">'):]
+    assert f"<td>{len(start)} of NMF for the start, then one run from the best</td>" in overview
+    section = html[html.index('<section id="objective">'):]
+    section = section[:section.index("</section>")]
+    assert "<figcaption>objective from NMF&#x27;s solution on, per iteration" in section
+    assert section.count("<circle") == (len(start) if chart else 0)
+    assert ("objective at the end of each of its restarts" in section) is chart
+    if not chart:
+        assert "One run, from NMF&#x27;s solution" in section and "ended at 4)." in section
 
 
 def test_diagnostics_are_counted_in_the_facts_and_listed_beside_them(demo_out, tmp_path):
@@ -217,7 +243,8 @@ def test_diagnostics_are_counted_in_the_facts_and_listed_beside_them(demo_out, t
 @pytest.mark.parametrize("method, history, says", [
     ("lccf-ncw", [3.0, 3.5, 2.0, 1.0], "it rose at 1 of 3 steps, where the factors were rescaled"),
     ("nmf", [3.0, 3.5, 2.0, 1.0], "it rose at 1 of 3 steps</figcaption>"),
-    ("lccf-ncw", [3.0, 2.0, 2.0, 1.0], "per iteration</figcaption>")])
+    ("lccf-ncw", [3.0, 2.0, 2.0, 1.0], "per iteration</figcaption>"),
+    ("nmf", [3.0, 2.0, 2.0, 1.0], "of the kept restart, per iteration</figcaption>")])
 def test_an_objective_that_rises_is_said_to_rise(demo_out, tmp_path, method, history, says):
     import shutil
 
@@ -227,6 +254,8 @@ def test_an_objective_that_rises_is_said_to_rise(demo_out, tmp_path, method, his
     run["objective_history"] = history
     run["parameters"]["method"] = method
     run.pop("consensus_members", None)
+    if not method.startswith(("cf", "lccf")):
+        run.pop("start_restart_objectives", None)      # only CF and LCCF start from NMF
     (folder / "run.json").write_text(json.dumps(run))
     assert main(["-q", "report", str(folder)]) == 0
     html = (folder / "report.html").read_text(encoding="utf-8")

@@ -196,6 +196,9 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         Each random start's objective after ``init_rounds`` rounds (after
         convergence when ``init_rounds`` is None); the final objective alone
         when the start is NMF's.
+    start_restart_objectives_ : ndarray of shape (n_restarts,) or None
+        When the start is NMF's: the NMF objective each of NMF's restarts ended
+        at (the lowest gave the start); None for random starts.
     objective_ : float
     n_iter_ : int
         Update rounds of the kept start, ``init_rounds`` included.
@@ -337,6 +340,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         self.lam_effective_ = lam
         rng = as_generator(self.random_state)
         self.init_ = self._start_kind(Kw)
+        self.start_restart_objectives_ = None
         if self.init_ == "nmf":
             best, losses = self._factorize_from_nmf(X, Kw, graph, lam, rng)
         else:
@@ -358,6 +362,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         seed = int(rng.integers(np.iinfo(np.int32).max))
         nmf = NMFClustering(k, weighting=self.weighting, dtype=np.dtype(dtype).name,
                             random_state=seed).fit(X)
+        self.start_restart_objectives_ = np.asarray(nmf.restart_objectives_, dtype=np.float64)
         V0 = np.asarray(nmf.embedding_, dtype=np.float64)
         norms = np.linalg.norm(Kw.concepts(V0), axis=0)
         W0 = V0 / np.where(norms > 0, norms, 1.0)

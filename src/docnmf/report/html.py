@@ -80,6 +80,7 @@ def _overview(f: RunFolder) -> str:
     corpus = run.get("corpus", {})
     timings = run.get("timings", {}) or {}
     restarts = run.get("restart_objectives") or []
+    start_restarts = run.get("start_restart_objectives") or []
     facts = [
         ("corpus", f"{corpus.get('name') or '–'}"),
         ("source", corpus.get("source") or "–"),
@@ -94,7 +95,8 @@ def _overview(f: RunFolder) -> str:
         ("time to fit", _seconds(timings.get("fit_s"))),
         ("iterations (kept restart)", run.get("n_iter", "–")),
         ("final objective", _num(run.get("objective"), 6)),
-        ("restarts", len(restarts) if restarts else "–"),
+        ("restarts", f"{len(start_restarts)} of NMF for the start, then one run from the best"
+         if start_restarts else len(restarts) if restarts else "–"),
         ("docnmf", run.get("docnmf_version", "–")),
     ]
     selection = params.get("k_selection")
@@ -277,7 +279,9 @@ def _objective(f: RunFolder) -> str:
                 "raw and on sublinear tf-idf.</p></div>"
                 + _restarts_chart(restarts, "objective of each restart of the consensus "
                                   "k-means (the lowest is kept)") + "</div></section>")
-    caption = "objective of the kept restart, per iteration"
+    start_restarts = run.get("start_restart_objectives") or []
+    caption = ("objective from NMF's solution on, per iteration" if start_restarts
+               else "objective of the kept restart, per iteration")
     values = [float(v) for v in history if isinstance(v, (int, float))]
     rises = sum(b > a for a, b in zip(values, values[1:]))
     if rises:
@@ -287,20 +291,26 @@ def _objective(f: RunFolder) -> str:
                     + (", where the factors were rescaled between rounds (the convention of "
                        "Cai et al.'s code)" if str(run.get("parameters", {}).get("method", ""))
                        .startswith(("cf", "lccf")) else ""))
+    chart = (_restarts_chart(start_restarts, "NMF's objective at the end of each of its restarts "
+                             "(the lowest gave the start)",
+                             one="One run, from NMF's solution (NMF's start is deterministic and "
+                                 "ran once; its objective ended at {:.6g}).")
+             if start_restarts else
+             _restarts_chart(restarts, "final objective of each restart (the lowest is kept)"))
     return ('<section id="objective"><h2>Objective</h2><div class="pair">'
-            + _svg_line(history, caption, "iteration")
-            + _restarts_chart(restarts, "final objective of each restart (the lowest is kept)")
-            + "</div></section>")
+            + _svg_line(history, caption, "iteration") + chart + "</div></section>")
 
 
-def _restarts_chart(restarts: Sequence[float], title: str) -> str:
+def _restarts_chart(restarts: Sequence[float], title: str,
+                    one: str = "One start (a deterministic start runs once): final objective "
+                               "{:.6g}.") -> str:
     """The restarts' final objectives as dots, or in words when a chart would show nothing:
-    one start, or every restart ending at the same objective."""
+    one start (``one``, formatted with its objective), or every restart ending at the same
+    objective."""
     if not restarts:
         return '<p class="note">One start (a deterministic start runs once).</p>'
     if len(restarts) == 1:
-        return ('<p class="note">One start (a deterministic start runs once): final objective '
-                f"{restarts[0]:.6g}.</p>")
+        return f'<p class="note">{_e(one.format(restarts[0]))}</p>'
     v = np.asarray(restarts, dtype=float)
     if np.ptp(v) <= 1e-9 * max(abs(float(v.max())), 1.0):
         return (f'<p class="note">All {v.size} restarts ended at the same objective, '
