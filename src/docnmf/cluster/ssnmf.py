@@ -33,7 +33,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     """Cluster documents with must-link / cannot-link pairs: SS-NMF and docnmf's default form.
 
     By default (``factorization="consensus"``) the constraints choose among the
-    default method's clusterings and the choice is repaired to keep them; see
+    consensus and its members' clusterings and the choice is repaired to keep them; see
     ``factorization``. The paper's SS-NMF (``factorization="similarity"``):
     the document similarity ``A = X X^T`` (``X``: documents as rows,
     typically unit-length tf-idf; the paper's ``X^T X``) is changed at the
@@ -53,7 +53,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         Number of clusters ``k``.
     factorization : {"consensus", "ncw", "similarity"}
         ``"similarity"``: the paper's, described above. ``"consensus"``
-        (default): ``X`` holds term counts, clustered as the default method
+        (default): ``X`` holds term counts, clustered as ``--method consensus``
         does (:class:`~docnmf.cluster.consensus.ConsensusClustering`: NMF,
         NMF-NCW and LSI k-means on raw and sublinear tf-idf, and their
         consensus); the constraints then choose among the consensus and its

@@ -1,0 +1,28 @@
+"""The README's Python tour runs as written (the command lines are checked in test_cli.py)."""
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _tour() -> str:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    (tour,) = [b for b in blocks if b.startswith("from docnmf import")]
+    return tour
+
+
+def test_the_python_tour_runs(datasets_dir, monkeypatch, capsys):
+    monkeypatch.setenv("DOCNMF_DATA", str(datasets_dir))
+    names: dict = {}
+    exec(compile(_tour(), "README.md", "exec"), names)
+    corpus, model = names["corpus"], names["model"]
+    # the model it calls the default is the default of `docnmf cluster`
+    from docnmf.methods import DEFAULT_METHOD, make_estimator
+
+    default = make_estimator(DEFAULT_METHOD, 3, random_state=0)
+    assert type(model) is type(default)
+    assert model.get_params() == {**default.get_params(), "n_clusters": 3}
+    assert model.labels_.shape == (len(corpus),)
+    keywords = capsys.readouterr().out.splitlines()[0]
+    assert keywords.count("[") == 4            # three clusters' keyword lists, printed
