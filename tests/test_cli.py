@@ -34,6 +34,15 @@ def test_demo(capsys):
     assert f"clustering 80 documents into 5 clusters with {DEFAULT_METHOD}" in err
 
 
+def test_the_demo_corpus_by_name(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["datasets"], capsys)
+    assert code == 0 and re.search(r"^demo +found +the embedded demo corpus", out, re.MULTILINE)
+    code, out, err = run(["cluster", "demo", "-k", "5", "-o", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    assert "80 documents" in out and "against 5 labelled classes" in out
+
+
 def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     before = {p: p.read_bytes() for p in folder.rglob("*.txt")}
     out_dir = tmp_path / "out"

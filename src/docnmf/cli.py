@@ -1091,10 +1091,13 @@ def _cmd_keywords(args) -> int:
 
 def _cmd_datasets(args) -> int:
     from .corpus import data_dir, list_datasets
+    from .corpus.readers import DEMO
 
     infos = list_datasets()
     width = max(len(i.name) for i in infos)
     print(f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)\n")
+    print(f"{DEMO:<{width}}  found    the embedded demo corpus: 80 short documents on five "
+          "topics, labelled (always there)")
     for info in infos:
         print(f"{info.name:<{width}}  {'found  ' if info.found else 'missing'}  {info.description}")
     return 0

@@ -205,8 +205,23 @@ def test_read_corpus_missing_path(tmp_path, monkeypatch, source):
         read_corpus(source)
 
 
+def test_read_corpus_demo_is_the_embedded_corpus_unless_a_folder_is_so_named(
+        tmp_path, monkeypatch, labelled_folder):
+    from docnmf.corpus.demo import load_demo
+
+    monkeypatch.chdir(tmp_path)
+    demo, embedded = read_corpus("demo"), load_demo()
+    assert (demo.texts, demo.labels, demo.ids) == (embedded.texts, embedded.labels, embedded.ids)
+    with pytest.raises(CorpusError, match="the demo corpus takes no reading options, got "
+                                          "text_column"):
+        read_corpus("demo", text_column="body")
+    labelled_folder.rename(tmp_path / "demo")
+    assert read_corpus("demo").metadata["format"] == "folder"
+
+
 def test_read_corpus_unknown_name_and_file_type(tmp_path):
-    with pytest.raises(CorpusError, match="no such file or folder, nor dataset: not_a_dataset .datasets: .*classic3"):
+    with pytest.raises(CorpusError, match="no such file or folder, nor dataset: not_a_dataset "
+                                          r"\(datasets: demo, .*classic3"):
         read_corpus("not_a_dataset")
     odd = write(tmp_path / "d.xml", "<doc/>")
     with pytest.raises(CorpusError, match="cannot tell how to read"):

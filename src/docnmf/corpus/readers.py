@@ -423,6 +423,10 @@ def read_jsonl(
     return corpus
 
 
+#: The name :func:`read_corpus` reads as the embedded demo corpus.
+DEMO = "demo"
+
+
 def _looks_like_path(source: str) -> bool:
     return "/" in source or os.sep in source or bool(Path(source).suffix)
 
@@ -437,7 +441,9 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
         (:func:`read_csv`, tab-delimited for ``.tsv``), a ``.jsonl``/``.ndjson``
         file (:func:`read_jsonl`), a ``.mat`` file
         (:func:`~docnmf.corpus.read_mat`), or else the name of a registered
-        dataset (:func:`~docnmf.corpus.load_dataset`).
+        dataset (:func:`~docnmf.corpus.load_dataset`) or ``"demo"``, the
+        embedded demo corpus (:func:`~docnmf.corpus.demo.load_demo`). A
+        folder or file of that name comes first.
     **options
         Passed on to the chosen reader.
 
@@ -476,9 +482,16 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
         )
     if isinstance(source, os.PathLike) or _looks_like_path(str(source)):
         raise CorpusError(f"no such file or folder: {source}")
+    if str(source) == DEMO:
+        from .demo import load_demo
+
+        if options:
+            raise CorpusError(f"the demo corpus takes no reading options, got "
+                              f"{', '.join(sorted(options))}")
+        return load_demo()
     names = [info.name for info in list_datasets()]
     if str(source) not in names:
         # a bare name: most often a folder name mistyped, else a dataset name
         raise CorpusError(f"no such file or folder, nor dataset: {source} (datasets: "
-                          f"{', '.join(names)})")
+                          f"{', '.join([DEMO, *names])})")
     return load_dataset(str(source), **options)
