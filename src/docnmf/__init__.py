@@ -21,6 +21,7 @@ from .text.weighting import TfidfWeighting, ncw_weights, tfidf_xu2003
 __all__ = [
     "__version__", "Corpus", "CorpusError", "read_corpus", "load_dataset", "list_datasets",
     "load_demo", "DocumentVectorizer", "TfidfWeighting", "tfidf_xu2003", "ncw_weights",
-    "ConsensusClustering", "LCCFClustering", "NMFClustering", "cluster_corpus", "clustering_accuracy", "nmi", "purity",
-    "confusion_matrix", "score_all", "ClusteringModel", "save", "load",
+    "ConsensusClustering", "LCCFClustering", "NMFClustering", "cluster_corpus",
+    "clustering_accuracy", "nmi", "purity", "confusion_matrix", "score_all", "ClusteringModel",
+    "save", "load",
 ]
