@@ -213,7 +213,7 @@ def test_a_start_from_nmf_shows_nmf_s_restarts_not_one_start(demo_out, tmp_path,
     assert section.count("<circle") == (len(start) if chart else 0)
     assert ("objective at the end of each of its restarts" in section) is chart
     if not chart:
-        assert "One run, from NMF&#x27;s solution" in section and "ended at 4)." in section
+        assert "One run, from NMF&#x27;s solution" in section and "not the one plotted: 4)" in section
 
 
 def test_diagnostics_are_counted_in_the_facts_and_listed_beside_them(demo_out, tmp_path):

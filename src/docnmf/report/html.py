@@ -293,8 +293,9 @@ def _objective(f: RunFolder) -> str:
                        .startswith(("cf", "lccf")) else ""))
     chart = (_restarts_chart(start_restarts, "NMF's objective at the end of each of its restarts "
                              "(the lowest gave the start)",
-                             one="One run, from NMF's solution (NMF's start is deterministic and "
-                                 "ran once; its objective ended at {:.6g}).")
+                             one="One run, from NMF's solution: NMF's start is deterministic "
+                                 "and ran once (NMF's own objective, not the one plotted: "
+                                 "{:.6g}).")
              if start_restarts else
              _restarts_chart(restarts, "final objective of each restart (the lowest is kept)"))
     return ('<section id="objective"><h2>Objective</h2><div class="pair">'
