@@ -75,6 +75,13 @@ def _seconds(value: Any) -> str:
 # ---------------------------------------------------------------- sections
 
 
+def _start_restarts(objectives: Sequence[float]) -> str:
+    """The restarts of a fit that started from NMF's solution, in words."""
+    if len(objectives) == 1:
+        return "1, from NMF's solution (a deterministic start)"
+    return f"{len(objectives)} of NMF for the start, then one run from the best"
+
+
 def _overview(f: RunFolder) -> str:
     run, params = f.run, f.run.get("parameters", {})
     corpus = run.get("corpus", {})
@@ -95,8 +102,8 @@ def _overview(f: RunFolder) -> str:
         ("time to fit", _seconds(timings.get("fit_s"))),
         ("iterations (kept restart)", run.get("n_iter", "–")),
         ("final objective", _num(run.get("objective"), 6)),
-        ("restarts", f"{len(start_restarts)} of NMF for the start, then one run from the best"
-         if start_restarts else len(restarts) if restarts else "–"),
+        ("restarts", _start_restarts(start_restarts) if start_restarts
+         else len(restarts) if restarts else "–"),
         ("docnmf", run.get("docnmf_version", "–")),
     ]
     selection = params.get("k_selection")
