@@ -2,25 +2,30 @@
 
 Each draw is clustered by ``docnmf cluster``'s own path (:func:`docnmf.pipeline.cluster_corpus`)
 with the default method and with the consensus, from the same seed; one JSON line per draw on
-standard output: accuracies, the default's cluster sizes and whether the guard of
-``reports/benchmark-suite/degenerate-guard/DECISION.md`` fires (at least half of the ``k``
-clusters hold fewer than ``n / (20 k)`` documents). The draws, none of them clustered before:
+standard output: accuracies, the default's cluster sizes, how many of them are nearly empty
+(fewer than ``n / (20 k)`` documents) and whether each rule of
+``reports/benchmark-suite/degenerate-guard/DECISION.md`` fires: rule 1, at least half of the
+``k`` clusters nearly empty; rule 2, at least ``min(2, ceil(k / 2))`` of them. The draws, none
+of them clustered before their set was declared:
 
-- ``20ng-strip``: five 20 Newsgroups groups, 150 posts each, test split, headers cut off,
-  seeds 300-314; ``20ng-headers``: the same with headers, seeds 300-304;
-- ``tdt2``: five TDT2 classes (Cai's matrices, classes of at least 10 documents), seeds 300-309;
-- ``reuters``: five Reuters-21578 topics (raw text, single-topic documents, topics of at least
-  10), seeds 300-309.
+- ``--set first`` (seeds 300-): ``20ng-strip``, five 20 Newsgroups groups of 150 posts, test
+  split, headers cut off (15 draws); ``20ng-headers``, the same with headers (5); ``tdt2``,
+  five TDT2 classes (Cai's matrices, classes of at least 10 documents; 10); ``reuters``, five
+  Reuters-21578 topics (raw text, single-topic documents, topics of at least 10; 10);
+- ``--set second`` (seeds 400-): the same 40 kinds of draws, and ten-class draws of TDT2 and of
+  Reuters-21578 (5 each).
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/suite_degenerate_guard.py > draws.jsonl
+    PYTHONPATH=src python benchmarks/suite_degenerate_guard.py --set first > draws.jsonl
+    PYTHONPATH=src python benchmarks/suite_degenerate_guard.py --set second > draws-second.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 
@@ -30,10 +35,14 @@ import numpy as np
 NEARLY_EMPTY = 1 / 20
 
 
-def degenerate(sizes, k: int) -> bool:
-    """At least half of the ``k`` clusters hold fewer than ``NEARLY_EMPTY * n / k`` documents."""
+def nearly_empty(sizes) -> int:
+    """How many clusters hold fewer than ``NEARLY_EMPTY * n / k`` documents."""
     sizes = np.asarray(sizes)
-    return bool(np.sum(sizes < NEARLY_EMPTY * sizes.sum() / k) >= k / 2)
+    return int(np.sum(sizes < NEARLY_EMPTY * sizes.sum() / sizes.size))
+
+
+RULES = {"rule1": lambda empty, k: empty >= k / 2,
+         "rule2": lambda empty, k: empty >= min(2, math.ceil(k / 2))}
 
 
 def newsgroups(seed: int, strip: bool):
@@ -48,46 +57,51 @@ def newsgroups(seed: int, strip: bool):
     return corpus.subset([int(i) for i in keep])
 
 
-def suite_draw(parent: str, seed: int):
+def suite_draw(parent: str, k: int, seed: int):
     from docnmf.experiments.benchmark import load_suite_corpus
     from docnmf.experiments.suite import SuiteCorpus
 
-    return load_suite_corpus(SuiteCorpus(f"{parent}_5c_{seed}", "draws", parent, "news",
-                                         "counts", 0, 5, parent=parent, draw=seed))
+    return load_suite_corpus(SuiteCorpus(f"{parent}_{k}c_{seed}", "draws", parent, "news",
+                                         "counts", 0, k, parent=parent, draw=seed))
 
 
-def score(draw: tuple[str, int]) -> dict:
+def score(draw: tuple[str, int, int]) -> dict:
     from threadpoolctl import threadpool_limits
 
     from docnmf.methods import DEFAULT_METHOD
     from docnmf.pipeline import cluster_corpus
 
-    family, seed = draw
+    family, k, seed = draw
     warnings.simplefilter("ignore")
     corpus = {"20ng-strip": lambda: newsgroups(seed, True),
               "20ng-headers": lambda: newsgroups(seed, False),
-              "tdt2": lambda: suite_draw("tdt2", seed),
-              "reuters": lambda: suite_draw("reuters21578_single", seed)}[family]()
-    out = {"family": family, "seed": seed, "docs": len(corpus)}
+              "tdt2": lambda: suite_draw("tdt2", k, seed),
+              "reuters": lambda: suite_draw("reuters21578_single", k, seed)}[family]()
+    out = {"family": family, "k": k, "seed": seed, "docs": len(corpus)}
     with threadpool_limits(1):
-        default = cluster_corpus(corpus, 5, DEFAULT_METHOD, random_state=seed)
-        consensus = cluster_corpus(corpus, 5, "consensus", random_state=seed)
+        default = cluster_corpus(corpus, k, DEFAULT_METHOD, random_state=seed)
+        consensus = cluster_corpus(corpus, k, "consensus", random_state=seed)
     sizes = [int(s) for s in default.sizes]
-    fires = degenerate(sizes, 5)
+    empty = nearly_empty(sizes)
     out.update({"default": default.metrics["accuracy"], "consensus": consensus.metrics["accuracy"],
-                "default_sizes": sorted(sizes), "fires": fires})
-    out["guarded"] = out["consensus"] if fires else out["default"]
+                "default_sizes": sorted(sizes), "nearly_empty": empty,
+                **{name: bool(rule(empty, k)) for name, rule in RULES.items()}})
     return out
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=["first", "second"], required=True)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    draws = ([("20ng-strip", s) for s in range(300, 315)]
-             + [("20ng-headers", s) for s in range(300, 305)]
-             + [("tdt2", s) for s in range(300, 310)]
-             + [("reuters", s) for s in range(300, 310)])
+    base = 300 if args.set == "first" else 400
+    draws = ([("20ng-strip", 5, s) for s in range(base, base + 15)]
+             + [("20ng-headers", 5, s) for s in range(base, base + 5)]
+             + [("tdt2", 5, s) for s in range(base, base + 10)]
+             + [("reuters", 5, s) for s in range(base, base + 10)])
+    if args.set == "second":
+        draws += ([("tdt2", 10, s) for s in range(base, base + 5)]
+                  + [("reuters", 10, s) for s in range(base, base + 5)])
     with ProcessPoolExecutor(args.jobs) as pool:
         for record in pool.map(score, draws):
             print(json.dumps(record), flush=True)
