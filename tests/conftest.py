@@ -147,6 +147,23 @@ def text_folder():
 
 
 @pytest.fixture
+def outlier_topics() -> dict[str, list[str]]:
+    """Three planted topics of 240 made-up-word documents and two pairs of three-word
+    documents that share their words with nothing else: the default method (LCCF-NCW) gives
+    each pair a cluster of its own (sizes 2, 2, 240), a degenerate result."""
+    from docnmf.corpus.synthetic import planted_topic_model, topic_documents
+
+    model = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=40,
+                                topic_share=0.5, seed=0)
+    texts, topics = topic_documents(model, 240, np.random.default_rng(0))
+    out: dict[str, list[str]] = {f"t{t}": [] for t in range(3)}
+    for text, t in zip(texts, topics):
+        out[f"t{t}"].append(text)
+    out["junk"] = [f"{w} {w}x {w}y" for w in ("junkworda", "junkwordb") for _ in range(2)]
+    return out
+
+
+@pytest.fixture
 def cli(capsys):
     """``docnmf`` in-process: ``cli(argv) -> (exit status, stdout, stderr)``."""
     from docnmf.cli import main

@@ -43,6 +43,24 @@ def test_the_demo_corpus_by_name(tmp_path, capsys, monkeypatch):
     assert "80 documents" in out and "against 5 labelled classes" in out
 
 
+def test_the_default_replaces_its_degenerate_result_a_named_method_does_not(
+        tmp_path, capsys, text_folder, outlier_topics):
+    docs = text_folder(tmp_path / "docs", outlier_topics)
+    code, out, err = run(["cluster", str(docs), "-k", "3", "-o", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    assert ("lccf-ncw gave a degenerate result: 2 of its 3 clusters nearly empty (sizes 2, 2, "
+            "240); clustering again with consensus") in err
+    assert out.startswith("consensus on docs")
+    record = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert record["parameters"]["method"] == "consensus"
+    assert record["diagnostics"]["replaced"]["method"] == "lccf-ncw"
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "lccf-ncw, the default, gave a degenerate result" in html
+    code, out, err = run(["cluster", str(docs), "-k", "3", "--method", "lccf-ncw",
+                          "-o", str(tmp_path / "named")], capsys)
+    assert code == 0 and "degenerate" not in err and out.startswith("lccf-ncw on docs")
+
+
 def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     before = {p: p.read_bytes() for p in folder.rglob("*.txt")}
     out_dir = tmp_path / "out"

@@ -129,6 +129,65 @@ def test_the_small_cluster_advice_does_not_offer_a_method_its_own():
                    for line in diagnostics.warning_lines(empty_only))
 
 
+def _outlier_corpus(topics) -> Corpus:
+    texts = [t for label in topics for t in topics[label]]
+    labels = [(label,) for label in topics for _ in topics[label]]
+    return Corpus(texts=texts, labels=labels, ids=[f"d{i}" for i in range(len(texts))])
+
+
+def test_a_degenerate_result_is_replaced_by_the_fallback_only_when_asked(outlier_topics,
+                                                                         caplog):
+    corpus = _outlier_corpus(outlier_topics)
+    kept = cluster_corpus(corpus, 3, "lccf-ncw", random_state=0)
+    assert sorted(kept.sizes.tolist()) == [2, 2, 240] and diagnostics.degenerate(kept.sizes)
+    assert "replaced" not in kept.diagnostics
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 3, "lccf-ncw", random_state=0, fallback="consensus")
+    assert run.method == "consensus" and run.params["method"] == "consensus"
+    assert not diagnostics.degenerate(run.sizes) and run.metrics["accuracy"] > 0.9
+    # the same as asking for the consensus directly, from the same seed
+    direct = cluster_corpus(corpus, 3, "consensus", random_state=0)
+    np.testing.assert_array_equal(run.labels, direct.labels)
+    replaced = run.diagnostics["replaced"]
+    assert (replaced["method"], replaced["by"], sorted(replaced["cluster_sizes"]),
+            replaced["nearly_empty"]) == ("lccf-ncw", "consensus", [2, 2, 240], 2)
+    assert "clustering again with consensus" in caplog.text
+    line = diagnostics.warning_lines(run.diagnostics, run.method)[-1]
+    assert line.startswith("lccf-ncw, the default, gave a degenerate result (2 of its 3 "
+                           "clusters nearly empty, sizes 2, 2, 240)")
+    # an option the fallback does not take keeps the result, and says so
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        same = cluster_corpus(corpus, 3, "lccf-ncw", random_state=0, fallback="consensus",
+                              estimator_params={"lam": 0.01})
+    assert same.method == "lccf-ncw" and "does not take lam: the result is kept" in caplog.text
+    # a result that is not degenerate stays
+    demo = cluster_corpus(load_demo(), 5, "lccf-ncw", random_state=0, fallback="consensus")
+    assert demo.method == "lccf-ncw"
+    # a fallback that cannot take these documents (NMA segments texts; these are counts) keeps
+    # the result, and says why
+    from docnmf import DocumentVectorizer
+
+    vec = DocumentVectorizer().fit(corpus.texts)
+    counts = Corpus(texts=None, labels=corpus.labels, ids=corpus.ids,
+                    counts=vec.count(corpus.texts), vocabulary=list(vec.get_feature_names_out()))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        kept = cluster_corpus(counts, 3, "lccf-ncw", random_state=0, fallback="nma")
+    assert kept.method == "lccf-ncw" and diagnostics.degenerate(kept.sizes)
+    assert "nma could not cluster these documents" in caplog.text
+
+
+@pytest.mark.parametrize("sizes, expected", [
+    ([2, 2, 240], True), ([1, 3, 5, 142, 598], True), ([4, 4659], True), ([21, 2500], True),
+    ([7, 9, 10, 283, 439], False), ([1, 51, 69, 146, 157], False), ([3, 2431], True),
+    ([80], False), ([10] * 56 + [9], False)])
+def test_degenerate_means_two_nearly_empty_clusters_or_one_of_two(sizes, expected):
+    """Nearly empty: under a twentieth of the mean size (the sizes are suite corpora's and
+    draws' of reports/benchmark-suite/degenerate-guard)."""
+    assert diagnostics.degenerate(sizes) is expected
+
+
 def test_pre_stemmed_lowercased_text_is_reported(caplog):
     stem = Stemmer.Stemmer("porter", 0).stemWord
     demo = load_demo()

@@ -565,7 +565,14 @@ def _estimator_params(args) -> dict:
     return {**params, "verbose": 1}
 
 
-def _note_unused_restarts(model, args) -> None:
+def _fallback(args) -> str | None:
+    """The method that replaces a degenerate result: only the default's, never a --method's."""
+    from .methods import DEFAULT_FALLBACK
+
+    return None if getattr(args, "method_given", True) else DEFAULT_FALLBACK
+
+
+def _note_unused_restarts(model, method: str, args) -> None:
     """Warn when ``--restarts N`` was given but the fit ran once: a deterministic start."""
     asked = getattr(args, "restarts", None)
     objectives = getattr(model, "restart_objectives_", None)
@@ -574,11 +581,11 @@ def _note_unused_restarts(model, args) -> None:
     if asked is not None and asked > 1 and ran == 1 and (start is None or len(start) == 1):
         from .methods import method_spec
 
-        takes_init = "init" in method_spec(args.method).parameters()
+        takes_init = "init" in method_spec(method).parameters()
         logger.warning("--restarts %d had no effect: %s starts from a deterministic point "
                        "(NMF's NNDSVDa start, or NMF's solution) and ran once%s", asked,
-                       args.method, f"; --init random starts it {asked} times from random "
-                                    "points" if takes_init else "")
+                       method, f"; --init random starts it {asked} times from random "
+                               "points" if takes_init else "")
 
 
 def _methods_taking(options) -> list:
@@ -641,14 +648,15 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
                                  estimator_params=estimator_params, fit_params=fit_params,
                                  constraint_files={k: v for k, v in files.items()
                                                    if v is not None},
-                                 vectorizer_params=vectorizer_params, n_keywords=args.keywords)
+                                 vectorizer_params=vectorizer_params, n_keywords=args.keywords,
+                                 fallback=_fallback(args))
         except ValueError as exc:
             # the estimators' parameter and input checks (ConstraintError, EmptyVocabularyError
             # and CorpusError are ValueErrors too, reported by main)
             if isinstance(exc, _REPORTED_BY_MAIN()):
                 raise
             raise UsageError(f"{args.method}: {exc}") from None
-        _note_unused_restarts(run.model, args)
+        _note_unused_restarts(run.model, run.method, args)
         if selection is not None:
             run.params["k_selection"] = {"k": selection.k, "reason": selection.reason,
                                          "chosen_by_criterion": selection.chosen,
@@ -832,6 +840,7 @@ def _cmd_demo(args) -> int:
     from .corpus.demo import load_demo
     from .methods import DEFAULT_METHOD
 
+    args.method_given = args.method is not None
     args.method = args.method or DEFAULT_METHOD
     corpus = load_demo()
     return _run(corpus, corpus.n_classes, args, {"min_df": 2, "max_df": 0.95}, args.output)
@@ -843,6 +852,7 @@ def _cmd_cluster(args) -> int:
     if args.scheduler or args.dask_workers:
         args.method = args.method or DASK_DEFAULT_METHOD
         return _cmd_cluster_dask(args)
+    args.method_given = args.method is not None
     args.method = args.method or DEFAULT_METHOD
     logger.info("reading %s", args.input)
     if args.k_range is not None and args.clusters != "auto":

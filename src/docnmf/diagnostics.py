@@ -13,7 +13,11 @@ turns the lot into one line per finding (for standard error):
   (:func:`text_hints`, :func:`vocabulary_hints`), the usual reason keywords
   read oddly;
 - how many must-link and cannot-link pairs a result keeps
-  (:func:`constraint_report`).
+  (:func:`constraint_report`);
+- a degenerate result, most of whose clusters are nearly empty
+  (:func:`degenerate`), which ``docnmf cluster`` replaces by the consensus's
+  when it ran its default method (:func:`docnmf.pipeline.cluster_corpus`'s
+  ``fallback``).
 """
 
 from __future__ import annotations
@@ -28,12 +32,15 @@ import scipy.sparse as sp
 
 from .text.tokenize import Analyzer
 
-__all__ = ["SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE", "constraint_report",
-           "duplicate_groups", "empty_rows", "small_clusters", "text_hints", "vocabulary_hints",
+__all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
+           "constraint_report", "degenerate", "duplicate_groups", "empty_rows",
+           "nearly_empty_clusters", "small_clusters", "text_hints", "vocabulary_hints",
            "warning_lines"]
 
 #: A cluster is reported as small under this share of the documents or this many documents.
 SMALL_SHARE, SMALL_SIZE = 0.01, 3
+#: A cluster is nearly empty under this share of the mean cluster size (``n / k`` documents).
+NEARLY_EMPTY_SHARE = 1 / 20
 #: Share of word occurrences that Porter stemming changes, below which text looks pre-stemmed.
 #: Measured on the first 2 MB of text: 20 Newsgroups 0.47, Classic3 0.68, Reuters-21578 0.49;
 #: the same texts stemmed beforehand 0.03, 0.04, 0.03.
@@ -70,6 +77,35 @@ def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
         out.append({"cluster": int(c), "size": int(sizes[c]),
                     "examples": [ids[i] for i in members]})
     return out
+
+
+def nearly_empty_clusters(sizes) -> int:
+    """How many clusters hold fewer than :data:`NEARLY_EMPTY_SHARE` of the mean cluster size.
+
+    Examples
+    --------
+    >>> nearly_empty_clusters([2, 5, 11, 338, 394])      # the mean is 150: under 7.5
+    2
+    """
+    sizes = np.asarray(sizes)
+    return int(np.sum(sizes < NEARLY_EMPTY_SHARE * sizes.sum() / sizes.size))
+
+
+def degenerate(sizes) -> bool:
+    """Whether a result with these cluster sizes is degenerate: at least two of its clusters
+    (one of two) are nearly empty (:func:`nearly_empty_clusters`).
+
+    The default method gives such results when a few documents share almost no words with
+    the rest (NC weighting weighs them up); the rule and the evidence behind it are
+    ``reports/benchmark-suite/degenerate-guard``.
+
+    Examples
+    --------
+    >>> degenerate([2, 5, 11, 338, 394]), degenerate([7, 9, 10, 283, 439]), degenerate([4, 4659])
+    (True, False, True)
+    """
+    k = len(sizes)
+    return k > 1 and nearly_empty_clusters(sizes) >= min(2, math.ceil(k / 2))
 
 
 def empty_rows(X) -> np.ndarray:
@@ -252,6 +288,14 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if hints.get("lowercased"):
         lines.append("the texts have no capital letter: they look lower-cased upstream, so "
                      "names cannot be told from common words")
+    replaced = report.get("replaced")
+    if replaced:
+        lines.append(f"{replaced['method']}, the default, gave a degenerate result "
+                     f"({replaced['nearly_empty']} of its {len(replaced['cluster_sizes'])} "
+                     "clusters nearly empty, sizes "
+                     f"{', '.join(str(n) for n in sorted(replaced['cluster_sizes']))}): the "
+                     f"clusters here are those of --method {replaced['by']}; --method "
+                     f"{replaced['method']} keeps its own")
     for name, label in (("must_link", "must-link"), ("cannot_link", "cannot-link")):
         c = report.get("constraints", {}).get(name)
         if c and c["violated"]:

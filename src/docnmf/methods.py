@@ -219,6 +219,10 @@ METHODS: dict[str, Method] = {m.name: m for m in _METHODS}
 #: the 46 corpora read and above the consensus on a second set run after the rule was fixed
 #: (``reports/benchmark-suite/confirm/DECISION.md``).
 DEFAULT_METHOD = "lccf-ncw"
+#: What ``docnmf cluster`` clusters with instead when its default method gives a degenerate
+#: result (:func:`docnmf.diagnostics.degenerate`); chosen by the rule of
+#: ``reports/benchmark-suite/degenerate-guard/DECISION.md``, written before its confirming draws.
+DEFAULT_FALLBACK = "consensus"
 
 
 def make_estimator(method: str, n_clusters: int, *, as_published: bool = False, **params):

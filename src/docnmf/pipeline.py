@@ -114,7 +114,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
                    random_state: int | None = 0, estimator_params: dict | None = None,
                    vectorizer_params: dict | None = None, fit_params: dict | None = None,
                    constraint_files: Mapping[str, str | Path] | None = None,
-                   n_keywords: int = 10, n_representatives: int = 3) -> ClusterRun:
+                   n_keywords: int = 10, n_representatives: int = 3,
+                   fallback: str | None = None) -> ClusterRun:
     """Vectorize ``corpus``, cluster it with ``method``, summarise and check the clusters.
 
     Documents with no index term left after preprocessing are kept out of
@@ -128,7 +129,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     n_clusters : int
     method : str
         A name in :data:`docnmf.methods.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...); by default
-        ``docnmf cluster``'s, the consensus.
+        ``docnmf cluster``'s (:data:`~docnmf.methods.DEFAULT_METHOD`).
     random_state : int or None
         Seed for the restarts.
     estimator_params, vectorizer_params : dict
@@ -139,6 +140,14 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     constraint_files : mapping, optional
         ``must_link`` / ``cannot_link`` -> the file the pairs were read from,
         recorded with its SHA-256.
+    fallback : str, optional
+        A method to cluster with instead when ``method``'s result is degenerate
+        (:func:`docnmf.diagnostics.degenerate`: two clusters, or one of two,
+        nearly empty); ``docnmf cluster`` passes the consensus when it runs its
+        default method. The result then is the fallback's, with the replaced
+        result's sizes in ``run.diagnostics["replaced"]``. Options of
+        ``estimator_params`` that the fallback does not take keep the result
+        as it is (with a warning).
 
     Returns
     -------
@@ -177,6 +186,25 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     timings["fit_s"] = time.perf_counter() - t0
     labels = np.full(len(corpus), -1, dtype=np.int64)
     labels[active] = fitted
+    sizes = [int(n) for n in np.bincount(fitted, minlength=n_clusters)]
+    if fallback not in (None, method) and diagnostics.degenerate(sizes) \
+            and _fall_back(method, sizes, fallback, estimator_params or {}):
+        try:
+            replaced = cluster_corpus(corpus, n_clusters, fallback, random_state=random_state,
+                                      estimator_params=estimator_params,
+                                      vectorizer_params=vectorizer_params,
+                                      fit_params=fit_params, constraint_files=constraint_files,
+                                      n_keywords=n_keywords,
+                                      n_representatives=n_representatives)
+        except ValueError as exc:   # the fallback's own input checks: the result is kept
+            logger.warning("%s could not cluster these documents (%s): the result of %s is "
+                           "kept", fallback, exc, method)
+        else:
+            replaced.diagnostics["replaced"] = {
+                "method": method, "by": fallback, "cluster_sizes": sizes,
+                "nearly_empty": diagnostics.nearly_empty_clusters(sizes),
+                "fit_s": timings["fit_s"]}
+            return replaced
     memberships = np.zeros((len(corpus), n_clusters))
     memberships[active] = (model.memberships_ if hasattr(model, "memberships_")
                            else np.eye(n_clusters)[fitted])
@@ -211,6 +239,22 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
                       keywords, reps, metrics, record, timings, report, saved,
                       keyword_columns=columns, keyword_weights=weights,
                       coherence=npmi_coherence(X, columns))
+
+
+def _fall_back(method: str, sizes: list[int], fallback: str,
+               estimator_params: dict) -> bool:
+    """Whether ``fallback`` replaces ``method``'s degenerate result (the options given apply to
+    it), saying why either way."""
+    what = (f"{method} gave a degenerate result: {diagnostics.nearly_empty_clusters(sizes)} of "
+            f"its {len(sizes)} clusters nearly empty (sizes "
+            f"{', '.join(str(n) for n in sorted(sizes))})")
+    others = sorted(set(estimator_params) - set(method_spec(fallback).parameters()))
+    if others:
+        logger.warning("%s; %s, less prone to it, does not take %s: the result is kept", what,
+                       fallback, ", ".join(others))
+        return False
+    logger.warning("%s; clustering again with %s, less prone to it", what, fallback)
+    return True
 
 
 def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 10,
