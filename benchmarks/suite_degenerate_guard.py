@@ -3,9 +3,10 @@
 Each draw is clustered by ``docnmf cluster``'s own path (:func:`docnmf.pipeline.cluster_corpus`)
 with the default method and with the consensus, from the same seed; one JSON line per draw on
 standard output: accuracies, the default's cluster sizes, how many of them are nearly empty
-(fewer than ``n / (20 k)`` documents) and whether each rule of
-``reports/benchmark-suite/degenerate-guard/DECISION.md`` fires: rule 1, at least half of the
-``k`` clusters nearly empty; rule 2, at least ``min(2, ceil(k / 2))`` of them. The draws, none
+(fewer than ``n / (20 k)`` documents, :func:`docnmf.diagnostics.nearly_empty_clusters`) and
+whether each rule of ``reports/benchmark-suite/degenerate-guard/DECISION.md`` fires: rule 1,
+at least half of the ``k`` clusters nearly empty; rule 2, at least ``min(2, ceil(k / 2))`` of
+them. The draws, none
 of them clustered before their set was declared:
 
 - ``--set first`` (seeds 300-): ``20ng-strip``, five 20 Newsgroups groups of 150 posts, test
@@ -31,16 +32,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-#: A cluster is nearly empty below this share of the mean cluster size.
-NEARLY_EMPTY = 1 / 20
-
-
-def nearly_empty(sizes) -> int:
-    """How many clusters hold fewer than ``NEARLY_EMPTY * n / k`` documents."""
-    sizes = np.asarray(sizes)
-    return int(np.sum(sizes < NEARLY_EMPTY * sizes.sum() / sizes.size))
-
-
+#: The two rules of the DECISION, on the count of nearly empty clusters
+#: (:func:`docnmf.diagnostics.nearly_empty_clusters`); rule 2 is
+#: :func:`docnmf.diagnostics.degenerate`, which ``docnmf cluster`` now applies.
 RULES = {"rule1": lambda empty, k: empty >= k / 2,
          "rule2": lambda empty, k: empty >= min(2, math.ceil(k / 2))}
 
@@ -68,6 +62,7 @@ def suite_draw(parent: str, k: int, seed: int):
 def score(draw: tuple[str, int, int]) -> dict:
     from threadpoolctl import threadpool_limits
 
+    from docnmf.diagnostics import nearly_empty_clusters
     from docnmf.methods import DEFAULT_METHOD
     from docnmf.pipeline import cluster_corpus
 
@@ -82,7 +77,7 @@ def score(draw: tuple[str, int, int]) -> dict:
         default = cluster_corpus(corpus, k, DEFAULT_METHOD, random_state=seed)
         consensus = cluster_corpus(corpus, k, "consensus", random_state=seed)
     sizes = [int(s) for s in default.sizes]
-    empty = nearly_empty(sizes)
+    empty = nearly_empty_clusters(sizes)
     out.update({"default": default.metrics["accuracy"], "consensus": consensus.metrics["accuracy"],
                 "default_sizes": sorted(sizes), "nearly_empty": empty,
                 **{name: bool(rule(empty, k)) for name, rule in RULES.items()}})
