@@ -30,25 +30,11 @@ import math
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 
-import numpy as np
-
 #: The two rules of the DECISION, on the count of nearly empty clusters
 #: (:func:`docnmf.diagnostics.nearly_empty_clusters`); rule 2 is
 #: :func:`docnmf.diagnostics.degenerate`, which ``docnmf cluster`` now applies.
 RULES = {"rule1": lambda empty, k: empty >= k / 2,
          "rule2": lambda empty, k: empty >= min(2, math.ceil(k / 2))}
-
-
-def newsgroups(seed: int, strip: bool):
-    from docnmf.corpus import load_dataset
-
-    corpus = load_dataset("20newsgroups", subset="test", strip_headers=strip)
-    y = np.array([labels[0] for labels in corpus.labels])
-    rng = np.random.default_rng(seed)
-    groups = rng.choice(np.unique(y), 5, replace=False)
-    keep = np.concatenate([rng.choice(np.flatnonzero(y == g), 150, replace=False)
-                           for g in groups])
-    return corpus.subset([int(i) for i in keep])
 
 
 def suite_draw(parent: str, k: int, seed: int):
@@ -63,13 +49,14 @@ def score(draw: tuple[str, int, int]) -> dict:
     from threadpoolctl import threadpool_limits
 
     from docnmf.diagnostics import nearly_empty_clusters
+    from docnmf.experiments.suite import newsgroups_draw
     from docnmf.methods import DEFAULT_METHOD
     from docnmf.pipeline import cluster_corpus
 
     family, k, seed = draw
     warnings.simplefilter("ignore")
-    corpus = {"20ng-strip": lambda: newsgroups(seed, True),
-              "20ng-headers": lambda: newsgroups(seed, False),
+    corpus = {"20ng-strip": lambda: newsgroups_draw(seed),
+              "20ng-headers": lambda: newsgroups_draw(seed, strip_headers=False),
               "tdt2": lambda: suite_draw("tdt2", k, seed),
               "reuters": lambda: suite_draw("reuters21578_single", k, seed)}[family]()
     out = {"family": family, "k": k, "seed": seed, "docs": len(corpus)}

@@ -81,20 +81,17 @@ def suite_corpus(name: str, family: str) -> dict:
 def newsgroups_draw(seed: int, family: str) -> dict:
     from threadpoolctl import threadpool_limits
 
-    from docnmf.corpus import load_dataset
+    from docnmf.experiments.suite import newsgroups_draw
     from docnmf.text.vectorize import DocumentVectorizer
 
     warnings.simplefilter("ignore")
-    corpus = load_dataset("20newsgroups", subset="train", strip_headers=True)
+    corpus = newsgroups_draw(seed, subset="train")
     y = np.array([labels[0] for labels in corpus.labels])
-    rng = np.random.default_rng(seed)
-    groups = rng.choice(np.unique(y), 5, replace=False)
-    keep = np.concatenate([rng.choice(np.flatnonzero(y == g), 150, replace=False)
-                           for g in groups])
+    groups = list(dict.fromkeys(y))      # in the order they were drawn
     with threadpool_limits(1):
-        X = DocumentVectorizer().fit_transform([corpus.texts[i] for i in keep])
+        X = DocumentVectorizer().fit_transform(corpus.texts)
         return {"seed": seed, "groups": [str(g) for g in groups],
-                **scores(X, y[keep], 5, seed, family)}
+                **scores(X, y, 5, seed, family)}
 
 
 def main(argv=None) -> None:

@@ -44,7 +44,7 @@ from typing import Literal
 import numpy as np
 
 __all__ = ["Role", "SuiteCorpus", "SUITE_CORPORA", "CONFIRM_CORPORA", "ROLES", "SUITE_ROLES",
-           "MIN_CLASS_SIZE", "draw_classes", "suite_corpora"]
+           "MIN_CLASS_SIZE", "draw_classes", "newsgroups_draw", "suite_corpora"]
 
 Role = Literal["tuning", "held_back", "confirm", "confirm2"]
 ROLES: tuple[Role, ...] = ("tuning", "held_back", "confirm", "confirm2")
@@ -98,6 +98,24 @@ def draw_classes(classes: list[str], n: int, draw: int) -> list[str]:
         raise ValueError(f"cannot draw {n} of {len(classes)} classes")
     rng = np.random.default_rng(draw)
     return sorted(rng.choice(sorted(classes), size=n, replace=False).tolist())
+
+
+def newsgroups_draw(seed: int, *, subset: str = "test", strip_headers: bool = True,
+                    groups: int = 5, posts: int = 150, data_home=None):
+    """A folder of posts as a user might have it: ``posts`` posts of each of ``groups`` 20
+    Newsgroups groups, drawn by ``seed`` from ``subset`` (the groups, then each group's posts),
+    headers cut off or kept. The draws the default's collapses were studied on
+    (``reports/benchmark-suite/ncw-floor``, ``degenerate-guard``)."""
+    from ..corpus import load_dataset
+
+    corpus = load_dataset("20newsgroups", data_home=data_home, subset=subset,
+                          strip_headers=strip_headers)
+    y = np.array([labels[0] for labels in corpus.labels])
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(np.unique(y), groups, replace=False)
+    keep = np.concatenate([rng.choice(np.flatnonzero(y == g), posts, replace=False)
+                           for g in chosen])
+    return corpus.subset([int(i) for i in keep])
 
 
 #: The suite, declared before tuning: 15 corpora to choose defaults on, 14 held back.
