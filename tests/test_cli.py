@@ -56,6 +56,7 @@ def test_the_default_replaces_its_degenerate_result_a_named_method_does_not(
     assert record["diagnostics"]["replaced"]["method"] == "lccf-ncw"
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "lccf-ncw, the default, gave a degenerate result" in html
+    assert "<td>consensus, in place of lccf-ncw (degenerate: see the findings)</td>" in html
     code, out, err = run(["cluster", str(docs), "-k", "3", "--method", "lccf-ncw",
                           "-o", str(tmp_path / "named")], capsys)
     assert code == 0 and "degenerate" not in err and out.startswith("lccf-ncw on docs")

@@ -260,6 +260,14 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     suggest the consensus to a consensus.
     """
     lines = []
+    replaced = report.get("replaced")
+    if replaced:      # first: it says whose clusters these are
+        lines.append(f"{replaced['method']}, the default, gave a degenerate result "
+                     f"({replaced['nearly_empty']} of its {len(replaced['cluster_sizes'])} "
+                     "clusters nearly empty, sizes "
+                     f"{', '.join(str(n) for n in sorted(replaced['cluster_sizes']))}): the "
+                     f"clusters here are those of --method {replaced['by']}; --method "
+                     f"{replaced['method']} keeps its own")
     unassigned = report.get("unassigned", {})
     if unassigned.get("count"):
         lines.append(f"{_documents(unassigned['count'])} with {unassigned['reason']}, not "
@@ -288,14 +296,6 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if hints.get("lowercased"):
         lines.append("the texts have no capital letter: they look lower-cased upstream, so "
                      "names cannot be told from common words")
-    replaced = report.get("replaced")
-    if replaced:
-        lines.append(f"{replaced['method']}, the default, gave a degenerate result "
-                     f"({replaced['nearly_empty']} of its {len(replaced['cluster_sizes'])} "
-                     "clusters nearly empty, sizes "
-                     f"{', '.join(str(n) for n in sorted(replaced['cluster_sizes']))}): the "
-                     f"clusters here are those of --method {replaced['by']}; --method "
-                     f"{replaced['method']} keeps its own")
     for name, label in (("must_link", "must-link"), ("cannot_link", "cannot-link")):
         c = report.get("constraints", {}).get(name)
         if c and c["violated"]:

@@ -75,6 +75,14 @@ def _seconds(value: Any) -> str:
 # ---------------------------------------------------------------- sections
 
 
+def _method_fact(method: str, diagnostics: Any) -> str:
+    """The method, and the one it replaced when the default's result was degenerate."""
+    replaced = diagnostics.get("replaced") if isinstance(diagnostics, dict) else None
+    if isinstance(replaced, dict) and replaced.get("method"):
+        return f"{method}, in place of {replaced['method']} (degenerate: see the findings)"
+    return method
+
+
 def _start_restarts(objectives: Sequence[float]) -> str:
     """The restarts of a fit that started from NMF's solution, in words."""
     if len(objectives) == 1:
@@ -95,7 +103,7 @@ def _overview(f: RunFolder) -> str:
         ("terms", _num(params.get("n_terms", "–"))),
         ("non-zeros", _num(params.get("nnz", "–"))),
         ("documents without index terms", params.get("empty_documents", "–")),
-        ("method", params.get("method", "–")),
+        ("method", _method_fact(params.get("method", "–"), run.get("diagnostics"))),
         ("clusters (k)", f.n_clusters),
         ("seed", run.get("seed")),
         ("time to vectorize", _seconds(timings.get("vectorize_s"))),
