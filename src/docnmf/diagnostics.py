@@ -33,7 +33,8 @@ import scipy.sparse as sp
 from .text.tokenize import Analyzer
 
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
-           "constraint_report", "degenerate", "duplicate_groups", "empty_rows",
+           "constraint_report", "degenerate", "degenerate_sizes", "duplicate_groups",
+           "empty_rows",
            "nearly_empty_clusters", "small_clusters", "text_hints", "vocabulary_hints",
            "warning_lines"]
 
@@ -106,6 +107,18 @@ def degenerate(sizes) -> bool:
     """
     k = len(sizes)
     return k > 1 and nearly_empty_clusters(sizes) >= min(2, math.ceil(k / 2))
+
+
+def degenerate_sizes(sizes) -> str:
+    """``sizes`` in words, as the warnings about a degenerate result give them.
+
+    Examples
+    --------
+    >>> degenerate_sizes([240, 2, 2])
+    '2 of its 3 clusters nearly empty (sizes 2, 2, 240)'
+    """
+    return (f"{nearly_empty_clusters(sizes)} of its {len(sizes)} clusters nearly empty (sizes "
+            f"{', '.join(str(n) for n in sorted(sizes))})")
 
 
 def empty_rows(X) -> np.ndarray:
@@ -262,12 +275,10 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     lines = []
     replaced = report.get("replaced")
     if replaced:      # first: it says whose clusters these are
-        lines.append(f"{replaced['method']}, the default, gave a degenerate result "
-                     f"({replaced['nearly_empty']} of its {len(replaced['cluster_sizes'])} "
-                     "clusters nearly empty, sizes "
-                     f"{', '.join(str(n) for n in sorted(replaced['cluster_sizes']))}): the "
-                     f"clusters here are those of --method {replaced['by']}; --method "
-                     f"{replaced['method']} keeps its own")
+        lines.append(f"{replaced['method']}, the default, gave a degenerate result: "
+                     f"{degenerate_sizes(replaced['cluster_sizes'])}; the clusters here are "
+                     f"those of --method {replaced['by']}; --method {replaced['method']} keeps "
+                     "its own")
     unassigned = report.get("unassigned", {})
     if unassigned.get("count"):
         lines.append(f"{_documents(unassigned['count'])} with {unassigned['reason']}, not "

@@ -200,10 +200,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
             logger.warning("%s could not cluster these documents (%s): the result of %s is "
                            "kept", fallback, exc, method)
         else:
-            replaced.diagnostics["replaced"] = {
-                "method": method, "by": fallback, "cluster_sizes": sizes,
-                "nearly_empty": diagnostics.nearly_empty_clusters(sizes),
-                "fit_s": timings["fit_s"]}
+            replaced.diagnostics["replaced"] = {"method": method, "by": fallback,
+                                                "cluster_sizes": sizes,
+                                                "fit_s": timings["fit_s"]}
             return replaced
     memberships = np.zeros((len(corpus), n_clusters))
     memberships[active] = (model.memberships_ if hasattr(model, "memberships_")
@@ -245,9 +244,7 @@ def _fall_back(method: str, sizes: list[int], fallback: str,
                estimator_params: dict) -> bool:
     """Whether ``fallback`` replaces ``method``'s degenerate result (the options given apply to
     it), saying why either way."""
-    what = (f"{method} gave a degenerate result: {diagnostics.nearly_empty_clusters(sizes)} of "
-            f"its {len(sizes)} clusters nearly empty (sizes "
-            f"{', '.join(str(n) for n in sorted(sizes))})")
+    what = f"{method} gave a degenerate result: {diagnostics.degenerate_sizes(sizes)}"
     others = sorted(set(estimator_params) - set(method_spec(fallback).parameters()))
     if others:
         logger.warning("%s; %s, less prone to it, does not take %s: the result is kept", what,
