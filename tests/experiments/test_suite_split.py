@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pytest
 
 from docnmf.corpus import list_datasets, load_dataset
 from docnmf.experiments.benchmark import load_suite_corpus
 from docnmf.experiments.suite import (CONFIRM_CORPORA, MIN_CLASS_SIZE, SUITE_CORPORA,
-                                      draw_classes, suite_corpora)
+                                      draw_classes, newsgroups_draw, suite_corpora)
 
 
 def test_every_suite_corpus_is_a_registered_dataset_once():
@@ -93,3 +93,15 @@ def test_declared_sizes_match_the_confirmation_corpus(corpus, datasets_dir):
     assert min(loaded.class_sizes().values()) >= MIN_CLASS_SIZE
     assert all(len(labels) == 1 for labels in loaded.labels)
     assert (loaded.texts is not None) == (corpus.form == "texts")
+
+
+def test_newsgroups_draw_is_five_groups_of_150_posts_the_same_for_a_seed(datasets_dir):
+    a = newsgroups_draw(300, data_home=datasets_dir)
+    labels = [lab[0] for lab in a.labels]
+    assert len(a) == 750 and sorted(Counter(labels).values()) == [150] * 5
+    b = newsgroups_draw(300, data_home=datasets_dir)
+    assert (a.ids, a.texts) == (b.ids, b.texts)
+    kept = newsgroups_draw(300, strip_headers=False, data_home=datasets_dir)
+    assert kept.ids == a.ids and kept.texts != a.texts          # the same posts, with headers
+    other = newsgroups_draw(301, data_home=datasets_dir)
+    assert set(other.ids) != set(a.ids)
