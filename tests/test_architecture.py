@@ -32,7 +32,7 @@ ALLOWED = {
     "pipeline": {"_version", "_rng", "_estimator", "methods", "corpus", "text", "io", "metrics",
                  "cluster", "model", "diagnostics", "report"},
     "experiments": {"_rng", "_estimator", "constraints", "methods", "corpus", "text", "factor",
-                    "cluster", "baselines", "io", "metrics"},
+                    "cluster", "baselines", "io", "metrics", "diagnostics"},
     "summarize": {"_rng", "_estimator", "corpus", "text", "factor", "cluster", "io"},
     "distributed": {"_rng", "_estimator", "_version", "corpus", "text", "factor", "cluster", "io",
                     "metrics", "pipeline"},

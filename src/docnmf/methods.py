@@ -225,6 +225,18 @@ DEFAULT_METHOD = "lccf-ncw"
 DEFAULT_FALLBACK = "consensus"
 
 
+def options_not_taken(method: str, estimator_params) -> list[str]:
+    """The options of ``estimator_params`` that ``method`` does not take, sorted: a fallback
+    that does not take every option given cannot stand in for the method they were given to.
+
+    Examples
+    --------
+    >>> options_not_taken("consensus", {"lam": 0.1, "n_init": 4})
+    ['lam']
+    """
+    return sorted(set(estimator_params) - set(method_spec(method).parameters()))
+
+
 def make_estimator(method: str, n_clusters: int, *, as_published: bool = False, **params):
     """Build the estimator registered as ``method`` with the options ``params``.
 

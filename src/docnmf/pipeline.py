@@ -25,7 +25,7 @@ from ._estimator import check_n_clusters, representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import atomic_write_bytes, published_path, write_csv, write_json, writes_folder
-from .methods import DEFAULT_METHOD, METHODS, make_estimator, method_spec
+from .methods import DEFAULT_METHOD, METHODS, make_estimator, method_spec, options_not_taken
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
 from .report import write_report
@@ -245,7 +245,7 @@ def _fall_back(method: str, sizes: list[int], fallback: str,
     """Whether ``fallback`` replaces ``method``'s degenerate result (the options given apply to
     it), saying why either way."""
     what = f"{method} gave a degenerate result: {diagnostics.degenerate_sizes(sizes)}"
-    others = sorted(set(estimator_params) - set(method_spec(fallback).parameters()))
+    others = options_not_taken(fallback, estimator_params)
     if others:
         logger.warning("%s; %s, less prone to it, does not take %s: the result is kept", what,
                        fallback, ", ".join(others))

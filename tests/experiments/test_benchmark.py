@@ -20,7 +20,9 @@ from docnmf.experiments.benchmark import parse_entry, run_suite
 from docnmf.experiments.benchmark_report import (TIE, Cell, format_benchmark_report,
                                                  head_to_head, write_benchmark_report)
 from docnmf.experiments.suite import SUITE_CORPORA, SuiteCorpus
-from docnmf.methods import DEFAULT_METHOD
+from docnmf.corpus import Corpus
+from docnmf.diagnostics import degenerate
+from docnmf.methods import DEFAULT_FALLBACK, DEFAULT_METHOD
 
 TOPICS = {
     "rec.autos": "engine car wheel brake tire dealer sedan gearbox clutch mileage",
@@ -218,6 +220,40 @@ def test_report_has_both_halves_the_whole_and_the_goals(data_home, tmp_path):
         assert title in text
     paths = write_benchmark_report(tmp_path / "rep", records)
     assert [p.name for p in paths][:2] == ["report.md", "summary.json"]
+
+
+def test_the_default_entry_clusters_a_degenerate_result_again_as_the_command_does(
+        outlier_topics, tmp_path, monkeypatch):
+    """The default is what ``docnmf cluster`` keeps: where LCCF-NCW's clusters are degenerate
+    (two nearly empty) it is the fallback's result from the same seed."""
+    topics = {**outlier_topics}
+    junk = topics.pop("junk")
+    topics["t0"] = topics["t0"] + junk      # three classes, the four odd documents in one
+    texts = [t for label in topics for t in topics[label]]
+    corpus = Corpus(texts=texts, labels=[(label,) for label in topics for _ in topics[label]],
+                    ids=[f"d{i}" for i in range(len(texts))])
+    monkeypatch.setattr(benchmark, "load_suite_corpus", lambda corpus_, data_home=None: corpus)
+    records = run_suite(tmp_path / "r.jsonl", ["default", DEFAULT_METHOD, DEFAULT_FALLBACK],
+                        corpora=CORPORA[:1], runs=1)
+    fit = {r["entry"]: r for r in records}
+    default, plain = fit["default"], fit[DEFAULT_METHOD]
+    assert default["fallback"] == DEFAULT_FALLBACK and "fallback" not in plain
+    replaced = default["replaced"]
+    assert replaced["method"] == DEFAULT_METHOD and replaced["by"] == DEFAULT_FALLBACK
+    assert degenerate(replaced["cluster_sizes"]) and sum(replaced["cluster_sizes"]) == len(texts)
+    assert "replaced" not in plain
+    assert default["accuracy"] == fit[DEFAULT_FALLBACK]["accuracy"] > plain["accuracy"]
+    text = format_benchmark_report(records)
+    assert ("The default's result was degenerate on 1 of its 1 fits, which consensus clustered "
+            "again (as `docnmf cluster` does): 20newsgroups_rec.") in text
+    # fits of the default made before it had this fallback are not reused as the default
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    old = [json.loads(line) for line in lines[1:]]
+    for r in old:
+        r.pop("fallback", None)
+    (tmp_path / "r.jsonl").write_text("\n".join([lines[0], *map(json.dumps, old)]) + "\n")
+    with pytest.raises(ProtocolError, match="fallback for degenerate results was none"):
+        run_suite(tmp_path / "r.jsonl", ["default"], corpora=CORPORA[:1], runs=1)
 
 
 def test_a_drawn_corpus_keeps_its_classes_and_reports_apart(data_home, tmp_path):

@@ -7,7 +7,9 @@ with ``k`` = its number of classes, ``runs`` times (seeds), by every entry:
   ``"nmf-ncw:labels=kmeans,tf=sublinear"`` (options of
   :class:`~docnmf.text.vectorize.DocumentVectorizer` / :class:`~docnmf.text.
   weighting.TfidfWeighting` change the matrix, the others the estimator);
-  ``"default"`` is what ``docnmf cluster`` runs when given no option;
+  ``"default"`` is what ``docnmf cluster`` runs when given no option: the
+  default method, clustered again with the fallback when its result is
+  degenerate (the record's ``replaced`` then holds the sizes it had);
 - a peer (:data:`PEERS`), the few lines of scikit-learn a user would write.
 
 docnmf's entries see the corpus as ``docnmf cluster`` does: raw texts go
@@ -31,7 +33,7 @@ import logging
 import os
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -39,7 +41,8 @@ import scipy.sparse as sp
 
 from ..constraints import sample_constraints
 from ..corpus import Corpus, load_dataset
-from ..methods import DEFAULT_METHOD, METHODS, make_estimator
+from ..diagnostics import degenerate
+from ..methods import DEFAULT_FALLBACK, DEFAULT_METHOD, METHODS, make_estimator, options_not_taken
 from ..metrics import clustering_accuracy, nmi
 from ..text.vectorize import DocumentVectorizer
 from ..text.weighting import TfidfWeighting
@@ -303,11 +306,32 @@ def _fit_docnmf(entry: Entry, data: PreparedCorpus, k: int, seed: int,
     return np.asarray(model.fit_predict(data.matrices[entry.vectorizer], **fit_params))
 
 
+def _is_default(entry: Entry) -> bool:
+    return entry.name.split(":")[0] == "default"
+
+
+def _guarded_default(entry: Entry, data: PreparedCorpus, seed: int, fit_params: dict | None,
+                     labels: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
+    """What ``docnmf cluster`` keeps of the default method's ``labels``: a degenerate result is
+    clustered again with :data:`~docnmf.methods.DEFAULT_FALLBACK`, when it takes the options
+    given and accepts the documents."""
+    sizes = [int(n) for n in np.bincount(labels, minlength=data.k)]
+    if not degenerate(sizes) or options_not_taken(DEFAULT_FALLBACK, dict(entry.estimator)):
+        return labels, {}
+    try:
+        again = _fit_docnmf(replace(entry, method=DEFAULT_FALLBACK), data, data.k, seed,
+                            fit_params)
+    except ValueError:
+        return labels, {}
+    return again, {"replaced": {"method": entry.method, "by": DEFAULT_FALLBACK,
+                                "cluster_sizes": sizes}}
+
+
 def run_task(data: PreparedCorpus, task: SuiteTask, seed: int) -> dict[str, Any]:
     """Fit one entry once and return its record (scores, seconds, warnings)."""
     entry = parse_entry(task.entry)
     random_state = derive_seed(seed, task.corpus, task.run)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"fallback": DEFAULT_FALLBACK} if _is_default(entry) else {}
     fit_params = None
     if entry.pairs is not None:
         fit_params = pair_constraints(data, entry.pairs, seed, task.run)
@@ -319,6 +343,10 @@ def run_task(data: PreparedCorpus, task: SuiteTask, seed: int) -> dict[str, Any]
             labels = _fit_peer(entry.name, data, data.k, random_state)
         else:
             labels = _fit_docnmf(entry, data, data.k, random_state, fit_params)
+            if _is_default(entry):
+                labels, replaced = _guarded_default(entry, data, random_state, fit_params,
+                                                    labels)
+                extra.update(replaced)
         seconds = time.perf_counter() - t0
     if fit_params:
         must = fit_params["must_link"]
@@ -340,17 +368,25 @@ def _task_in(context: tuple[PreparedCorpus, int], task: SuiteTask) -> dict[str, 
 # -- the run --------------------------------------------------------------------------------------
 
 def _check_default_fits(path, records, planned: Sequence[Entry]) -> None:
-    """Refuse to reuse fits of ``default`` made when the default was another method."""
+    """Refuse to reuse fits of ``default`` made when the default was another method, or had
+    another fallback (or none)."""
     wanted = {e.name: e.method for e in planned}
     for r in records:
         entry = r["entry"]
-        stale = entry in wanted and r.get("method") != wanted[entry]
-        if stale and entry.split(":")[0] == "default":
+        if entry not in wanted or entry.split(":")[0] != "default":
+            continue
+        if r.get("method") != wanted[entry]:
             made = r.get("method") or "not recorded (before docnmf recorded it)"
             raise ProtocolError(
                 f"{path} holds fits of {r['entry']!r} made when the default method was {made}; "
                 f"it is {DEFAULT_METHOD} now: name the method (--methods {DEFAULT_METHOD}) or "
                 "use another output folder")
+        if r.get("fallback") != DEFAULT_FALLBACK:
+            made = r.get("fallback") or "none"
+            raise ProtocolError(
+                f"{path} holds fits of {r['entry']!r} made when the default's fallback for "
+                f"degenerate results was {made}; it is {DEFAULT_FALLBACK} now: use another "
+                "output folder")
 
 
 def run_suite(results_path: str | os.PathLike, entries: Sequence[str] = DEFAULT_ENTRIES, *,

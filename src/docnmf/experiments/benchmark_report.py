@@ -281,6 +281,21 @@ def _goals(cells, corpora, reference: str) -> list[str]:
     return lines
 
 
+def _replaced(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Where the default's result was degenerate and another method clustered again."""
+    fits = [r for r in records if str(r["entry"]).split(":")[0] == "default"]
+    again = [r for r in fits if r.get("replaced")]
+    if not fits or not any("fallback" in r for r in fits):
+        return []
+    if not again:
+        return [f"The default's result was degenerate on none of its {len(fits)} fits.", ""]
+    where = sorted({r["corpus"] for r in again})
+    said = (f"The default's result was degenerate on {len(again)} of its {len(fits)} fits, "
+            f"which {again[0]['replaced']['by']} clustered again (as `docnmf cluster` does): "
+            f"{', '.join(where)}.")
+    return [said, ""]
+
+
 def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "Evaluation suite",
                             reference: str = "default", preamble: str = "") -> str:
     """The markdown report of a suite run: both halves and the whole suite."""
@@ -294,6 +309,7 @@ def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "
              "Peers:", ""]
     lines = [x for x in lines if x is not None]
     lines += [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries] + [""]
+    lines += _replaced(records)
     for role in (*SUITE_ROLES, None, *(r for r in ROLES if r not in SUITE_ROLES)):
         lines += _section(cells, records, role, entries, reference)
     return "\n".join(lines)
