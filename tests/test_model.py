@@ -61,6 +61,13 @@ def test_a_loaded_model_places_documents_exactly_as_the_fitted_one(method, demo_
     np.testing.assert_array_equal(after.memberships, before.memberships)
     assert loaded.keywords(5) == model.keywords(5)
     assert loaded.info == model.info
+    # what the fit found about its own documents is kept (lists come back as arrays)
+    fitted, back = model.estimator, loaded.estimator
+    assert hasattr(back, "labels_") and hasattr(back, "memberships_")
+    for attr in fitted._fit_results:
+        if getattr(fitted, attr, None) is not None:
+            np.testing.assert_array_equal(np.asarray(getattr(back, attr), dtype=float),
+                                          np.asarray(getattr(fitted, attr), dtype=float))
 
 
 def test_a_bare_estimator_round_trips_and_a_model_folder_is_replaced(demo_split, tmp_path):

@@ -353,7 +353,8 @@ class DocumentClusterer:
       weights sets ``_keyword_attribute = None`` and has no ``top_keywords``.
     - ``fit_predict`` passes ``y`` and fit parameters (``must_link``,
       ``cannot_link``) on to ``fit``.
-    - ``_placement_state``: the fitted attributes a saved model keeps.
+    - ``_placement_state``: the fitted attributes a saved model needs; ``_fit_results``, those
+      it keeps besides (labels and memberships of the fitted documents, objectives).
     - Tags: sparse input; ``_positive_only()`` and ``_pairwise()`` say the
       rest.
     """
@@ -370,6 +371,11 @@ class DocumentClusterer:
     #: ``predict_memberships``) and keywords need: what a saved model keeps
     #: (:mod:`docnmf.model`). An attribute a fit did not set is left out.
     _placement_state: tuple[str, ...] = ()
+    #: What a fit found about the documents it was fitted on, kept beside the placement
+    #: state in a saved model when numeric, so that a loaded estimator reads as the fitted one
+    #: did (a list comes back as an array).
+    _fit_results: tuple[str, ...] = ("labels_", "memberships_", "objective_", "n_iter_",
+                                     "restart_objectives_", "loss_history_")
 
     def _placement_blocker(self) -> str | None:
         """Why this fitted estimator cannot be saved to place new documents, or None."""

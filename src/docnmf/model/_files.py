@@ -7,7 +7,8 @@ own list, which docnmf's estimators are not; it also stores objects as
 their Python attributes, so a file would break when an estimator's
 insides change. Here the file says which registered estimator it holds,
 its parameters and the fitted values placing documents needs
-(``_placement_state``), as JSON and plain numeric arrays, under a format
+(``_placement_state``) and what the fit found (``_fit_results``: labels,
+memberships, objectives), as JSON and plain numeric arrays, under a format
 version. Loading builds the estimator from docnmf's own registry (a name
 outside it is refused), sets only the attributes the estimator declares,
 reads arrays with ``allow_pickle=False`` and checks their SHA-256 against
@@ -76,6 +77,11 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
         raise ModelSaveError(f"{name} is not fitted")
     state = {attr: encode_value(getattr(est, attr), f"estimator.{attr}", store)
              for attr in est._placement_state if hasattr(est, attr)}
+    for attr in est._fit_results:
+        if hasattr(est, attr) and attr not in state:
+            found = _fit_result(getattr(est, attr), f"estimator.{attr}", store)
+            if found is not None:
+                state[attr] = found
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "docnmf_version": __version__,
         "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -86,6 +92,22 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
                        else encode_value(model.vectorizer, "vectorizer", store)),
         "info": json.loads(json.dumps(model.info, default=str)),
     }
+
+
+def _fit_result(value: Any, key: str, store: ArrayStore) -> dict[str, Any] | None:
+    """The record of a fit result, or None for one that is not numbers (left out: placing
+    documents does not need it)."""
+    if isinstance(value, (list, tuple)):
+        try:
+            value = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            return None
+    if value is None or (isinstance(value, np.ndarray) and value.dtype.kind not in "biuf"):
+        return None
+    try:
+        return encode_value(value, key, store)
+    except ModelSaveError:
+        return None
 
 
 def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
@@ -222,7 +244,7 @@ def _decode_estimator(record: Any, store: ArrayStore):
     if not isinstance(state, dict):
         raise ModelFormatError(f"the state of {name} must be a JSON object")
     for attr, value in state.items():
-        if attr not in cls._placement_state:
+        if attr not in cls._placement_state and attr not in cls._fit_results:
             raise ModelFormatError(f"{name} has no saved attribute {attr!r}")
         setattr(estimator, attr, decode_value(value, store))
     _check_placement(estimator, name)
