@@ -225,3 +225,40 @@ def test_a_scikit_learn_pipeline_is_pointed_to_clustering_model(tmp_path, demo_s
     with pytest.raises(ModelSaveError, match=r"as ClusteringModel\(estimator, vectorizer\)"):
         docnmf.save(pipeline, tmp_path / "m")
     assert not (tmp_path / "m").exists()
+
+
+def test_a_vectorizer_of_other_terms_than_the_fit_is_refused_on_save_and_load(
+        tmp_path, demo_split):
+    model = _fitted("nmf", demo_split[0])
+    other = DocumentVectorizer(min_df=1).fit(demo_split[0])
+    assert len(other.vocabulary_) != model.estimator.n_features_in_
+    with pytest.raises(ModelSaveError, match=r"the vectorizer gives documents \d+ terms, but "
+                                             r"NMFClustering was fitted on \d+"):
+        docnmf.save(ClusteringModel(model.estimator, other), tmp_path / "m")
+    assert not (tmp_path / "m").exists()
+    # a model folder whose two halves come from different saves
+    docnmf.save(model, tmp_path / "a")
+    docnmf.save(ClusteringModel(make_estimator("nmf", 5, random_state=0).fit(
+        other.transform(demo_split[0])), other), tmp_path / "b")
+    b = json.loads((tmp_path / "b" / "model.json").read_text())
+    with np.load(tmp_path / "a" / "arrays.npz") as a_arrays, \
+            np.load(tmp_path / "b" / "arrays.npz") as b_arrays:
+        arrays = {**{k: a_arrays[k] for k in a_arrays.files if k.startswith("estimator.")},
+                  **{k: b_arrays[k] for k in b_arrays.files if k.startswith("vectorizer")}}
+    _rewrite_json(tmp_path / "a", lambda r: r.update(vectorizer=b["vectorizer"]))
+    _rewrite_arrays(tmp_path / "a", arrays)
+    with pytest.raises(ModelFormatError, match="not the vectorizer it was fitted with"):
+        docnmf.load(tmp_path / "a")
+
+
+def test_place_takes_a_list_of_texts_and_says_what_else_it_got(demo_split):
+    model = _fitted("nmf", demo_split[0])
+    with pytest.raises(TypeError, match="got a single string"):
+        model.place("stars and planets")
+    with pytest.raises(ValueError, match="document 1 is NoneType"):
+        model.place(["stars", None])
+    nothing = model.place([])
+    assert nothing.labels.shape == (0,) and nothing.memberships.shape == (0, 5)
+    assert nothing.X.shape == (0, model.estimator.n_features_in_)
+    np.testing.assert_array_equal(model.place(iter(demo_split[1])).labels,
+                                  model.place(demo_split[1]).labels)

@@ -75,6 +75,8 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
         raise ModelSaveError(blocker)
     if not hasattr(est, "n_features_in_") and not hasattr(est, "vectorizer_"):
         raise ModelSaveError(f"{name} is not fitted")
+    if _width_mismatch(est, model.vectorizer):
+        raise ModelSaveError(_width_mismatch(est, model.vectorizer))
     state = {attr: encode_value(getattr(est, attr), f"estimator.{attr}", store)
              for attr in est._placement_state if hasattr(est, attr)}
     for attr in est._fit_results:
@@ -92,6 +94,18 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
                        else encode_value(model.vectorizer, "vectorizer", store)),
         "info": json.loads(json.dumps(model.info, default=str)),
     }
+
+
+def _width_mismatch(estimator, vectorizer) -> str | None:
+    """Why ``vectorizer``'s documents do not fit ``estimator`` (another number of terms), or
+    None."""
+    width = getattr(estimator, "n_features_in_", None)
+    vocabulary = getattr(vectorizer, "vocabulary_", None)
+    if width is None or vocabulary is None or len(vocabulary) == width:
+        return None
+    return (f"the vectorizer gives documents {len(vocabulary)} terms, but "
+            f"{type(estimator).__name__} was fitted on {width}: not the vectorizer it was "
+            "fitted with")
 
 
 def _fit_result(value: Any, key: str, store: ArrayStore) -> dict[str, Any] | None:
@@ -301,5 +315,7 @@ def load(path: str | os.PathLike):
     vectorizer = None if vectorizer is None else decode_value(vectorizer, store)
     if vectorizer is not None and not isinstance(vectorizer, DocumentVectorizer):
         raise ModelFormatError("the model's vectorizer is not a vectorizer record")
+    if _width_mismatch(estimator, vectorizer):
+        raise ModelFormatError(_width_mismatch(estimator, vectorizer))
     info = record.get("info") if isinstance(record.get("info"), dict) else {}
     return ClusteringModel(estimator, vectorizer, method, info)

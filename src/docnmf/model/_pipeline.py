@@ -114,7 +114,13 @@ class ClusteringModel:
 
     def place(self, texts: Sequence[str]) -> Placement:
         """Labels and memberships of new documents; see :class:`Placement`."""
-        texts = [str(t) for t in texts]
+        if isinstance(texts, str):
+            raise TypeError("expected a list of documents, got a single string")
+        texts = list(texts)     # each must be a string: the vectorizer says which is not
+        if not texts:
+            nothing = np.zeros(0, dtype=np.int64)
+            return Placement(nothing, np.zeros((0, self.n_clusters)), nothing,
+                             sp.csr_matrix((0, len(self.document_vectorizer.vocabulary_))))
         X = sp.csr_matrix(self.document_vectorizer.transform(texts))
         known = np.diff(X.indptr) > 0
         placed = np.flatnonzero(known)
