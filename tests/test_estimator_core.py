@@ -106,6 +106,25 @@ def test_a_bad_tolerance_is_named_before_any_work(name, tol, planted):
         spec.estimator(n_clusters=3, tol=tol, **options).fit(data)
 
 
+@pytest.mark.parametrize("name", [m for m, spec in METHODS.items() if spec.input != "texts"])
+def test_texts_given_for_a_matrix_are_pointed_to_a_vectorizer(name):
+    texts = _texts(6, 0)
+    for given in (texts, np.array(texts), texts[0]):
+        with pytest.raises(TypeError, match="clusters a documents x terms matrix, not texts: "
+                                            "make one with docnmf.DocumentVectorizer"):
+            METHODS[name].estimator(n_clusters=2).fit(given)
+
+
+@pytest.mark.parametrize("name", ["nmf", "lccf", "km", "consensus"])
+@pytest.mark.parametrize("n", [0, -1, 2.5, True])
+def test_top_keywords_wants_a_positive_count(name, n, planted):
+    model = _fit(name, planted, n_init=1)
+    names = [f"t{j}" for j in range(model.n_features_in_)]
+    assert [len(row) for row in model.top_keywords(names, 2)] == [2, 2, 2]
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        model.top_keywords(names, n)
+
+
 def test_a_negative_tolerance_runs_every_iteration(planted):
     """The factorizations' convention (the solvers' tests and the Dask fault tests use it)."""
     X, _ = planted(45, 30, 3, seed=1)

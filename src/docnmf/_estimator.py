@@ -318,6 +318,30 @@ def representative_documents(memberships: np.ndarray, labels: np.ndarray, n: int
     return out
 
 
+def _looks_like_texts(X) -> bool:
+    if isinstance(X, str):
+        return True
+    if isinstance(X, (list, tuple)) or (isinstance(X, np.ndarray) and X.ndim == 1
+                                        and X.dtype.kind in "OUS"):
+        return len(X) > 0 and isinstance(X[0], (str, bytes))
+    return False
+
+
+def _texts_refused(fit: Callable) -> Callable:
+    """``fit`` saying what to do when given raw texts instead of a matrix (scikit-learn's own
+    message quotes a whole document that could not be read as a number)."""
+
+    @functools.wraps(fit)
+    def wrapper(self, X=None, *args, **kwargs):
+        if not self._reads_texts and _looks_like_texts(X):
+            raise TypeError(f"{type(self).__name__} clusters a documents x terms matrix, not "
+                            "texts: make one with docnmf.DocumentVectorizer().fit_transform("
+                            "texts) (or scikit-learn's TfidfVectorizer) and fit on it")
+        return fit(self, X, *args, **kwargs)
+
+    return wrapper
+
+
 def _shown_when_verbose(fit: Callable) -> Callable:
     """``fit`` showing docnmf's progress messages on standard error when the estimator's
     ``verbose`` is set and logging is not configured (no handler would show them): scikit-learn's
@@ -361,11 +385,14 @@ class DocumentClusterer:
 
     _keyword_attribute: str | None = "components_"
 
+    #: Whether ``fit`` reads raw texts (NMA) rather than a documents x terms matrix.
+    _reads_texts = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         fit = cls.__dict__.get("fit")
         if fit is not None and not getattr(fit, "_shows_progress", False):
-            cls.fit = _shown_when_verbose(fit)
+            cls.fit = _shown_when_verbose(_texts_refused(fit))
 
     #: The fitted attributes that placing new documents (``predict``,
     #: ``predict_memberships``) and keywords need: what a saved model keeps
@@ -390,6 +417,8 @@ class DocumentClusterer:
     def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
         """The ``n`` heaviest terms of each cluster (see the class's ``_keyword_weights``)."""
         check_is_fitted(self, self._keyword_attribute)
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a positive integer, got {n!r}")
         return top_terms(self._keyword_weights(), feature_names, n)
 
     def fit_predict(self, X, y=None, **fit_params):

@@ -152,6 +152,13 @@ def test_nmf_start_only_where_nmf_applies(planted):
         LCCFClustering(2, init="svd").fit(X)
 
 
+@pytest.mark.parametrize("lam", [None, "big", True, -1.0, float("inf"), float("nan")])
+def test_a_bad_graph_weight_is_named(lam, planted):
+    X, _ = planted(40, 20, 2, seed=1)
+    with pytest.raises(ValueError, match="lam must be a non-negative number"):
+        LCCFClustering(2, lam=lam).fit(X)
+
+
 def test_init_rounds_continues_the_best_start(planted):
     """Every start runs init_rounds rounds; the lowest is continued from where it stopped."""
     X, _ = planted(80, 40, 4, seed=3)

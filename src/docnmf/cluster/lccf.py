@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from numbers import Real
 from typing import Literal
 
 import numpy as np
@@ -255,7 +256,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         if not (callable(self.kernel) or self.kernel in ("linear", "poly2", "precomputed")):
             raise ValueError(f"kernel must be 'linear', 'poly2', 'precomputed' or a callable, "
                              f"got {self.kernel!r}")
-        if not np.isfinite(self.lam) or self.lam < 0:
+        lam = self.lam
+        if isinstance(lam, bool) or not isinstance(lam, Real) or not np.isfinite(lam) or lam < 0:
             raise ValueError(f"lam must be a non-negative number, got {self.lam!r}")
         check_positive_ints(self, "n_init", "max_iter", "n_neighbors")
         check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration

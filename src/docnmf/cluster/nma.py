@@ -179,6 +179,8 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     True
     """
 
+    _reads_texts = True
+
     _placement_state = ("cluster_centers_", "components_", "segment_basis_", "vectorizer_")
 
     def _placement_blocker(self) -> str | None:
