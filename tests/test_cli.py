@@ -60,6 +60,12 @@ def test_the_default_replaces_its_degenerate_result_a_named_method_does_not(
     code, out, err = run(["cluster", str(docs), "-k", "3", "--method", "lccf-ncw",
                           "-o", str(tmp_path / "named")], capsys)
     assert code == 0 and "degenerate" not in err and out.startswith("lccf-ncw on docs")
+    # one summary per cluster clusters as cluster does: guarded without --cluster-method
+    code, out, err = run(["summarize", str(docs), "-k", "3", "--length", "5w"], capsys)
+    assert code == 0 and "clustering again with consensus" in err
+    code, out, err = run(["summarize", str(docs), "-k", "3", "--length", "5w",
+                          "--cluster-method", "lccf-ncw"], capsys)
+    assert code == 0 and "degenerate" not in err
 
 
 def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):

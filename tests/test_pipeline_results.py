@@ -148,6 +148,11 @@ def test_a_degenerate_result_is_replaced_by_the_fallback_only_when_asked(outlier
     # the same as asking for the consensus directly, from the same seed
     direct = cluster_corpus(corpus, 3, "consensus", random_state=0)
     np.testing.assert_array_equal(run.labels, direct.labels)
+    # no method named: docnmf cluster's default, guarded as the command guards it
+    default = cluster_corpus(corpus, 3, random_state=0)
+    assert default.method == "consensus" and default.diagnostics["replaced"]["method"] == \
+        "lccf-ncw"
+    np.testing.assert_array_equal(default.labels, direct.labels)
     replaced = run.diagnostics["replaced"]
     assert (replaced["method"], replaced["by"], sorted(replaced["cluster_sizes"])) == (
         "lccf-ncw", "consensus", [2, 2, 240])

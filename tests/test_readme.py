@@ -16,13 +16,17 @@ def test_the_python_tour_runs(datasets_dir, monkeypatch, capsys):
     monkeypatch.setenv("DOCNMF_DATA", str(datasets_dir))
     names: dict = {}
     exec(compile(_tour(), "README.md", "exec"), names)  # noqa: S102 (our own README)
-    corpus, model = names["corpus"], names["model"]
-    # the model it calls the default is the default of `docnmf cluster`
+    corpus, model, run = names["corpus"], names["model"], names["run"]
+    # the model it calls the default's estimator is the default of `docnmf cluster`
     from docnmf.methods import DEFAULT_METHOD, make_estimator
 
     default = make_estimator(DEFAULT_METHOD, 3, random_state=0)
     assert type(model) is type(default)
     assert model.get_params() == {**default.get_params(), "n_clusters": 3}
     assert model.labels_.shape == (len(corpus),)
-    keywords = capsys.readouterr().out.splitlines()[0]
+    assert run.method == DEFAULT_METHOD and "replaced" not in run.diagnostics
+    assert run.labels.shape == (len(corpus),)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith(f"{DEFAULT_METHOD} [")
+    keywords = printed[1]
     assert keywords.count("[") == 4            # three clusters' keyword lists, printed

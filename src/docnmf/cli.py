@@ -1058,7 +1058,6 @@ def _summarize_per_cluster(args, policy: str) -> int:
 
     if args.clusters is None:
         raise UsageError("--per-cluster needs -k, the number of clusters")
-    args.cluster_method = args.cluster_method or DEFAULT_METHOD
     corpus = _load_input(args)
     if corpus.texts is None:
         raise UsageError(f"{args.input} is a count matrix without texts")
@@ -1066,7 +1065,8 @@ def _summarize_per_cluster(args, policy: str) -> int:
         raise UsageError(f"-k must lie between 2 and the {len(corpus)} documents, "
                          f"got {args.clusters}")
     logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
-                args.cluster_method)
+                args.cluster_method or DEFAULT_METHOD)
+    # without --cluster-method, what docnmf cluster runs (a degenerate result clustered again)
     run = cluster_corpus(corpus, args.clusters, args.cluster_method, random_state=args.seed)
     summaries = summarize_clusters(corpus.texts, run.labels, run.memberships, args.clusters,
                                    length=args.length, method=args.method,

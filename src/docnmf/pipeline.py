@@ -25,7 +25,8 @@ from ._estimator import check_n_clusters, representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import atomic_write_bytes, published_path, write_csv, write_json, writes_folder
-from .methods import DEFAULT_METHOD, METHODS, make_estimator, method_spec, options_not_taken
+from .methods import (DEFAULT_FALLBACK, DEFAULT_METHOD, METHODS, make_estimator, method_spec,
+                      options_not_taken)
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
 from .report import write_report
@@ -110,7 +111,7 @@ def _vectorize(corpus: Corpus, options: Mapping[str, Any]):
     return X, np.asarray(names, dtype=object), None, counts
 
 
-def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD, *,
+def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *,
                    random_state: int | None = 0, estimator_params: dict | None = None,
                    vectorizer_params: dict | None = None, fit_params: dict | None = None,
                    constraint_files: Mapping[str, str | Path] | None = None,
@@ -127,9 +128,11 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     ----------
     corpus : Corpus
     n_clusters : int
-    method : str
-        A name in :data:`docnmf.methods.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...); by default
-        ``docnmf cluster``'s (:data:`~docnmf.methods.DEFAULT_METHOD`).
+    method : str, optional
+        A name in :data:`docnmf.methods.METHODS` (``"nmf"``, ``"nmf-ncw"``, ...). By default
+        what ``docnmf cluster`` runs without ``--method``: :data:`~docnmf.methods.DEFAULT_METHOD`,
+        its degenerate results clustered again with ``fallback`` (by default
+        :data:`~docnmf.methods.DEFAULT_FALLBACK`). Naming the method keeps its own result.
     random_state : int or None
         Seed for the restarts.
     estimator_params, vectorizer_params : dict
@@ -143,8 +146,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     fallback : str, optional
         A method to cluster with instead when ``method``'s result is degenerate
         (:func:`docnmf.diagnostics.degenerate`: two clusters, or one of two,
-        nearly empty); ``docnmf cluster`` passes the consensus when it runs its
-        default method. The result then is the fallback's, with the replaced
+        nearly empty); the consensus when ``method`` is not given. The result
+        then is the fallback's, with the replaced
         result's sizes in ``run.diagnostics["replaced"]``. Options of
         ``estimator_params`` that the fallback does not take keep the result
         as it is (with a warning).
@@ -153,6 +156,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str = DEFAULT_METHOD
     -------
     ClusterRun
     """
+    if method is None:
+        method, fallback = DEFAULT_METHOD, fallback or DEFAULT_FALLBACK
     timings: dict[str, float] = {}
     spec = method_spec(method)
     check_n_clusters(n_clusters, len(corpus))      # before any work
