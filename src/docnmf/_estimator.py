@@ -416,7 +416,7 @@ class DocumentClusterer:
     @available_if(lambda self: self._keyword_attribute is not None)
     def top_keywords(self, feature_names, n: int = 10) -> list[list[str]]:
         """The ``n`` heaviest terms of each cluster (see the class's ``_keyword_weights``)."""
-        check_is_fitted(self, self._keyword_attribute)
+        check_is_fitted(self)
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
         return top_terms(self._keyword_weights(), feature_names, n)

@@ -152,6 +152,20 @@ def test_nmf_start_only_where_nmf_applies(planted):
         LCCFClustering(2, init="svd").fit(X)
 
 
+def test_a_precomputed_kernel_has_no_keywords_and_a_refit_on_one_forgets_the_terms(planted):
+    X, _ = planted(40, 20, 2, seed=1)
+    names = [f"t{j}" for j in range(20)]
+    K = X @ X.T
+    with pytest.raises(ValueError, match="fitted on a precomputed kernel has no term weights"):
+        LCCFClustering(2, kernel="precomputed", random_state=0).fit(K).top_keywords(names)
+    model = LCCFClustering(2, random_state=0).fit(X)
+    assert len(model.top_keywords(names, 3)) == 2
+    model.set_params(kernel="precomputed").fit(K[:30, :30])
+    assert not hasattr(model, "components_")
+    with pytest.raises(ValueError, match="no term weights"):
+        model.top_keywords(names)
+
+
 @pytest.mark.parametrize("lam", [None, "big", True, -1.0, float("inf"), float("nan")])
 def test_a_bad_graph_weight_is_named(lam, planted):
     X, _ = planted(40, 20, 2, seed=1)

@@ -224,6 +224,13 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
                         "_V", "_norms", "_WKW", "_WKW_pos", "_linear", "_concepts_W",
                         "_concepts_V", "_column_sums", "_X_fit", "_fit_kernel_diag")
 
+    def _keyword_weights(self) -> np.ndarray:
+        if not hasattr(self, "components_"):
+            raise ValueError(f"{type(self).__name__} fitted on a precomputed kernel has no term "
+                             "weights to rank keywords by; fit it on the documents x terms "
+                             "matrix for keywords")
+        return self.components_
+
     def _placement_blocker(self) -> str | None:
         if callable(self.kernel) or self._precomputed():
             return ("a CF/LCCF with a precomputed or callable kernel cannot be saved to place "
@@ -461,6 +468,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
             g = np.ones(X.shape[0]) if self.ncw_scale_ is None else self.ncw_scale_
             concepts = np.asarray(X.T @ (W * g[:, None]))   # terms x k: eq. 4, u_k = X w_k
             self.components_ = (concepts @ self.cluster_centers_.T).T
+        else:       # no terms: an earlier fit's must not stand for this one's
+            self.__dict__.pop("components_", None)
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
         self.restart_objectives_ = losses
