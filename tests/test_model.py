@@ -63,6 +63,7 @@ def test_a_loaded_model_places_documents_exactly_as_the_fitted_one(method, demo_
     assert loaded.info == model.info
     # what the fit found about its own documents is kept (lists come back as arrays)
     fitted, back = model.estimator, loaded.estimator
+    assert repr(back) == repr(fitted)       # the same parameters, of the same types
     assert hasattr(back, "labels_") and hasattr(back, "memberships_")
     for attr in fitted._fit_results:
         if getattr(fitted, attr, None) is not None:

@@ -181,7 +181,8 @@ def decode_params(params: Any, known: dict[str, Any], owner: str) -> dict[str, A
         if name not in known:
             raise ModelFormatError(f"{owner} has no parameter {name!r}")
         if isinstance(value, list) and all(isinstance(v, _SCALARS) for v in value):
-            out[name] = value
+            # JSON has lists only: a parameter whose default is a tuple gets one back
+            out[name] = tuple(value) if isinstance(known[name], tuple) else value
         elif isinstance(value, _SCALARS):
             out[name] = value
         elif isinstance(value, dict) and set(value) == {_VECTORIZER}:
