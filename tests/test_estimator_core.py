@@ -125,6 +125,27 @@ def test_top_keywords_wants_a_positive_count(name, n, planted):
         model.top_keywords(names, n)
 
 
+@pytest.mark.parametrize("name", [m for m, spec in METHODS.items()
+                                  if hasattr(spec.estimator, "get_feature_names_out")])
+def test_transform_names_its_columns_one_per_cluster(name, planted):
+    from sklearn.exceptions import NotFittedError
+    from sklearn.pipeline import FeatureUnion
+
+    with pytest.raises(NotFittedError):
+        METHODS[name].estimator(n_clusters=3).get_feature_names_out()
+    model = _fit(name, planted, n_init=1)
+    prefix = type(model).__name__.lower()
+    names = model.get_feature_names_out()
+    assert names.tolist() == [f"{prefix}{c}" for c in range(3)]
+    X, _ = planted(45, 30, 3, seed=1)
+    assert model.transform(sp.csr_matrix(X)).shape[1] == len(names)
+    union = FeatureUnion([("a", make_estimator("nmf", 2, random_state=0)),
+                          ("b", make_estimator("lccf", 3, random_state=0))]).fit(X)
+    assert union.get_feature_names_out().tolist() == [
+        "a__nmfclustering0", "a__nmfclustering1",
+        "b__lccfclustering0", "b__lccfclustering1", "b__lccfclustering2"]
+
+
 def test_a_negative_tolerance_runs_every_iteration(planted):
     """The factorizations' convention (the solvers' tests and the Dask fault tests use it)."""
     X, _ = planted(45, 30, 3, seed=1)

@@ -454,6 +454,14 @@ class SoftClusterer(DocumentClusterer):
         """``fit`` (``y`` and fit parameters passed on), then the soft ``memberships_``."""
         return self.fit(X, y, **fit_params).memberships_
 
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """Names of ``transform``'s columns, one per cluster: the class's name in lower case and
+        the cluster's number (``nmfclustering0``, ...), as scikit-learn's decompositions name
+        theirs. ``input_features`` is not used (the columns are clusters, not terms)."""
+        check_is_fitted(self)
+        prefix = type(self).__name__.lower()
+        return np.asarray([f"{prefix}{c}" for c in range(self.n_clusters)], dtype=object)
+
     def predict(self, X):
         """Cluster of each new document: the argmax of its memberships."""
         return np.argmax(self.transform(X), axis=1)
