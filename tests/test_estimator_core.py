@@ -146,6 +146,25 @@ def test_transform_names_its_columns_one_per_cluster(name, planted):
         "b__lccfclustering0", "b__lccfclustering1", "b__lccfclustering2"]
 
 
+@pytest.mark.parametrize("name", ["nmf", "lccf-ncw", "consensus", "km"])
+def test_documents_without_terms_are_named_once(name, planted):
+    """Their labels come from ties: one warning, from the outermost fit (LCCF's NMF start and the
+    consensus's members fit the same rows)."""
+    import warnings
+
+    X, _ = planted(45, 30, 3, seed=1)
+    X = sp.vstack([sp.csr_matrix(X), sp.csr_matrix((2, 30))]).tocsr()
+    data = sp.csr_matrix(np.round(5 * X.toarray())) if METHODS[name].input == "counts" else X
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make_estimator(name, 3, random_state=0, n_init=1).fit(data)
+    said = [str(w.message) for w in caught if "have no terms" in str(w.message)]
+    assert said == [f"{METHODS[name].estimator.__name__}: 2 of the 47 documents have no terms "
+                    "(all-zero rows); their labels come from ties, not content: leave them out "
+                    "before fitting (docnmf.cluster_corpus and docnmf cluster label them -1)"]
+    assert caught[[str(w.message) for w in caught].index(said[0])].filename == __file__
+
+
 def test_a_negative_tolerance_runs_every_iteration(planted):
     """The factorizations' convention (the solvers' tests and the Dask fault tests use it)."""
     X, _ = planted(45, 30, 3, seed=1)

@@ -9,6 +9,7 @@ records every restart's objective as ``restart_objectives_``.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 import time
@@ -142,6 +143,7 @@ def check_fit_input(estimator, X):
     top = float(np.max(np.abs(values), initial=0.0))
     if top == 0.0:
         raise ValueError(f"{name}: X is all zero; there is nothing to cluster")
+    _warn_empty_rows(name, X)
     low, high = FIT_RANGE
     if low <= top <= high:
         return X
@@ -159,6 +161,23 @@ def check_fit_input(estimator, X):
         X.data = np.ldexp(X.data, -exponent)
         return X
     return np.ldexp(X, -exponent)
+
+
+def _warn_empty_rows(name: str, X) -> None:
+    """Documents without a term have nothing to be clustered by: say so (their labels come from
+    ties, usually cluster 0, which they swell), once, in the outermost fit."""
+    if _FIT_DEPTH.get() > 1:
+        return
+    if sp.issparse(X):
+        empty = int(np.sum(np.diff(sp.csr_matrix(X).indptr) == 0)) if X.format == "csr" \
+            else int(np.sum(np.asarray(abs(X).sum(axis=1)).ravel() == 0))
+    else:
+        empty = int(np.sum(~np.any(np.asarray(X) != 0, axis=1)))
+    if empty:
+        warnings.warn(f"{name}: {empty} of the {X.shape[0]} documents have no terms (all-zero "
+                      "rows); their labels come from ties, not content: leave them out before "
+                      "fitting (docnmf.cluster_corpus and docnmf cluster label them -1)",
+                      UserWarning, stacklevel=6)   # the caller of fit
 
 
 def _final_loss(result) -> float:
@@ -327,9 +346,15 @@ def _looks_like_texts(X) -> bool:
     return False
 
 
-def _texts_refused(fit: Callable) -> Callable:
+#: How many docnmf fits are running in this context: a fit inside another (LCCF's NMF start,
+#: the consensus's members) leaves what it notices about the input to the outermost one.
+_FIT_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("docnmf_fit_depth", default=0)
+
+
+def _checked_fit(fit: Callable) -> Callable:
     """``fit`` saying what to do when given raw texts instead of a matrix (scikit-learn's own
-    message quotes a whole document that could not be read as a number)."""
+    message quotes a whole document that could not be read as a number), and counting the
+    fits it runs within (:data:`_FIT_DEPTH`)."""
 
     @functools.wraps(fit)
     def wrapper(self, X=None, *args, **kwargs):
@@ -337,7 +362,11 @@ def _texts_refused(fit: Callable) -> Callable:
             raise TypeError(f"{type(self).__name__} clusters a documents x terms matrix, not "
                             "texts: make one with docnmf.DocumentVectorizer().fit_transform("
                             "texts) (or scikit-learn's TfidfVectorizer) and fit on it")
-        return fit(self, X, *args, **kwargs)
+        token = _FIT_DEPTH.set(_FIT_DEPTH.get() + 1)
+        try:
+            return fit(self, X, *args, **kwargs)
+        finally:
+            _FIT_DEPTH.reset(token)
 
     return wrapper
 
@@ -392,7 +421,7 @@ class DocumentClusterer:
         super().__init_subclass__(**kwargs)
         fit = cls.__dict__.get("fit")
         if fit is not None and not getattr(fit, "_shows_progress", False):
-            cls.fit = _shown_when_verbose(_texts_refused(fit))
+            cls.fit = _shown_when_verbose(_checked_fit(fit))
 
     #: The fitted attributes that placing new documents (``predict``,
     #: ``predict_memberships``) and keywords need: what a saved model keeps
