@@ -67,3 +67,14 @@ def test_keywords_on_demo_corpus_are_topical():
     cluster_words = {w for line in lines[1:] for w in line.split(": ", 1)[1].split(", ")}
     # the weighted terms are the clusters' own vocabulary, not rare one-off words
     assert len(collection & cluster_words) >= 5
+
+
+def test_documents_without_index_terms_are_in_no_cluster_and_restarts_are_named_unused(
+        folder, capsys):
+    (folder / "cooking" / "9.txt").write_text("the and of it", encoding="utf-8")  # stop words
+    assert main(["keywords", str(folder), "-k", "3", "-n", "4", "--restarts", "5"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.strip().splitlines()
+    assert sum(int(line.split("(")[1].split()[0]) for line in lines[1:4]) == 9
+    assert lines[4] == "in no cluster: 1 document without index terms"
+    assert "--restarts 5 had no effect" in captured.err and "have no terms" not in captured.err

@@ -320,8 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="FS-NMF weight exponent in (0, 1) (default 0.7, as the paper)")
     p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=10,
-                   help="random restarts; the lowest objective is kept (default 10)")
+    p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
+                   help="no effect: the NMF-NCW fit starts from NNDSVDa, a deterministic point, "
+                        "and runs once (kept so that scripts giving it still run)")
     _add_corpus_options(p)
 
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
@@ -1093,9 +1094,16 @@ def _cmd_keywords(args) -> int:
         raise UsageError(f"-k must be at least 2, got {args.clusters}")
     if args.clusters > len(texts):
         raise UsageError(f"-k {args.clusters} is more than the {len(texts)} documents")
+    if args.restarts is not None and args.restarts > 1:
+        logger.warning("--restarts %d had no effect: the NMF-NCW fit starts from NNDSVDa, a "
+                       "deterministic point, and ran once", args.restarts)
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
-    print(keywords_report(texts, args.clusters, n_keywords=args.keywords, alpha=args.alpha,
-                          n_init=args.restarts, random_state=args.seed, min_df=args.min_df))
+    try:
+        report = keywords_report(texts, args.clusters, n_keywords=args.keywords,
+                                 alpha=args.alpha, random_state=args.seed, min_df=args.min_df)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(report)
     return 0
 
 

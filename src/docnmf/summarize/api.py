@@ -196,6 +196,11 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     vec = DocumentVectorizer(min_df=min_df)
     X = vec.fit_transform(texts)
     names = np.asarray(vec.readable_feature_names(texts), dtype=object)
+    empty = int(np.sum(np.diff(X.indptr) == 0))
+    X = X[np.diff(X.indptr) > 0]        # documents without index terms are in no cluster
+    if X.shape[0] < n_clusters:
+        raise ValueError(f"only {X.shape[0]} of the {len(texts)} documents have index terms; "
+                         f"{n_clusters} clusters need at least as many")
     model = NMFClustering(n_clusters, weighting="ncw", n_init=n_init, max_iter=max_iter,
                           random_state=random_state).fit(X)
     # the factorization is of D^{-1/2} X (NCW); score each term on that matrix
@@ -207,4 +212,7 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     sizes = np.bincount(model.labels_, minlength=n_clusters)
     for c, words in enumerate(model.top_keywords(names, n_keywords)):
         lines.append(f"cluster {c} ({sizes[c]} documents): " + ", ".join(words))
+    if empty:
+        lines.append(f"in no cluster: {empty} document{'s' if empty != 1 else ''} without "
+                     "index terms")
     return "\n".join(lines)
