@@ -155,6 +155,39 @@ def test_a_folder_of_other_files_is_never_replaced(tmp_path, capsys):
         OutputFolder(out).__enter__()
 
 
+def _tree(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_an_output_folder_that_would_replace_what_is_read_is_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "n1.txt").write_text("telescope galaxy comet star")
+    before = _tree(out)
+    # placing documents with a model into the model's own folder
+    assert main(["-q", "assign", str(out), str(new), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"-o {out} would replace the model folder being read ({out})" in err
+    # clustering a folder into itself, or into a folder that holds it
+    docs = tmp_path / "outer" / "docs"
+    docs.mkdir(parents=True)
+    for name, text in (("a", WORDS["a"]), ("b", WORDS["b"]), ("c", WORDS["a"])):
+        (docs / f"{name}.txt").write_text(text)
+    for target in (docs, docs.parent):
+        code, _, err = cluster(docs, target, capsys)
+        assert code == 2 and "would replace the input being read" in err
+    pairs = tmp_path / "outer" / "ml.csv"
+    pairs.write_text("d0,d2\n")
+    code, _, err = cluster(corpus_csv(tmp_path / "l.csv"), tmp_path / "outer", capsys,
+                           "--method", "ssnmf", "--must-link", str(pairs))
+    assert code == 2 and "would replace the must-link file being read" in err
+    assert _tree(out) == before and sorted(p.name for p in docs.iterdir()) == \
+        ["a.txt", "b.txt", "c.txt"]
+
+
 def test_nested_writers_share_one_staging_folder(tmp_path):
     from docnmf.io import writes_folder
 

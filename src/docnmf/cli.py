@@ -641,7 +641,7 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
     paths = []
     # the output folder is checked, locked and staged before the fit, and published after it
-    with _output_folder(outdir) as staging:
+    with _output_folder(outdir, args) as staging:
         logger.info("clustering %d documents into %d clusters with %s",
                     len(corpus), k, args.method)
         try:
@@ -774,7 +774,7 @@ def _cmd_assign(args) -> int:
                 model.n_clusters, model.method or "saved", args.model)
     name = _safe_name(corpus.metadata.get("name") or args.input)
     outdir = args.output or Path("docnmf-assign") / name
-    with _output_folder(outdir) as staging:
+    with _output_folder(outdir, args) as staging:
         run = assign_corpus(model, corpus, n_keywords=args.keywords)
         paths = _write(run, outdir, staging)
     print(format_summary(run))
@@ -816,18 +816,40 @@ def _REPORTED_BY_MAIN() -> tuple[type, ...]:
     return (ConstraintError, CorpusError, EmptyVocabularyError)
 
 
+#: The options naming what a command reads, with how an error calls each.
+_READ_OPTIONS = {"input": "the input", "model": "the model folder",
+                 "must_link": "the must-link file", "cannot_link": "the cannot-link file"}
+
+
+def _check_not_read(outdir: Path, args) -> None:
+    """A usage error when publishing ``outdir`` would replace what the command reads: the
+    folder itself, or a folder holding it (a result folder is replaced whole)."""
+    target = Path(outdir).resolve()
+    for option, what in _READ_OPTIONS.items():
+        given = getattr(args, option, None)
+        if given is None or not Path(given).exists():
+            continue        # a named dataset, or a missing path the reader will name
+        read = Path(given).resolve()
+        if read == target or target in read.parents:
+            raise UsageError(f"-o {outdir} would replace {what} being read ({given}): give "
+                             "another output folder")
+
+
 @contextmanager
-def _output_folder(outdir: Path | None, resume: Sequence[str] = ()):
+def _output_folder(outdir: Path | None, args=None, resume: Sequence[str] = ()):
     """The staging folder of ``outdir`` (see :class:`docnmf.io.OutputFolder`); None for no output.
 
     Problems with the folder (a file, someone else's files, another run
-    writing it, no permission, a full disk) become one-line usage errors.
+    writing it, no permission, a full disk, what the command ``args`` read)
+    become one-line usage errors.
     """
     from .io import OutputFolder, OutputFolderError
 
     if outdir is None:
         yield None
         return
+    if args is not None:
+        _check_not_read(outdir, args)
     try:
         with OutputFolder(outdir, resume=resume) as staging:
             yield staging
@@ -902,7 +924,7 @@ def _cmd_choose_k(args) -> int:
     corpus = _load_input(args)
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
-    with _output_folder(outdir) as staging:
+    with _output_folder(outdir, args) as staging:
         selection = _select_k(corpus, k_values, args, _vectorizer_params(args), runs=args.runs,
                               max_documents=args.max_documents)
         try:
@@ -977,7 +999,7 @@ def _cmd_cluster_dask(args) -> int:
     client = _dask_client(args)
     try:
         # the output folder is checked and locked before the fit, and published whole after it
-        with _output_folder(outdir):
+        with _output_folder(outdir, args):
             logger.info("Dask dashboard: %s (%d workers)", client.dashboard_link,
                         len(client.scheduler_info()["workers"]))
             logger.info("clustering %s (%d partitions) into %d clusters with %s",
@@ -1159,7 +1181,7 @@ def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> in
     from .experiments import ProtocolError, format_compact, run_protocol, write_report
 
     # results.jsonl lets an interrupted run resume; the folder is published whole at the end
-    with _output_folder(outdir, resume=_RESUME) as staging:
+    with _output_folder(outdir, args, resume=_RESUME) as staging:
         try:
             result = run_protocol(protocol, staging / "results.jsonl", jobs=args.jobs, data=data)
         except ProtocolError as exc:
@@ -1205,7 +1227,7 @@ def _cmd_reproduce(args) -> int:
         outdir = args.output or Path("docnmf-reproduce") / target.name
         from .experiments import ProtocolError
 
-        with _output_folder(outdir, resume=_RESUME) as staging:
+        with _output_folder(outdir, args, resume=_RESUME) as staging:
             try:
                 report = target.run(staging, TargetOptions(runs=args.runs, restarts=args.restarts,
                                                            seed=args.seed, jobs=args.jobs))
