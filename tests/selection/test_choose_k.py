@@ -13,7 +13,7 @@ from sklearn.metrics import silhouette_samples
 
 from docnmf.cli import main
 from docnmf.selection import select_k
-from docnmf.selection.choose import MAX_K_VALUES
+from docnmf.selection.choose import MAX_K_VALUES, STABILITY_THRESHOLD, _choose
 from docnmf.selection.criteria import (_silhouette_samples, consensus_matrix,
                                        cophenetic_correlation, match_topics, topic_stability)
 
@@ -86,8 +86,12 @@ def test_bad_ranges_are_refused():
     X, _ = _planted(k=2, n=20)
     with pytest.raises(ValueError, match="at least 2"):
         select_k(X, [1, 2])
-    with pytest.raises(ValueError, match="more than the 20 documents"):
-        select_k(X, [20, 30])
+    with pytest.raises(ValueError, match="k=11 is more than half of the 20 documents with "
+                                         "index terms"):
+        select_k(X, [11, 30])
+    for runs in (1, 0, True):
+        with pytest.raises(ValueError, match="n_runs .--restarts. must be at least 2"):
+            select_k(X, [2, 3], n_runs=runs)
     with pytest.raises(ValueError, match=f"at most {MAX_K_VALUES}"):
         select_k(X, range(2, 3 + MAX_K_VALUES))
 
@@ -96,8 +100,26 @@ def test_a_range_beyond_the_documents_is_cut_short(caplog):
     X, _ = _planted(k=2, n=12)
     with caplog.at_level("WARNING", logger="docnmf"):
         sel = select_k(X, range(2, 31), n_runs=2, random_state=0)
-    assert sel.k_values == list(range(2, 12))
-    assert "only 12 documents have index terms: k above 11 is not tried" in caplog.text
+    assert sel.k_values == list(range(2, 7))       # as benchmarks/choose_k.py evaluated it
+    assert "k above 6 is not tried: it is half of the 12 documents with index terms" in caplog.text
+    caplog.clear()
+    X, _ = _planted(k=2, n=40)
+    with caplog.at_level("WARNING", logger="docnmf"):
+        sel = select_k(X, range(2, 31), n_runs=2, max_documents=10, random_state=0)
+    assert sel.k_values == list(range(2, 6))
+    assert "it is half of the 10 documents drawn (--max-documents)" in caplog.text
+
+
+def test_the_reason_says_when_no_k_is_stable_enough():
+    X, _ = _planted(k=3, n=60)
+    sel = select_k(X, [2, 3, 4], n_runs=3, random_state=0)
+    stable = max(row["stability_mean"] for row in sel.table) >= STABILITY_THRESHOLD
+    assert ("keep a mean silhouette >=" in sel.reason) is stable
+    # a table where no k reaches the threshold: the most stable k, said as such
+    table = [{**row, "stability_mean": 0.5 + 0.1 * i} for i, row in enumerate(sel.table)]
+    chosen, k, reason = _choose(table)
+    assert k == 4 and "no k keeps the restarts' topic vectors" in reason
+    assert "the k where it is highest" in reason
 
 
 def test_the_same_seed_gives_the_same_table():

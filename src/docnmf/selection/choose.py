@@ -148,8 +148,13 @@ def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int], int, str]:
         "silhouette": int(ks[int(np.nanargmax([row["silhouette"] for row in table]))]),
     }
     k = chosen["stability"]
-    reason = (f"stability: the largest k whose restarts' topic vectors, grouped one per "
-              f"restart, keep a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style)")
+    if max(row["stability_mean"] for row in table) >= STABILITY_THRESHOLD:
+        reason = (f"stability: the largest k whose restarts' topic vectors, grouped one per "
+                  f"restart, keep a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style)")
+    else:
+        reason = (f"stability: no k keeps the restarts' topic vectors, grouped one per restart, "
+                  f"at a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style); the k where it "
+                  "is highest")
     return chosen, k, reason
 
 
@@ -192,15 +197,21 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
         raise ValueError(f"{len(ks)} values of k to try; at most {MAX_K_VALUES}")
     if ks[0] < 2:
         raise ValueError(f"k must be at least 2, got {ks[0]}")
+    if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 2:
+        raise ValueError(f"the criteria compare restarts: n_runs (--restarts) must be at least "
+                         f"2, got {n_runs!r}")
     rng = as_generator(random_state)
     rows = sample_documents(X, max_documents, rng)
-    # k = n puts each document alone: nothing to score; fewer documents cut the range short
-    fits = [k for k in ks if k < len(rows)]
+    # as evaluated (benchmarks/choose_k.py): k up to half the documents used; above it clusters
+    # of one or two documents are trivially stable
+    used = (f"the {len(rows)} documents drawn (--max-documents)" if len(rows) < X.shape[0]
+            else f"the {len(rows)} documents with index terms")
+    fits = [k for k in ks if k <= len(rows) // 2]
     if not fits:
-        raise ValueError(f"k={ks[0]} needs more than the {len(rows)} documents with index terms")
+        raise ValueError(f"k={ks[0]} is more than half of {used}: too few to choose k among")
     if len(fits) < len(ks):
-        logger.warning("only %d documents have index terms: k above %d is not tried",
-                       len(rows), fits[-1])
+        logger.warning("k above %d is not tried: it is half of %s, and beyond it clusters of one "
+                       "or two documents are trivially stable", fits[-1], used)
         ks = fits
     Xs = _restrict(X, rows)
     logger.info("choosing k among %s on %d of %d documents, %d restarts per k",
