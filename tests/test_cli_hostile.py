@@ -2,6 +2,7 @@
 no work done first."""
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -105,8 +106,6 @@ def test_constraint_files_that_give_no_constraint_are_errors(docs, tmp_path, cap
 
 
 def test_constraint_pairs_are_reported_and_recorded(docs, tmp_path, capsys):
-    import json
-
     ml = tmp_path / "ml.csv"
     ml.write_text("doc_a,doc_b\nd0,d4\nd1,d5\n")
     code = main(["cluster", str(docs), "-k", "2", "--method", "ssnmf", "--min-df", "1",
@@ -125,6 +124,24 @@ def test_matrix_files_that_cannot_be_used_are_errors(tmp_path, capsys):
         code, _, err = run(capsys, "cluster", str(tmp_path / name), "-k", "2",
                            "-o", str(tmp_path / "o"))
         assert code == 2 and message in err
+
+
+def test_vocabulary_options_for_a_count_matrix_are_refused_not_ignored(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.poisson(3, (6, 8)) * np.repeat([[1, 0], [0, 1]], 4, axis=1)[c]
+                   for c in (0, 1)]).astype(float)
+    scipy.io.savemat(tmp_path / "counts.mat", {"fea": X, "gnd": np.repeat([0, 1], 6)})
+    for options in (["--min-df", "3"], ["--max-features", "5", "--no-stem"]):
+        code, _, err = run(capsys, "cluster", str(tmp_path / "counts.mat"), "-k", "2",
+                           *options, "-o", str(tmp_path / "o"))
+        flags = ", ".join(o for o in options if o.startswith("--"))
+        assert code == 2 and f"{flags}: for texts; " in err and "is a count matrix" in err
+    assert not (tmp_path / "o").exists()
+    code, _, err = run(capsys, "cluster", str(tmp_path / "counts.mat"), "-k", "2",
+                       "--tf", "sublinear", "-o", str(tmp_path / "o"))
+    assert code == 0, err
+    record = json.loads((tmp_path / "o" / "run.json").read_text())
+    assert record["parameters"]["vectorizer"] == {"tf": "sublinear", "idf": "xu"}
 
 
 def test_links_in_a_folder_are_a_one_line_warning(tmp_path, capsys):

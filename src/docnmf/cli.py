@@ -517,7 +517,23 @@ def _table_options(args) -> dict:
     return {}
 
 
-def _vectorizer_params(args) -> dict:
+#: The text-pipeline options that shape the vocabulary, with their defaults: a count matrix's
+#: terms were made upstream, so only the weighting (--tf, --idf) applies to one.
+_VOCABULARY_OPTIONS = {"min_df": ("--min-df", 2), "max_df": ("--max-df", 0.95),
+                       "max_features": ("--max-features", None), "no_stem": ("--no-stem", False),
+                       "keep_stop_words": ("--keep-stop-words", False)}
+
+
+def _vectorizer_params(args, corpus=None) -> dict:
+    """The text options; for a ``corpus`` of counts, its weighting only (a usage error names
+    any vocabulary option given for it)."""
+    if corpus is not None and corpus.texts is None:
+        given = [flag for dest, (flag, default) in _VOCABULARY_OPTIONS.items()
+                 if getattr(args, dest) != default]
+        if given:
+            raise UsageError(f"{', '.join(given)}: for texts; {args.input} is a count matrix, "
+                             "whose terms were made upstream (--tf and --idf apply)")
+        return {"tf": args.tf, "idf": args.idf}
     return {"min_df": args.min_df, "max_df": args.max_df, "max_features": args.max_features,
             "tf": args.tf, "idf": args.idf, "stem": not args.no_stem,
             "stop_words": None if args.keep_stop_words else "english"}
@@ -885,11 +901,11 @@ def _cmd_cluster(args) -> int:
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
     selection, k = None, args.clusters
     if k == "auto":
-        selection = _select_k(corpus, k_values, args, _vectorizer_params(args),
+        selection = _select_k(corpus, k_values, args, _vectorizer_params(args, corpus),
                               runs=8, max_documents=1000)
         logger.info("chose k = %d: %s", selection.k, selection.reason)
         k = selection.k
-    return _run(corpus, k, args, _vectorizer_params(args), outdir, selection=selection)
+    return _run(corpus, k, args, _vectorizer_params(args, corpus), outdir, selection=selection)
 
 
 def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max_documents: int):
@@ -925,7 +941,8 @@ def _cmd_choose_k(args) -> int:
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
     with _output_folder(outdir, args) as staging:
-        selection = _select_k(corpus, k_values, args, _vectorizer_params(args), runs=args.runs,
+        selection = _select_k(corpus, k_values, args, _vectorizer_params(args, corpus),
+                              runs=args.runs,
                               max_documents=args.max_documents)
         try:
             paths = [outdir / Path(p).relative_to(staging)
