@@ -226,3 +226,31 @@ def test_read_corpus_unknown_name_and_file_type(tmp_path):
     odd = write(tmp_path / "d.xml", "<doc/>")
     with pytest.raises(CorpusError, match="cannot tell how to read"):
         read_corpus(odd)
+
+
+def test_binary_files_and_folders_docnmf_wrote_are_skipped_with_one_warning(tmp_path):
+    root = tmp_path / "docs"
+    write(root / "a.txt", "the striker scored")
+    write(root / "wide.txt", "\ufeffa goal".encode("utf-16"))     # text, with NUL bytes
+    write(root / "picture.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    write(root / "out" / ".docnmf-output", "")                    # a result folder left here
+    write(root / "out" / "report.html", "<html>cluster</html>")
+    write(root / "saved" / "model.json", "{}")                    # a saved model
+    write(root / "saved" / "arrays.npz", b"PK\x03\x04")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        c = read_folder(root)
+    assert c.ids == ["a.txt", "wide.txt"]
+    (said,) = [str(w.message) for w in record if issubclass(w.category, UserWarning)
+               and not issubclass(w.category, UnicodeWarning)]
+    assert said == (f"3 entries of {root} skipped: out/ (a folder docnmf wrote); picture.png "
+                    "(binary: a NUL byte in its first 8 KiB); saved/ (a folder docnmf wrote)")
+
+
+def test_files_beside_subfolders_are_named_as_unlabelled(labelled_folder):
+    with pytest.warns(UserWarning, match="holds 1 file of its own beside subfolders: those are "
+                                         "unlabelled"):
+        read_folder(labelled_folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_folder(labelled_folder / "econ")      # files only: unlabelled, as said

@@ -30,19 +30,44 @@ def _visible(name: str) -> bool:
     return not name.startswith(".")
 
 
+#: What marks a folder docnmf wrote: a result folder (``docnmf.io.MARKER``), a saved model.
+_OUTPUT_MARKS = (frozenset({".docnmf-output"}), frozenset({"model.json", "arrays.npz"}))
+#: Byte-order marks of UTF-16 and UTF-32, whose text holds NUL bytes.
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def _written_by_docnmf(folder: str) -> bool:
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return False
+    return any(mark <= names for mark in _OUTPUT_MARKS)
+
+
+def _binary(data: bytes) -> bool:
+    """A NUL byte in the first 8 KiB, as git tells binary files (UTF-16/32 with a BOM aside)."""
+    return b"\0" in data[:8192] and not data.startswith(_WIDE_BOMS)
+
+
 def _files_under(root: Path, pattern: str | None,
                  follow_outside_links: bool = False) -> tuple[list[Path], list[str]]:
     """Non-hidden files below ``root`` (recursively), sorted by relative POSIX path.
 
     Also returns what was skipped and why: links that lead nowhere (dangling,
     or a loop), links to files outside ``root`` (unless
-    ``follow_outside_links``), and entries that are not regular files (a
-    FIFO would block the read forever). Linked folders are not entered.
+    ``follow_outside_links``), entries that are not regular files (a
+    FIFO would block the read forever), and folders docnmf wrote (results,
+    models: an output folder left beside the documents). Linked folders are
+    not entered.
     """
     found, skipped = [], []
     real_root = Path(os.path.realpath(root))
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if _visible(d)]
+        for d in [d for d in dirnames if _written_by_docnmf(os.path.join(dirpath, d))]:
+            dirnames.remove(d)
+            skipped.append(f"{Path(dirpath, d).relative_to(root).as_posix()}/ (a folder docnmf "
+                           "wrote)")
         for name in filenames:
             if not _visible(name) or (pattern is not None and not fnmatch.fnmatch(name, pattern)):
                 continue
@@ -82,8 +107,10 @@ def read_folder(
     follow_outside_links : bool, default=False
         Read files that symbolic links inside the folder point to outside it.
         By default such links are skipped, as are links that lead nowhere and
-        entries that are not regular files; one ``UserWarning`` names them.
-        Linked subfolders are never entered.
+        entries that are not regular files; one ``UserWarning`` names them,
+        with the binary files (a NUL byte in the first 8 KiB) and the folders
+        docnmf wrote (results, models), also skipped. Linked subfolders are
+        never entered.
 
     Returns
     -------
@@ -108,20 +135,26 @@ def read_folder(
     decode = Decoder(encoding)
     texts, labels, ids = [], [], []
     files, skipped = _files_under(root, pattern, follow_outside_links)
+    for file in files:
+        rel = file.relative_to(root)
+        data = _read_bytes(file)
+        if _binary(data):
+            skipped.append(f"{rel.as_posix()} (binary: a NUL byte in its first 8 KiB)")
+            continue
+        texts.append(decode(data, rel.as_posix()))
+        labels.append((rel.parts[0],) if len(rel.parts) > 1 else ())
+        ids.append(rel.as_posix())
     if skipped:
         warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
                       f"skipped: {'; '.join(sorted(skipped)[:3])}{'; ...' if len(skipped) > 3 else ''}",
                       UserWarning, stacklevel=2)
-    for file in files:
-        rel = file.relative_to(root)
-        try:
-            texts.append(decode.read(file, rel.as_posix()))
-        except OSError as exc:
-            raise CorpusError(f"cannot read {file}: {exc.strerror or exc}") from None
-        labels.append((rel.parts[0],) if len(rel.parts) > 1 else ())
-        ids.append(rel.as_posix())
     if not ids:
         raise CorpusError(f"no documents found in {root}")
+    loose = sum(1 for labels_ in labels if not labels_)
+    if 0 < loose < len(ids):
+        warnings.warn(f"{root} holds {loose} file{'s' if loose != 1 else ''} of its own beside "
+                      "subfolders: those are unlabelled, and the others labelled by their "
+                      "subfolder; scores count the labelled ones only", UserWarning, stacklevel=2)
     decode.warn("file", root)
     meta = {"name": root.resolve().name, "source": str(root), "format": "folder"}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
