@@ -98,11 +98,19 @@ def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
         read_run_folder(broken)
 
 
-def test_older_folders_without_report_data_still_render(demo_out, tmp_path):
+def test_older_folders_without_report_data_still_render(demo_out, tmp_path, capsys):
     for name in ("run.json", "clusters.csv", "assignments.csv"):
         (tmp_path / name).write_bytes((demo_out / name).read_bytes())
     html = render_report(read_run_folder(tmp_path))
     assert html.count('<article class="cluster"') == 5 and "not found in the folder" in html
+    # keywords without weights are listed, not drawn as empty bars of weight 0
+    assert "Keywords <small>heaviest first</small>" in html and '<span class="w">0</span>' \
+        not in html
+    assert "Similarity data (report_data.json) not found in the folder." in html
+    assert "darker is more similar" not in html.split('id="similarity"')[1].split("</figure>")[0]
+    # the command says what the page lacks
+    code = main(["report", str(tmp_path)])
+    assert code == 0 and "has no report_data.json" in capsys.readouterr().err
 
 
 def test_map_sample_keeps_every_cluster_in_proportion():

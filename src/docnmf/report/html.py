@@ -11,6 +11,7 @@ from __future__ import annotations
 import colorsys
 import html
 import json
+import logging
 from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
@@ -21,6 +22,8 @@ from ..diagnostics import warning_lines
 from ..io import atomic_write_text, published_path, to_jsonable
 from .data import membership_bands
 from .folder import RunFolder, read_run_folder
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["render_report", "write_report", "cluster_colours"]
 
@@ -212,7 +215,8 @@ def _cluster_sections(f: RunFolder) -> str:
         coh = info.get("coherence")
         coh_text = row.get("coherence") or ("–" if coh is None else f"{coh:.3f}")
         keywords = [(k["term"], k["weight"]) for k in info.get("keywords", [])]
-        if not keywords:
+        weighed = bool(keywords)    # an older folder: clusters.csv's keywords, no weights
+        if not weighed:
             keywords = [(t, 0.0) for t in (row.get("top_keywords") or "").split()]
         words = " ".join(t for t, _ in keywords)
         out.append(f'<article class="cluster" id="cluster-{c}" data-cluster="{c}" '
@@ -220,8 +224,13 @@ def _cluster_sections(f: RunFolder) -> str:
                    f'<h3><span class="sw" style="background:{colours[c]}"></span>Cluster {c}'
                    f'<small>{size} documents ({100 * size / n:.1f}%) · keyword coherence '
                    f'{_e(coh_text)}</small></h3><div class="cols3">')
-        out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
-                   f'{_bars(keywords, colours[c])}</ol></div>')
+        if weighed:
+            out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
+                       f'{_bars(keywords, colours[c])}</ol></div>')
+        else:
+            out.append('<div><h4>Keywords <small>heaviest first</small></h4><ol class="bars">'
+                       + "".join(f'<li class="kw"><span class="t">{_e(t)}</span></li>'
+                                 for t, _ in keywords) + "</ol></div>")
         dist = info.get("distinguishing") or []
         out.append('<div><h4>Sets it apart <small>mean weight here vs. elsewhere</small></h4>'
                    '<ol class="bars">' + "".join(
@@ -375,7 +384,9 @@ def render_report(folder: RunFolder) -> str:
     map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}. Colours are clusters; '
                    "hover a point for its document, click a legend entry to show one cluster."
                    if m else "Map data (report_data.json) not found in the folder.")
-    sim_caption = _e((data.get("similarity") or {}).get("measure", "not available"))
+    sim = data.get("similarity")
+    sim_caption = (f"{_e(sim.get('measure', ''))}; darker is more similar." if sim
+                   else "Similarity data (report_data.json) not found in the folder.")
     k = folder.n_clusters
     side = max(360, min(720, 40 + 22 * k))
     body = "".join([
@@ -392,8 +403,7 @@ def render_report(folder: RunFolder) -> str:
             "</figure>", '<div id="legend" class="legend"></div><div id="tip" hidden></div>'
                          "</figure>"),
         _cluster_sections(folder),
-        _canvas_section("similarity", "Cluster similarity",
-                        f"{sim_caption}; darker is more similar.", side, side),
+        _canvas_section("similarity", "Cluster similarity", sim_caption, side, side),
         _canvas_section("memberships", "Memberships",
                         "Documents (rows, ordered by cluster then by membership strength, averaged "
                         "in bands of neighbouring rows) x clusters (columns); darker is a stronger "
@@ -418,6 +428,9 @@ def render_report(folder: RunFolder) -> str:
 def write_report(outdir: str | Path) -> Path:
     """Read the result folder ``outdir`` and write ``outdir/report.html``; returns its path."""
     folder = read_run_folder(outdir)
+    if folder.data is None:
+        logger.warning("%s has no report_data.json (docnmf cluster writes it): the report lacks "
+                       "the map, keyword weights, snippets and cluster similarity", outdir)
     return atomic_write_text(Path(outdir) / "report.html", render_report(folder))
 
 
