@@ -463,8 +463,10 @@ def test_a_k_range_without_k_auto_is_named_as_unread(folder, tmp_path, capsys):
 
 
 def test_progress_names_the_published_folder_not_the_staging_one(folder, tmp_path, capsys):
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1",
-                        "-o", str(tmp_path / "o")], capsys)
+    code, out, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1",
+                          "-o", str(tmp_path / "o")], capsys)
     assert code == 0
-    assert "report written in" in err and str(tmp_path / "o" / "report.html") in err
-    assert ".staging-" not in err
+    # while the folder is being made, no path is named; once published, the final ones are
+    assert "report made in" in err and str(tmp_path / "o") not in err
+    assert str(tmp_path / "o" / "report.html") in out.split("wrote ")[-1]
+    assert ".staging-" not in err + out

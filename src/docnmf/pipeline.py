@@ -559,8 +559,8 @@ def _write_report_files(run: ClusterRun, outdir: Path) -> list[Path]:
     t0 = time.perf_counter()
     paths = [write_json(outdir / "report_data.json", collect_report_data(run))]
     paths.append(write_report(outdir))
-    logger.info("report written in %.1fs: %s", time.perf_counter() - t0,
-                published_path(paths[-1]))
+    # the folder is published after the last file: name the page, not a path that may not exist
+    logger.info("report made in %.1fs (report.html)", time.perf_counter() - t0)
     return paths
 
 
