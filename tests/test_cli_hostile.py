@@ -37,6 +37,8 @@ def run(capsys, *argv):
     (["--seed", "-5"], "--seed: expected a seed from 0"),
     (["--max-df", "-1"], "--max-df: expected a finite number >= 0"),
     (["--min-df", "1.5"], "--min-df: expected a whole number of documents or a fraction"),
+    (["--max-df", "0"], "--max-df: must be above 0"),
+    (["--max-df", "1"], "--max-df 1 (documents) is below --min-df 2: no term would be kept"),
     (["--tol", "nan"], "--tol: expected a finite number >= 0"),
     (["--tol", "-1"], "--tol: expected a finite number >= 0"),
     (["--method", "lccf", "--lam", "inf"], "--lam: expected a finite number >= 0"),
@@ -45,6 +47,13 @@ def test_bad_numbers_are_refused(docs, tmp_path, capsys, args, message):
     code, out, err = run(capsys, "cluster", str(docs), "-k", "2", "-o", str(tmp_path / "o"),
                          *args)
     assert code == 2 and message in err and not (tmp_path / "o").exists()
+
+
+def test_a_document_frequency_with_a_point_is_a_fraction():
+    from docnmf.cli import _df
+
+    assert [_df(t) for t in ("1", "3", "1.0", "0.5", "1e0", "2.0")] == [1, 3, 1.0, 0.5, 1.0, 2]
+    assert isinstance(_df("1.0"), float) and isinstance(_df("1"), int)
 
 
 @pytest.mark.parametrize("k_range, message", [("2-100000000", "more than 1,000 cluster numbers"),

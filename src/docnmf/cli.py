@@ -74,13 +74,24 @@ def _finite(text: str) -> float:
 
 
 def _df(text: str) -> int | float:
-    """A document frequency: a whole number of documents, or a fraction in [0, 1]."""
+    """A document frequency: a whole number of documents ("3"), or a fraction in [0, 1]
+    written with a point ("0.5", "1.0": all of them)."""
     value = _finite(text)
-    if value == int(value) and value >= 1:
+    fraction = any(c in text for c in ".eE")
+    if value == int(value) and value >= 1 and not (fraction and value == 1):
         return int(value)
     if value > 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of documents or a fraction "
                                          f"in [0, 1], got {text!r}")
+    return value
+
+
+def _max_df(text: str) -> int | float:
+    """A --max-df: as :func:`_df`, above zero (no term lies in fewer than one document)."""
+    value = _df(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0 (a fraction or a number of "
+                                         f"documents), got {text!r}")
     return value
 
 
@@ -97,9 +108,9 @@ def _add_corpus_options(p: argparse.ArgumentParser) -> None:
 def _add_text_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("text pipeline")
     g.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
-    g.add_argument("--max-df", type=_df, default=0.95,
+    g.add_argument("--max-df", type=_max_df, default=0.95,
                    help="drop terms in more than this many documents: a fraction of them "
-                        "(below 1), or a number of documents (default 0.95)")
+                        "(0.5; 1.0 is all), or a number of documents (default 0.95)")
     g.add_argument("--max-features", type=_positive_int, default=None, help="vocabulary cap")
     g.add_argument("--tf", choices=["raw", "sublinear", "binary"], default="raw",
                    help="term frequency: raw counts as in Xu 2003 (default), 1+log, or binary")
@@ -534,6 +545,9 @@ def _vectorizer_params(args, corpus=None) -> dict:
             raise UsageError(f"{', '.join(given)}: for texts; {args.input} is a count matrix, "
                              "whose terms were made upstream (--tf and --idf apply)")
         return {"tf": args.tf, "idf": args.idf}
+    if isinstance(args.min_df, int) and isinstance(args.max_df, int) and args.max_df < args.min_df:
+        raise UsageError(f"--max-df {args.max_df} (documents) is below --min-df {args.min_df}: "
+                         "no term would be kept")
     return {"min_df": args.min_df, "max_df": args.max_df, "max_features": args.max_features,
             "tf": args.tf, "idf": args.idf, "stem": not args.no_stem,
             "stop_words": None if args.keep_stop_words else "english"}
