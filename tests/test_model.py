@@ -263,3 +263,12 @@ def test_place_takes_a_list_of_texts_and_says_what_else_it_got(demo_split):
     assert nothing.X.shape == (0, model.estimator.n_features_in_)
     np.testing.assert_array_equal(model.place(iter(demo_split[1])).labels,
                                   model.place(demo_split[1]).labels)
+
+
+def test_a_model_takes_docnmf_s_vectorizer_only(demo_split):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    model = _fitted("nmf", demo_split[0])
+    with pytest.raises(TypeError, match="must be a docnmf.DocumentVectorizer .*, not "
+                                        "TfidfVectorizer"):
+        ClusteringModel(model.estimator, TfidfVectorizer().fit(demo_split[0]))

@@ -125,6 +125,21 @@ def test_recovers_planted_topics_of_a_synthetic_corpus():
     assert np.all((0 <= model.member_agreement_) & (model.member_agreement_ <= 1))
 
 
+def test_a_weighted_matrix_for_counts_is_named():
+    import warnings
+
+    topics = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=40, seed=2)
+    texts, _ = topic_documents(topics, 60, np.random.default_rng(2))
+    vectorizer = DocumentVectorizer()
+    counts, tfidf = vectorizer.fit_count(texts), vectorizer.transform(texts)
+    with pytest.warns(UserWarning, match="weighs term counts itself .* but X has fractional "
+                                         "entries"):
+        ConsensusClustering(3, n_init=2, random_state=0).fit(tfidf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ConsensusClustering(3, n_init=2, random_state=0).fit(counts)
+
+
 def test_new_documents_go_to_the_most_similar_mean_document():
     X, y = _counts(seed=2)
     model = ConsensusClustering(3, random_state=0).fit(sp.csr_matrix(X))

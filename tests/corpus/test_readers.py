@@ -217,6 +217,12 @@ def test_read_corpus_demo_is_the_embedded_corpus_unless_a_folder_is_so_named(
         read_corpus("demo", text_column="body")
     labelled_folder.rename(tmp_path / "demo")
     assert read_corpus("demo").metadata["format"] == "folder"
+    # load_dataset reads corpora on disk: it points to the readers of the embedded one
+    from docnmf.corpus import load_dataset
+
+    with pytest.raises(CorpusError, match=r"'demo' is the embedded demo corpus, not a dataset "
+                                          r"on disk: docnmf.load_demo\(\)"):
+        load_dataset("demo")
 
 
 def test_read_corpus_unknown_name_and_file_type(tmp_path):

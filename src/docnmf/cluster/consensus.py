@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -169,6 +170,12 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         """Cluster the documents ``X`` (term counts, shape (n_docs, n_terms), dense or CSR)."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
+        values = X.data if sp.issparse(X) else X
+        if np.any(values != np.round(values)):
+            warnings.warn(f"{type(self).__name__} weighs term counts itself (raw and sublinear "
+                          "tf-idf), but X has fractional entries, a weighted matrix perhaps: its "
+                          "members then see those as counts; give counts "
+                          "(DocumentVectorizer().count(texts))", UserWarning, stacklevel=4)
         X = sp.csr_matrix(check_fit_input(self, X))
         self._check_params(X.shape[0])
         k = int(self.n_clusters)

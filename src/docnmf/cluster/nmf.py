@@ -103,8 +103,9 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         ``U^T``: each row a unit-length topic vector over terms.
     loss_history_ : ndarray
         Objective (eq. 1) per iteration of the kept restart.
-    restart_objectives_ : ndarray of shape (n_init,)
-        Final objective of each restart.
+    restart_objectives_ : ndarray of shape (n_restarts,)
+        Final objective of each restart: ``n_init`` from random starts, one from the
+        deterministic NNDSVDa start (``init="nndsvda"``, the default).
     n_iter_ : int
     objective_ : float
 

@@ -209,6 +209,9 @@ def load_dataset(
     docnmf.corpus.CorpusError: unknown dataset 'tdt3'; known datasets: tdt2, tdt2_all, ...
     """
     spec = _REGISTRY.get(name)
+    if spec is None and name == "demo":
+        raise CorpusError("'demo' is the embedded demo corpus, not a dataset on disk: "
+                          "docnmf.load_demo() (or read_corpus('demo')) reads it")
     if spec is None:
         raise CorpusError(f"unknown dataset {name!r}; known datasets: {', '.join(_REGISTRY)}")
     path = _root(data_home) / spec.path

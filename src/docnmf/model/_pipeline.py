@@ -80,6 +80,12 @@ class ClusteringModel:
     method: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self):
+        if self.vectorizer is not None and not isinstance(self.vectorizer, DocumentVectorizer):
+            raise TypeError(f"the vectorizer must be a docnmf.DocumentVectorizer (it names terms "
+                            f"by their readable words and is saved safely), not "
+                            f"{type(self.vectorizer).__name__}")
+
     @property
     def document_vectorizer(self) -> DocumentVectorizer:
         """The vectorizer that gives documents on the model's terms."""

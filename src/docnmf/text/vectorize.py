@@ -42,9 +42,10 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
     stem : bool
         Porter stemming (PyStemmer's C implementation).
     min_df : int or float
-        Drop terms in fewer documents than this (a count, or a fraction when
-        a float < 1). Clipped to the number of documents, so a tiny corpus is
-        never pruned to nothing by the default.
+        Drop terms in fewer documents than this: an int is a count, a float in
+        [0, 1] a fraction of the documents (``1.0``: all of them). A count is
+        clipped to the number of documents, so a tiny corpus is never pruned to
+        nothing by the default.
     max_df : int or float
         Drop terms in more documents than this (count or fraction).
     max_features : int or None
