@@ -437,6 +437,13 @@ def test_version_and_quiet_after_the_command(folder, tmp_path, capsys):
     assert all(len(r["top_keywords"].split()) == 3 for r in rows)
 
 
+def test_summary_options_without_summaries_are_named_as_unread(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--summary-length",
+                        "30w", "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "read with --summaries only; no summaries are written" in err
+    assert not (tmp_path / "o" / "summaries.csv").exists()
+
+
 def test_per_cluster_summaries_cluster_as_cluster_does(folder, capsys):
     code, _, err = run(["summarize", str(folder), "--per-cluster", "-k", "2"], capsys)
     assert code == 0 and f"clusters with {DEFAULT_METHOD}" in err

@@ -175,8 +175,8 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
                         "(nndsvda, default; deterministic, so one restart), kept or set to "
                         "small random values; or random (the paper)")
     g.add_argument("--dtype", choices=["float64", "float32"], default=None,
-                   help="precision of the NMF factorization (nmf, nmf-ncw; float32 needs "
-                        "--solver hals; default float64)")
+                   help="precision of the factorization (the NMF, CF and LCCF methods; "
+                        "float32 needs --solver hals; default float64)")
     g.add_argument("--threads", type=_positive_int, default=None,
                    help="BLAS threads (default: every core)")
 
@@ -668,6 +668,10 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     fit_params = _constraint_pairs(corpus, args)
     if getattr(args, "summaries", False):
         _check_summary_options(corpus, args)
+    elif getattr(args, "summary_length", "665b") != "665b" or \
+            getattr(args, "max_documents", 100) != 100:
+        logger.warning("--summary-length and --max-documents are read with --summaries only; "
+                       "no summaries are written")
     files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
     paths = []
     # the output folder is checked, locked and staged before the fit, and published after it

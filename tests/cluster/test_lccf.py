@@ -166,6 +166,15 @@ def test_a_precomputed_kernel_has_no_keywords_and_a_refit_on_one_forgets_the_ter
         model.top_keywords(names)
 
 
+def test_more_neighbours_than_documents_are_named(planted):
+    X, _ = planted(12, 20, 2, seed=1)
+    with pytest.warns(UserWarning, match="n_neighbors=30 is more than the 11 other documents"):
+        model = LCCFClustering(2, n_neighbors=30, n_init=1, random_state=0).fit(X)
+    # the graph of 11 neighbours each: the same as asking for them
+    fewer = LCCFClustering(2, n_neighbors=11, n_init=1, random_state=0).fit(X)
+    assert (model.graph_ != fewer.graph_).nnz == 0
+
+
 @pytest.mark.parametrize("lam", [None, "big", True, -1.0, float("inf"), float("nan")])
 def test_a_bad_graph_weight_is_named(lam, planted):
     X, _ = planted(40, 20, 2, seed=1)

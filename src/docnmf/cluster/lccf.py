@@ -290,6 +290,10 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         if self.lam == 0:
             return None
         p = self._p = min(int(self.n_neighbors), max(X.shape[0] - 1, 1))
+        if p < self.n_neighbors:
+            warnings.warn(f"{type(self).__name__}: n_neighbors={self.n_neighbors} is more than "
+                          f"the {p} other documents: each takes all of them as neighbours",
+                          UserWarning, stacklevel=2)
         if self._precomputed():
             S = knn_kernel_graph(K.dense(), p)
         else:
