@@ -260,3 +260,17 @@ def test_files_beside_subfolders_are_named_as_unlabelled(labelled_folder):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_folder(labelled_folder / "econ")      # files only: unlabelled, as said
+
+
+def test_a_header_of_one_column_holding_semicolons_gets_a_hint(tmp_path):
+    hint = ("the header is one column: are its fields separated by semicolons? docnmf reads "
+            "commas in .csv files and tabs in .tsv files")
+    path = write(tmp_path / "semi.csv", "id;text;label\na;hello, world;x\nb;bye;y\n")
+    with pytest.raises(CorpusError, match="2 fields where the header has 1.*" + hint[:40]):
+        read_csv(path)
+    path = write(tmp_path / "semi2.csv", "id;text;label\na;hello world;x\n")
+    with pytest.raises(CorpusError, match="column 'text' not found.*" + hint[:40]):
+        read_csv(path)
+    with pytest.raises(CorpusError) as plain:
+        read_csv(write(tmp_path / "plain.csv", "body\nhello\n"))
+    assert "one column" not in str(plain.value)

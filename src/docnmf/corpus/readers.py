@@ -163,8 +163,19 @@ def read_folder(
 def _column(name: str, columns: list[str], source: Path) -> str:
     if name not in columns:
         available = ", ".join(repr(c) for c in columns) or "none"
-        raise CorpusError(f"column {name!r} not found in {source}; available columns: {available}")
+        raise CorpusError(f"column {name!r} not found in {source}; available columns: "
+                          f"{available}{_delimiter_hint(columns)}")
     return name
+
+
+def _delimiter_hint(columns: list[str]) -> str:
+    """When the header read as one column holds another delimiter: a hint naming it."""
+    if len(columns) == 1:
+        for other, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "bars")):
+            if other in columns[0]:
+                return (f" (the header is one column: are its fields separated by {name}? "
+                        "docnmf reads commas in .csv files and tabs in .tsv files)")
+    return ""
 
 
 def _table_corpus(
@@ -347,7 +358,7 @@ def read_csv(
             raise CorpusError(
                 f"{source}, line {first}: {len(record)} field{'s' * (len(record) != 1)} where "
                 f"the header has {len(columns)}; a text holding {delimiter!r}, a quote or a line "
-                "break must be quoted, with any quote in it doubled")
+                f"break must be quoted, with any quote in it doubled{_delimiter_hint(columns)}")
         rows.append(dict(zip(columns, record)))
         where.append(f"line {first}")
         n_bad += any(n in bad_lines for n in range(first, last + 1))
