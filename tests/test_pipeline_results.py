@@ -52,6 +52,18 @@ def test_empty_documents_stay_out_of_the_fit_and_unassigned(tmp_path, caplog):
     assert tmp_path / "unassigned.csv" in paths
 
 
+def test_a_partly_labelled_corpus_is_scored_on_its_labels_and_says_so():
+    from docnmf.pipeline import format_summary
+
+    demo = load_demo()
+    labels = [labs if i % 2 else () for i, labs in enumerate(demo.labels)]
+    corpus = Corpus(texts=demo.texts, labels=labels, ids=demo.ids)
+    run = cluster_corpus(corpus, 5, "nmf-ncw")
+    assert run.metrics["n_scored"] == 40 and run.metrics["n_unlabelled"] == 40
+    assert "(40 documents; 40 without a label not scored)" in format_summary(run)
+    assert "n_unlabelled" not in cluster_corpus(demo, 5, "nmf-ncw").metrics
+
+
 def test_too_few_documents_with_terms_is_an_error():
     corpus = Corpus(texts=["galaxy stars", "galaxy stars", "the", "of"], labels=[()] * 4,
                     ids=list("abcd"))

@@ -423,7 +423,7 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     """Accuracy, NMI, purity and the confusion matrix over the labelled documents.
 
     A document with several labels is scored against its first one; unlabelled
-    documents are left out. Unassigned documents (label -1: nothing to
+    documents are left out and counted in ``n_unlabelled``. Unassigned documents (label -1: nothing to
     cluster them by) are left out too and counted in ``n_unassigned``;
     ``accuracy_all_documents`` then counts them as errors. Returns None for
     an unlabelled corpus (or one with no labelled document assigned).
@@ -443,6 +443,8 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     if len(scored) < len(known):
         out["n_unassigned"] = len(known) - len(scored)
         out["accuracy_all_documents"] = out["accuracy"] * len(scored) / len(known)
+    if len(known) < len(corpus):
+        out["n_unlabelled"] = len(corpus) - len(known)
     return out
 
 
@@ -606,8 +608,11 @@ def cluster_table(title: str, sizes, keywords: list[list[str]],
         lines.append(f"{'':>9}{unassigned[0]:>5} docs  unassigned ({unassigned[1]})")
     if metrics is not None:
         m = metrics
-        lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents): "
-                      f"accuracy {m['accuracy']:.3f}  NMI {m['nmi']:.3f}  purity {m['purity']:.3f}"]
+        unlabelled = (f"; {m['n_unlabelled']} without a label not scored"
+                      if m.get("n_unlabelled") else "")
+        lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents"
+                      f"{unlabelled}): accuracy {m['accuracy']:.3f}  NMI {m['nmi']:.3f}  "
+                      f"purity {m['purity']:.3f}"]
     return "\n".join(lines)
 
 
