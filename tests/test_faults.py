@@ -403,3 +403,28 @@ def test_ctrl_c_ends_evaluate_with_130_within_seconds(evaluation, tmp_path):
         assert wait_until_gone(marker, 5) == []
     print(f"SIGINT to evaluate --jobs 2: {tries} tries, exit codes 130/0, "
           f"slowest exit {max(times):.2f} s after the signal")
+
+
+def test_ctrl_c_while_the_command_loads_its_libraries_is_one_line(tmp_path):
+    """SciPy and scikit-learn load inside the command's handler of Ctrl-C: an interrupt while
+    they load (here: right after the first SciPy module, as ``-X importtime`` reports it) ends
+    with one line and status 130, not a traceback."""
+    for t in range(TRIES):
+        out = tmp_path / f"o{t}"
+        proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "docnmf", "cluster",
+                                 "demo", "-k", "5", "-o", str(out)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        seen = []
+        for line in proc.stderr:     # a line per module loaded
+            seen.append(line)
+            if re.search(r"\| +scipy\b", line):
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"try {t}: still running 30 s after Ctrl-C")
+        said = [x for x in "".join(seen + [err]).splitlines() if not x.startswith("import time")]
+        assert proc.returncode == 130 and said == ["docnmf: interrupted"], said
+        assert not out.exists()

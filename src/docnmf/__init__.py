@@ -8,20 +8,39 @@ end-to-end :func:`cluster_corpus`, and saved models (:class:`ClusteringModel`,
 :func:`save`, :func:`load`). Every method by name: :data:`docnmf.methods.METHODS`.
 """
 
-from ._version import __version__
-from .cluster import ConsensusClustering, LCCFClustering, NMFClustering
-from .corpus import Corpus, CorpusError, list_datasets, load_dataset, read_corpus
-from .corpus.demo import load_demo
-from .metrics import clustering_accuracy, confusion_matrix, nmi, purity, score_all
-from .model import ClusteringModel, load, save
-from .pipeline import cluster_corpus
-from .text.vectorize import DocumentVectorizer
-from .text.weighting import TfidfWeighting, ncw_weights, tfidf_xu2003
+import importlib
+import importlib.util
 
-__all__ = [
-    "__version__", "Corpus", "CorpusError", "read_corpus", "load_dataset", "list_datasets",
-    "load_demo", "DocumentVectorizer", "TfidfWeighting", "tfidf_xu2003", "ncw_weights",
-    "ConsensusClustering", "LCCFClustering", "NMFClustering", "cluster_corpus",
-    "clustering_accuracy", "nmi", "purity", "confusion_matrix", "score_all", "ClusteringModel",
-    "save", "load",
-]
+from ._version import __version__
+
+#: Each public name and the module it comes from. They are imported when first used, so that
+#: ``import docnmf`` (and the ``docnmf`` command, whose own imports then run inside its handler
+#: of Ctrl-C) does not load scikit-learn and SciPy before it needs them.
+_EXPORTS = {
+    "Corpus": ".corpus", "CorpusError": ".corpus", "read_corpus": ".corpus",
+    "load_dataset": ".corpus", "list_datasets": ".corpus", "load_demo": ".corpus.demo",
+    "DocumentVectorizer": ".text.vectorize", "TfidfWeighting": ".text.weighting",
+    "tfidf_xu2003": ".text.weighting", "ncw_weights": ".text.weighting",
+    "ConsensusClustering": ".cluster", "LCCFClustering": ".cluster", "NMFClustering": ".cluster",
+    "cluster_corpus": ".pipeline", "clustering_accuracy": ".metrics", "nmi": ".metrics",
+    "purity": ".metrics", "confusion_matrix": ".metrics", "score_all": ".metrics",
+    "ClusteringModel": ".model", "save": ".model", "load": ".model",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str):
+    """A public name, or a submodule (``docnmf.methods``), imported on first use."""
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
