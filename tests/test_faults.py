@@ -374,6 +374,17 @@ def test_kill_9_during_evaluate_leaves_no_orphan_and_resumes_exactly(evaluation,
           f"records kept from the killed runs: {kept}")
 
 
+def interrupt(proc: subprocess.Popen, attempt: int, seconds: float) -> str:
+    """Ctrl-C to ``proc``'s process group; its standard error once it ends (a failure if it
+    still runs after ``seconds``)."""
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        return proc.communicate(timeout=seconds)[1]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"try {attempt}: still running {seconds:g} s after Ctrl-C")
+
+
 def test_ctrl_c_ends_evaluate_with_130_within_seconds(evaluation, tmp_path):
     args, expected, duration = evaluation
     rng = random.Random(13)
@@ -390,13 +401,7 @@ def test_ctrl_c_ends_evaluate_with_130_within_seconds(evaluation, tmp_path):
         first = proc.stderr.readline()
         time.sleep(rng.uniform(0.0, max(0.1, duration * 0.7)))
         sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            _, err = proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            pytest.fail(f"try {t}: still running 15 s after Ctrl-C")
-        err = first + err
+        err = first + interrupt(proc, t, 15)
         times.append(time.monotonic() - sent)
         assert proc.returncode in (130, 0), err  # 0: it had finished before the signal
         assert "Traceback" not in err
@@ -419,12 +424,7 @@ def test_ctrl_c_while_the_command_loads_its_libraries_is_one_line(tmp_path):
             seen.append(line)
             if re.search(r"\| +scipy\b", line):
                 break
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            _, err = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            pytest.fail(f"try {t}: still running 30 s after Ctrl-C")
+        err = interrupt(proc, t, 30)
         said = [x for x in "".join(seen + [err]).splitlines() if not x.startswith("import time")]
         assert proc.returncode == 130 and said == ["docnmf: interrupted"], said
         assert not out.exists()
