@@ -56,7 +56,9 @@ HINT_SAMPLE = 2_000_000
 def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
                    n_listed: int = 5,
                    examples: Sequence[Sequence[int]] | None = None) -> list[dict[str, Any]]:
-    """Clusters under ``SMALL_SHARE`` of the assigned documents or under ``SMALL_SIZE`` of them.
+    """Clusters under ``SMALL_SHARE`` of the assigned documents or under ``SMALL_SIZE`` of them,
+    and under half the mean cluster size (on a tiny corpus every cluster is under three
+    documents; none is small for that); empty clusters always.
 
     Each is listed with up to ``n_listed`` of its documents: ``examples[c]``
     (e.g. its representatives) when given, else its first members.
@@ -66,13 +68,15 @@ def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
     >>> found = small_clusters(np.array([0] * 300 + [1, 1, -1]), 3, [str(i) for i in range(303)])
     >>> [(c["cluster"], c["size"], c["examples"]) for c in found]
     [(1, 2, ['300', '301']), (2, 0, [])]
+    >>> small_clusters(np.array([0, 0, 1, 1]), 2, list("abcd"))    # four documents, two each
+    []
     """
     labels = np.asarray(labels)
     assigned = labels[labels >= 0]
     sizes = np.bincount(assigned, minlength=n_clusters)
-    limit = max(SMALL_SHARE * assigned.size, SMALL_SIZE)
+    limit = min(max(SMALL_SHARE * assigned.size, SMALL_SIZE), assigned.size / (2 * n_clusters))
     out = []
-    for c in np.flatnonzero(sizes < limit):
+    for c in np.flatnonzero((sizes < limit) | (sizes == 0)):
         members = (np.flatnonzero(labels == c) if examples is None
                    else np.asarray(examples[c], dtype=np.int64))[:n_listed]
         out.append({"cluster": int(c), "size": int(sizes[c]),
@@ -288,7 +292,8 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
             lines.append(f"cluster {c['cluster']} is empty")
             continue
         lines.append(f"cluster {c['cluster']} has only {c['size']} of the documents (under "
-                     f"{SMALL_SHARE:.0%} of them or under {SMALL_SIZE}): "
+                     f"{SMALL_SHARE:.0%} of them or under {SMALL_SIZE}, and under half the mean "
+                     "size): "
                      + _examples(c["examples"]))
     if any(c["size"] for c in report.get("small_clusters", [])):
         lines.append(SMALL_CLUSTER_HINT.format(
