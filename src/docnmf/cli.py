@@ -906,7 +906,7 @@ def _cmd_demo(args) -> int:
 def _cmd_cluster(args) -> int:
     from .methods import DEFAULT_METHOD
 
-    if args.scheduler or args.dask_workers:
+    if args.scheduler is not None or args.dask_workers:
         args.method = args.method or DASK_DEFAULT_METHOD
         return _cmd_cluster_dask(args)
     args.method_given = args.method is not None
@@ -985,6 +985,48 @@ def _cmd_report(args) -> int:
     return 0
 
 
+#: Seconds a scheduler has to answer, and to get a first worker.
+_SCHEDULER_ANSWER_S, _WORKER_WAIT_S = 10, 60
+
+
+def _check_scheduler(address: str) -> None:
+    """A usage error unless a Dask scheduler answers at ``address`` in time: Dask's client
+    waits forever on a service that takes the connection and never answers (a web server),
+    and reads another service's greeting as a length (a false "not enough memory")."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
+
+    if not address.strip():
+        raise UsageError("--scheduler needs the scheduler's address, e.g. tcp://host:8786")
+    try:
+        get_backend(parse_address(address)[0])
+    except ValueError as exc:      # an address Dask cannot read (http://..., foo://...)
+        raise UsageError(f"--scheduler {address}: {exc}; a scheduler's address looks like "
+                         "tcp://host:8786") from None
+
+    async def identity():
+        comm = await connect(address, timeout=_SCHEDULER_ANSWER_S)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), _SCHEDULER_ANSWER_S))
+    except (OSError, TimeoutError, asyncio.TimeoutError):
+        raise UsageError(f"no Dask scheduler answered at {address} within "
+                         f"{_SCHEDULER_ANSWER_S} s (nothing listens there, or something else "
+                         "does)") from None
+    except Exception:       # whatever another service's bytes make of Dask's reader
+        reply = None
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        raise UsageError(f"{address} answered, but not as a Dask scheduler")
+
+
 def _dask_client(args):
     """A client of the scheduler named on the command line, or of a new local cluster."""
     try:
@@ -992,12 +1034,24 @@ def _dask_client(args):
     except ImportError:
         raise UsageError("--scheduler and --dask-workers need Dask: "
                          "pip install 'docnmf[dask]'") from None
-    if args.scheduler:
+    if args.scheduler is not None:
+        _check_scheduler(args.scheduler)
         try:
-            return Client(args.scheduler, timeout="10s")
+            client = Client(args.scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {args.scheduler}: {exc}") \
                 from None
+        if not client.scheduler_info()["workers"]:
+            logger.warning("the scheduler at %s has no workers yet; waiting up to %d s for one "
+                           "(start them with 'dask worker %s')", args.scheduler,
+                           _WORKER_WAIT_S, args.scheduler)
+            try:
+                client.wait_for_workers(1, timeout=_WORKER_WAIT_S)
+            except TimeoutError:
+                client.close()
+                raise UsageError(f"the scheduler at {args.scheduler} has no workers after "
+                                 f"{_WORKER_WAIT_S} s") from None
+        return client
     cluster = LocalCluster(n_workers=args.dask_workers, threads_per_worker=1, processes=True,
                            dashboard_address=":0")
     return Client(cluster)

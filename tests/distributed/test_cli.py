@@ -69,7 +69,52 @@ def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
     assert main(["cluster", str(tmp_path / "missing"), "-k", "3", "--dask-workers", "1"]) == 2
     assert main(["cluster", str(tmp_path / "in"), "-k", "3",
                  "--scheduler", "tcp://127.0.0.1:9"]) == 2
-    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert "no Dask scheduler answered at tcp://127.0.0.1:9 within 10 s" in \
+        capsys.readouterr().err
+
+
+def _serve(handle):
+    """A server on a free loopback port answering each connection with ``handle(conn)``."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def loop():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                handle(conn)
+    threading.Thread(target=loop, daemon=True).start()
+    return server, f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+
+def test_an_address_that_is_not_a_scheduler_is_one_line_not_a_hang(tmp_path, capsys):
+    """Dask's client waits forever on a service that never answers, and reads another
+    service's greeting as a length (it reported 'not enough memory')."""
+    import time
+
+    _corpus(tmp_path / "in", n_docs=40, per_file=20)
+    base = ["cluster", str(tmp_path / "in"), "-k", "3", "-o", str(tmp_path / "o")]
+    greeting, greeter = _serve(lambda conn: conn.sendall(b"SSH-2.0-x\r\n" + b"x" * 64))
+    silent, quiet = _serve(lambda conn: time.sleep(30))
+    try:
+        for address, message in [
+                (greeter, f"{greeter} answered, but not as a Dask scheduler"),
+                (quiet, f"no Dask scheduler answered at {quiet} within 10 s"),
+                ("http://127.0.0.1:8786", "--scheduler http://127.0.0.1:8786: unknown address "
+                                          "scheme 'http'"),
+                ("", "--scheduler needs the scheduler's address")]:
+            assert main([*base, "--scheduler", address]) == 2
+            err = capsys.readouterr().err
+            assert message in err and err.count("\n") == 1, err
+    finally:
+        greeting.close()
+        silent.close()
+    assert not (tmp_path / "o").exists()
 
 
 def test_a_real_subprocess_run(tmp_path):
@@ -115,3 +160,20 @@ def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
     scores = [json.loads((tmp_path / f / "metrics.json").read_text()) for f in ("dask", "memory")]
     for key in ("accuracy", "nmi", "n_scored", "n_unassigned", "accuracy_all_documents"):
         assert scores[0][key] == pytest.approx(scores[1][key], rel=1e-12), key
+
+
+def test_a_scheduler_without_workers_is_waited_for_then_named(tmp_path, capsys, monkeypatch):
+    from distributed import LocalCluster
+
+    from docnmf import cli
+
+    _corpus(tmp_path / "in", n_docs=40, per_file=20)
+    monkeypatch.setattr(cli, "_WORKER_WAIT_S", 2)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:
+        address = cluster.scheduler_address
+        assert main(["cluster", str(tmp_path / "in"), "-k", "3", "--scheduler", address,
+                     "-o", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"the scheduler at {address} has no workers yet; waiting up to 2 s" in err
+    assert f"error: the scheduler at {address} has no workers after 2 s" in err
+    assert not (tmp_path / "o").exists()
