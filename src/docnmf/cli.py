@@ -1287,8 +1287,10 @@ _RESUME = ("*.jsonl",)
 
 
 def _public(message: str, staging: Path, outdir: Path) -> str:
-    """``message`` naming the output folder where it names its staging folder."""
-    return message.replace(str(staging), str(outdir))
+    """``message`` naming the output folder where it names its staging folder, when that
+    folder exists; an interrupted run never published is named where it lies (its
+    ``.partial`` folder), which is where a user can act on it."""
+    return message.replace(str(staging), str(outdir)) if Path(outdir).is_dir() else message
 
 
 def _cmd_reproduce(args) -> int:

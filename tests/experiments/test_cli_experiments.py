@@ -73,6 +73,19 @@ def test_evaluate_end_to_end(labelled_folder, tmp_path, capsys):
 
     code, _, err = run(argv[:-2] + ["--seed", "5", "-o", str(out_dir)], capsys)
     assert code == 2 and "seed: 0 there, 5 now" in err
+    assert f"{out_dir / 'results.jsonl'} holds results for other parameters" in err
+
+
+def test_a_clash_with_an_unpublished_run_names_the_file_where_it_lies(tmp_path):
+    from docnmf.cli import _public
+
+    staging = tmp_path / ".eval.partial"
+    message = f"{staging / 'results.jsonl'} holds results for other parameters"
+    # never published: the interrupted run's own folder is where the file is
+    assert _public(message, staging, tmp_path / "eval") == message
+    (tmp_path / "eval").mkdir()
+    assert _public(message, staging, tmp_path / "eval") == \
+        f"{tmp_path / 'eval' / 'results.jsonl'} holds results for other parameters"
 
 
 def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_folder, tmp_path,

@@ -94,6 +94,23 @@ def test_results_file_layout(planted_data, planted_condition, tmp_path):
         assert r["seconds"] >= 0 and r["n_docs"] > 0 and len(r["classes"]) == r["k"]
 
 
+def test_a_run_of_fewer_methods_keeps_only_its_own_records(planted_data, planted_condition,
+                                                            tmp_path):
+    """Resumed from a file of more methods, a run reuses their runs and writes its own only:
+    the published results.jsonl is one run's."""
+    path = tmp_path / "results.jsonl"
+    both = run_protocol(small_protocol(planted_condition), path, jobs=1, data=planted_data)
+    one = run_protocol(small_protocol(planted_condition, methods=("nmf",)), path, jobs=1,
+                       data=planted_data)
+    assert one.n_reused == len(one.records) and not one.computed
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["kind"] == "header"
+    assert sorted(map(run_key, lines[1:])) == sorted(map(run_key, one.records))
+    assert {r["method"] for r in lines[1:]} == {"nmf"}
+    assert scores_by_key(one.records) == {k: v for k, v in scores_by_key(both.records).items()
+                                          if k in set(map(run_key, one.records))}
+
+
 def test_resume_computes_only_missing_runs(planted_data, planted_condition, tmp_path,
                                            monkeypatch, caplog):
     p = small_protocol(planted_condition)

@@ -141,6 +141,13 @@ class ResultsFile:
         self._fh.flush()
         os.fsync(self._fh.fileno())
 
+    def keep_only(self, records: list[dict[str, Any]]) -> None:
+        """Rewrite the file with ``records`` only (atomically): a run resumed from a file of a
+        larger plan publishes its own records, not the others it found there."""
+        self.close()
+        atomic_write_text(self.path, self._header_line()
+                          + "".join(_dumps(r) + "\n" for r in records))
+
     def close(self) -> None:
         if self._fh is not None:
             self._fh.close()
