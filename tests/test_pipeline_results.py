@@ -218,6 +218,26 @@ def test_pre_stemmed_lowercased_text_is_reported(caplog):
     assert "looks stemmed already" in caplog.text and "lower-cased upstream" in caplog.text
 
 
+def test_text_in_other_scripts_is_not_called_stemmed_and_unspaced_text_is_named(caplog):
+    rng = np.random.default_rng(0)
+    greek = ["αστρονόμος κομήτης γαλαξίας τηλεσκόπιο νύχτα ουρανός", "ψωμί φούρνος αλεύρι "
+             "βούτυρο ζύμη κουζίνα"]
+    chinese = ["天文学家观测到明亮的彗星和遥远的星系", "厨师在烤箱里烤面包和黄油蛋糕"]
+    for words, spaced in ((greek, True), (chinese, False)):
+        texts = [" ".join(rng.choice(words[i % 2].split(), 30)) if spaced
+                 else "。".join([words[i % 2]] * 40) for i in range(600)]
+        corpus = Corpus(texts=texts, labels=[(str(i % 2),) for i in range(600)],
+                        ids=[f"d{i}" for i in range(600)])
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="docnmf"):
+            run = cluster_corpus(corpus, 2, "nmf", vectorizer_params={"min_df": 1})
+        hints = run.diagnostics["vocabulary"]
+        assert not hints["stemmed"] and not hints["lowercased"]
+        assert "stemmed already" not in caplog.text and "lower-cased" not in caplog.text
+        assert hints["unspaced_script"] is not spaced
+        assert ("written without spaces between words" in caplog.text) is not spaced
+
+
 def test_constraint_counts_and_files_are_recorded(tmp_path, caplog):
     corpus = load_demo()
     football = [i for i, labs in enumerate(corpus.labels) if labs == ("football",)]

@@ -187,6 +187,9 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     True
     >>> text_hints(["runner were run to the station"] * 3)["stemmed"]
     False
+    >>> hints = text_hints(["天文学家观测到一颗明亮的彗星和遥远的星系"] * 1000)
+    >>> hints["stemmed"], hints["lowercased"], hints["unspaced_script"]
+    (False, False, True)
     """
     chunk, size = [], 0
     for text in texts:
@@ -201,10 +204,28 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
         changed = math.nan
     letters = sum(sum(ch.isalpha() for ch in t) for t in chunk)
     upper = sum(sum(ch.isupper() for ch in t) for t in chunk)
-    return {"stemmed": bool(changed < STEMMED_BELOW), "changed_by_stemming": round(changed, 4),
-            "lowercased": bool(letters >= 10_000 and upper == 0),
+    latin = sum(sum(ch.isascii() and ch.isalpha() for ch in t) for t in chunk)
+    # runs of such letters between spaces: words are 1-4 letters long, sentences far more
+    runs = [len(w) for t in chunk for w in t.split() if _unspaced_script(w[0])]
+    unspaced = sum(runs) if runs and np.mean(runs) > 6 else 0
+    # Porter stemming and letter case say something of English text only: a Greek or Chinese
+    # text is neither "stemmed" nor "lower-cased"
+    english = letters > 0 and latin / letters >= 0.5
+    return {"stemmed": bool(english and changed < STEMMED_BELOW),
+            "changed_by_stemming": round(changed, 4),
+            "lowercased": bool(english and letters >= 10_000 and upper == 0),
             "uppercase_share": round(upper / letters, 4) if letters else None,
+            "unspaced_script": bool(letters and unspaced / letters >= 0.5),
             "characters_read": size}
+
+
+def _unspaced_script(ch: str) -> bool:
+    """A letter of a script written without spaces between words (Chinese, Japanese, Thai,
+    Lao, Khmer, Myanmar)."""
+    code = ord(ch)
+    return (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x3040 <= code <= 0x30FF
+            or 0x0E00 <= code <= 0x0EFF or 0x1780 <= code <= 0x17FF or 0x1000 <= code <= 0x109F
+            or 0x20000 <= code <= 0x2A6DF or 0xF900 <= code <= 0xFAFF)
 
 
 def vocabulary_hints(vocabulary: Sequence[str]) -> dict[str, Any]:
@@ -312,6 +333,11 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if hints.get("lowercased"):
         lines.append("the texts have no capital letter: they look lower-cased upstream, so "
                      "names cannot be told from common words")
+    if hints.get("unspaced_script"):
+        lines.append("the texts are mostly in a script written without spaces between words "
+                     "(Chinese, Japanese, Thai): docnmf takes a run of letters as one word, so "
+                     "split the texts into words with spaces first (e.g. with a segmenter such "
+                     "as jieba)")
     for name, label in (("must_link", "must-link"), ("cannot_link", "cannot-link")):
         c = report.get("constraints", {}).get(name)
         if c and c["violated"]:
