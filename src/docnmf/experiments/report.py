@@ -174,8 +174,10 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
     skipped = [m for m in (spec.methods if spec else ()) if m not in protocol.methods]
     out += [
         f"- Protocol: k = {_k_label(protocol.k_values)}; {protocol.runs} runs per k, each on "
-        f"k classes chosen at random (seed {protocol.seed}); {protocol.restarts} restarts per "
-        "method; accuracy by Kuhn-Munkres matching, NMI normalized by max(H(C), H(C')).",
+        f"k classes chosen at random (seed {protocol.seed}); {protocol.restarts} "
+        f"restart{'s' if protocol.restarts != 1 else ''} per method (a method that starts from "
+        "a deterministic point runs once); accuracy by Kuhn-Munkres matching, NMI normalized by "
+        "max(H(C), H(C')).",
         f"- Methods: {', '.join(display_name(m) for m in protocol.methods)}"
         + (f" (also in the paper, not run: {', '.join(display_name(m) for m in skipped)})"
            if skipped else "") + ".",

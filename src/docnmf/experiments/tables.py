@@ -320,8 +320,8 @@ TABLES: dict[str, TableSpec] = {spec.name: spec for spec in (
         notes="Xu et al.'s 7803-document, 56-event TDT2 subset is not available; D. Cai's TDT2 "
               "matrix restricted to classes with >= 10 documents (10021 documents, 56 classes) "
               "stands in for it, with Cai's vocabulary. Xu et al. keep the best of 10 NMF "
-              "trials per test run (minimal squared error); every method here uses 10 "
-              "restarts. The 'Mutual Information' columns are the normalized MI of eq. 14."),
+              "trials per test run (minimal squared error); every method here keeps the best "
+              "of its restarts (10 unless --restarts says otherwise). The 'Mutual Information' columns are the normalized MI of eq. 14."),
     TableSpec(
         name="xu2003-reuters",
         title="NMF document clustering on Reuters-21578 (Xu et al. 2003, Table 3)",
@@ -334,7 +334,8 @@ TABLES: dict[str, TableSpec] = {spec.name: spec for spec in (
         notes="The raw SGML gives 9466 single-topic documents in 51 topics with >= 5 "
               "documents, against the paper's 9494 (the paper's count matches the 9494 "
               "single-topic records before the size filter). Xu et al. keep the best of 10 NMF "
-              "trials; every method here uses 10 restarts. The 'Mutual Information' columns "
+              "trials; every method here keeps the best of its restarts (10 unless --restarts "
+              "says otherwise). The 'Mutual Information' columns "
               "are the normalized MI of eq. 14."),
     TableSpec(
         name="cai2011-tdt2",
