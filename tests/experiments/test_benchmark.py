@@ -218,6 +218,9 @@ def test_report_has_both_halves_the_whole_and_the_goals(data_home, tmp_path):
     for title in ("Tuning half", "Held-back half", "Whole suite", "Mean rank", "Goals",
                   "Shortfall to the best peer"):
         assert title in text
+    # two corpora are not the suite: the goals say so
+    assert "Measured on 1 of the 15 corpora declared here: a partial run" in text
+    assert "Measured on 2 of the 29 corpora declared here" in text
     paths = write_benchmark_report(tmp_path / "rep", records)
     assert [p.name for p in paths][:2] == ["report.md", "summary.json"]
 
@@ -260,7 +263,7 @@ def test_a_drawn_corpus_keeps_its_classes_and_reports_apart(data_home, tmp_path)
     drawn = SuiteCorpus("tr31_2c", "confirm", "trec-tr31", "TREC", "counts", 24, 2,
                         parent="cluto_tr31", draw=1)
     records = run_suite(tmp_path / "r.jsonl", ["default", "sklearn-km"],
-                        corpora=[drawn, CORPORA[1]], runs=1, data_home=data_home)
+                        corpora=[drawn, *CORPORA], runs=1, data_home=data_home)
     mine = [r for r in records if r["corpus"] == "tr31_2c"]
     assert len(mine) == 2 and all(r["k"] == 2 and r["n_docs"] == 24 for r in mine)
     assert {r["role"] for r in mine} == {"confirm"}
@@ -269,6 +272,9 @@ def test_a_drawn_corpus_keeps_its_classes_and_reports_apart(data_home, tmp_path)
     assert "tr31_2c" in confirm and "cluto_tr31" not in confirm
     # the whole suite is both halves: the confirmation set stays out of it
     assert "tr31_2c" not in text.split("## Whole suite")[1].split("## Confirmation set")[0]
+    # with one half only, the whole suite would repeat it and is left out
+    one_half = format_benchmark_report([r for r in records if r["corpus"] != "20newsgroups_rec"])
+    assert "## Held-back half" in one_half and "## Whole suite" not in one_half
 
 
 def test_pairs_entries_share_one_draw_per_run_and_count_broken_must_links(data_home, tmp_path):

@@ -243,6 +243,11 @@ def _section(cells, records, role, entries, reference: str) -> list[str]:
                          f"{np.mean([t[2] for t in short]):+.3f} |")
     if reference in cells_entries(cells):
         lines += ["", *_goals(cells, corpora, reference)]
+        declared = [c for c in SUITE_CORPORA + CONFIRM_CORPORA
+                    if (c.role == role if role is not None else c.role in SUITE_ROLES)]
+        if declared and len(corpora) < len(declared):
+            lines += ["", f"Measured on {len(corpora)} of the {len(declared)} corpora declared "
+                          "here: a partial run, not the suite's verdict."]
     return lines + [""]
 
 
@@ -310,7 +315,10 @@ def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "
     lines = [x for x in lines if x is not None]
     lines += [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries] + [""]
     lines += _replaced(records)
+    halves = [_corpora_in(records, role) for role in SUITE_ROLES]
     for role in (*SUITE_ROLES, None, *(r for r in ROLES if r not in SUITE_ROLES)):
+        if role is None and not all(halves):
+            continue        # one half only: the whole suite would repeat it
         lines += _section(cells, records, role, entries, reference)
     return "\n".join(lines)
 
