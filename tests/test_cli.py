@@ -460,7 +460,7 @@ def test_a_usage_mistake_is_short_and_suggests_the_nearest_choice(capsys):
 def test_column_options_on_a_folder_are_named_as_unread(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--text-column",
                         "body", "-o", str(tmp_path / "o")], capsys)
-    assert code == 0 and "--text-column: read for CSV/JSONL files only" in err
+    assert code == 0 and "--text-column: read for CSV/JSONL files (or a folder of them) only" in err
 
 
 def test_a_k_range_without_k_auto_is_named_as_unread(folder, tmp_path, capsys):

@@ -517,14 +517,17 @@ def _load_input(args):
 
 def _table_options(args) -> dict:
     """The column options for a CSV/JSONL input; for another input, a warning if any was given."""
+    from .corpus.readers import TABLE_SUFFIXES, table_files
+
     given = {"text_column": args.text_column, "label_column": args.label_column,
              "id_column": args.id_column}
-    if Path(args.input).suffix.lower() in (".csv", ".tsv", ".jsonl", ".ndjson"):
+    path = Path(args.input)
+    if path.suffix.lower() in TABLE_SUFFIXES or (path.is_dir() and table_files(path)):
         return {**given, "text_column": args.text_column or "text"}
     named = [f"--{name.replace('_', '-')}" for name, value in given.items() if value is not None]
     if named:
-        logger.warning("%s: read for CSV/JSONL files only; %s is not one", ", ".join(named),
-                       args.input)
+        logger.warning("%s: read for CSV/JSONL files (or a folder of them) only; %s is not "
+                       "one", ", ".join(named), args.input)
     return {}
 
 

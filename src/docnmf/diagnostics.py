@@ -35,8 +35,8 @@ from .text.tokenize import Analyzer
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
            "constraint_report", "degenerate", "degenerate_sizes", "duplicate_groups",
            "empty_rows",
-           "nearly_empty_clusters", "small_clusters", "text_hints", "vocabulary_hints",
-           "warning_lines"]
+           "nearly_empty_clusters", "small_clusters", "small_clusters_of_sizes", "text_hints",
+           "vocabulary_hints", "warning_lines"]
 
 #: A cluster is reported as small under this share of the documents or this many documents.
 SMALL_SHARE, SMALL_SIZE = 0.01, 3
@@ -72,16 +72,28 @@ def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
     []
     """
     labels = np.asarray(labels)
-    assigned = labels[labels >= 0]
-    sizes = np.bincount(assigned, minlength=n_clusters)
-    limit = min(max(SMALL_SHARE * assigned.size, SMALL_SIZE), assigned.size / (2 * n_clusters))
-    out = []
-    for c in np.flatnonzero((sizes < limit) | (sizes == 0)):
-        members = (np.flatnonzero(labels == c) if examples is None
-                   else np.asarray(examples[c], dtype=np.int64))[:n_listed]
-        out.append({"cluster": int(c), "size": int(sizes[c]),
-                    "examples": [ids[i] for i in members]})
-    return out
+    sizes = np.bincount(labels[labels >= 0], minlength=n_clusters)
+    listed = [[ids[i] for i in (np.flatnonzero(labels == c) if examples is None
+                                else np.asarray(examples[c], dtype=np.int64))[:n_listed]]
+              for c in range(n_clusters)]
+    return small_clusters_of_sizes(sizes, listed)
+
+
+def small_clusters_of_sizes(sizes: Sequence[int],
+                            examples: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
+    """:func:`small_clusters` from the cluster sizes and a few document ids of each (what a run
+    on Dask has, without every label in one place).
+
+    Examples
+    --------
+    >>> small_clusters_of_sizes([300, 2, 0], [["a"], ["b", "c"], []])
+    [{'cluster': 1, 'size': 2, 'examples': ['b', 'c']}, {'cluster': 2, 'size': 0, 'examples': []}]
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    n = int(sizes.sum())
+    limit = min(max(SMALL_SHARE * n, SMALL_SIZE), n / (2 * len(sizes)))
+    return [{"cluster": int(c), "size": int(sizes[c]), "examples": list(examples[c])}
+            for c in np.flatnonzero((sizes < limit) | (sizes == 0))]
 
 
 def nearly_empty_clusters(sizes) -> int:

@@ -274,3 +274,21 @@ def test_a_header_of_one_column_holding_semicolons_gets_a_hint(tmp_path):
     with pytest.raises(CorpusError) as plain:
         read_csv(write(tmp_path / "plain.csv", "body\nhello\n"))
     assert "one column" not in str(plain.value)
+
+
+def test_a_folder_of_tables_is_read_as_one_table_as_the_dask_path_reads_it(tmp_path):
+    root = tmp_path / "parts"
+    write(root / "a.jsonl", '{"text": "stars and planets"}\n{"text": "comets"}\n')
+    write(root / "b.jsonl", '{"text": "bread and butter"}\n')
+    c = read_corpus(root)
+    assert c.texts == ["stars and planets", "comets", "bread and butter"]
+    assert c.ids == ["a.jsonl:1", "a.jsonl:2", "b.jsonl:1"]
+    assert c.metadata["format"] == "tables"
+    # ids of their own must not clash across the files
+    write(root / "a.jsonl", '{"id": "x", "text": "stars"}\n')
+    write(root / "b.jsonl", '{"id": "x", "text": "bread"}\n')
+    with pytest.raises(CorpusError, match="duplicate document id 'x' across the files"):
+        read_corpus(root, id_column="id")
+    # any other file among them: a folder of documents, one per file, as before
+    write(root / "notes.txt", "a note")
+    assert read_corpus(root).metadata["format"] == "folder"

@@ -44,6 +44,7 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     assert metrics["accuracy"] == 1.0 and metrics["n_scored"] == 400
     run = json.loads((out / "run.json").read_text())
     assert run["parameters"]["partitions"] == 4 and run["parameters"]["workers"] == 2
+    assert run["diagnostics"] == {"small_clusters": []}     # as the in-memory run finds them
     clusters = list(csv.reader((out / "clusters.csv").open()))[1:]
     sizes = [int(r[1]) for r in clusters]
     assert sum(sizes) == 400 and run["cluster_sizes"] == sizes
@@ -177,3 +178,19 @@ def test_a_scheduler_without_workers_is_waited_for_then_named(tmp_path, capsys, 
     assert f"the scheduler at {address} has no workers yet; waiting up to 2 s" in err
     assert f"error: the scheduler at {address} has no workers after 2 s" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_tiny_cluster_is_named_on_dask_as_in_memory(tmp_path, capsys):
+    _corpus(tmp_path / "in", n_docs=300, per_file=100)
+    odd = [{"id": f"odd{i}", "text": "zyxwv qwerty asdfg lorem ipsum dolor " * 3}
+           for i in range(2)]
+    (tmp_path / "in" / "part-00009.jsonl").write_text(
+        "".join(json.dumps(d) + "\n" for d in odd))
+    for where in (["--dask-workers", "1"], []):
+        out = tmp_path / f"out{len(where)}"
+        assert main(["cluster", str(tmp_path / "in"), "-k", "4", "--method", "nmf-ncw",
+                     "--min-df", "1", *where, "-o", str(out)]) == 0
+        err = capsys.readouterr().err
+        small = json.loads((out / "run.json").read_text())["diagnostics"]["small_clusters"]
+        assert [(c["size"], sorted(c["examples"])) for c in small] == [(2, ["odd0", "odd1"])]
+        assert f"cluster {small[0]['cluster']} has only 2 of the documents" in err

@@ -471,6 +471,53 @@ def read_jsonl(
 DEMO = "demo"
 
 
+#: Suffixes of the files read as tables of documents (CSV, TSV, JSON Lines).
+TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson")
+
+
+def read_table_file(path: str | os.PathLike, prefix: str | None = None,
+                    **options: Any) -> Corpus:
+    """One CSV/TSV/JSONL file; with ``prefix``, record numbers used as ids get it in front
+    (``"part-1.jsonl:12"``), so that the ids of several files stay apart."""
+    path = Path(path)
+    reader = read_jsonl if path.suffix.lower() in (".jsonl", ".ndjson") else read_csv
+    corpus = reader(path, **options)
+    numbered = options.get("id_column") is None and \
+        corpus.ids == [str(i) for i in range(1, len(corpus) + 1)]
+    if prefix is not None and numbered:
+        return Corpus(texts=corpus.texts, labels=corpus.labels,
+                      ids=[f"{prefix}:{i}" for i in corpus.ids], metadata=corpus.metadata)
+    return corpus
+
+
+def table_files(root: Path) -> list[Path] | None:
+    """The files of the folder ``root`` when every one is a table file (else None)."""
+    files, _ = _files_under(root, None)
+    if files and all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
+        return files
+    return None
+
+
+def read_table_folder(path: str | os.PathLike, **options: Any) -> Corpus:
+    """A folder of CSV/TSV/JSONL files (the partitions of one collection) as one corpus, in
+    file order; record numbers as ids are prefixed with the file's path in the folder."""
+    root = Path(path)
+    files = table_files(root)
+    if not files:
+        raise CorpusError(f"{root} holds files other than CSV, TSV or JSON Lines tables")
+    parts = [read_table_file(f, f.relative_to(root).as_posix() if len(files) > 1 else None,
+                             **options) for f in files]
+    ids = [i for part in parts for i in part.ids]
+    if len(set(ids)) < len(ids):
+        seen: set[str] = set()
+        first = next(i for i in ids if i in seen or seen.add(i))
+        raise CorpusError(f"duplicate document id {first!r} across the files of {root}")
+    return Corpus(texts=[t for part in parts for t in part.texts],
+                  labels=[lab for part in parts for lab in part.labels], ids=ids,
+                  metadata={"name": root.resolve().name, "source": str(root),
+                            "format": "tables"})
+
+
 def _looks_like_path(source: str) -> bool:
     return "/" in source or os.sep in source or bool(Path(source).suffix)
 
@@ -481,7 +528,8 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
     Parameters
     ----------
     source : str or path-like
-        An existing folder (:func:`read_folder`), a ``.csv``/``.tsv`` file
+        An existing folder (:func:`read_folder`; a folder of CSV/TSV/JSONL files
+        only, :func:`read_table_folder`), a ``.csv``/``.tsv`` file
         (:func:`read_csv`, tab-delimited for ``.tsv``), a ``.jsonl``/``.ndjson``
         file (:func:`read_jsonl`), a ``.mat`` file
         (:func:`~docnmf.corpus.read_mat`), or else the name of a registered
@@ -511,6 +559,8 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
     """
     path = Path(source)
     if path.is_dir():
+        if table_files(path):       # the partitions of one table, as the Dask path reads them
+            return read_table_folder(path, **options)
         return read_folder(path, **options)
     if path.is_file():
         suffix = path.suffix.lower()

@@ -19,12 +19,9 @@ from dask.delayed import Delayed
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import Decoder
-from ..corpus.readers import _files_under, read_csv, read_jsonl
+from ..corpus.readers import TABLE_SUFFIXES, _files_under, read_table_file
 
 __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
-
-#: Files read as tables of documents (one partition each); any other file is one document.
-TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson")
 
 
 def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8") -> Corpus:
@@ -40,18 +37,6 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
         labels.append((parts[0],) if len(parts) > 1 else ())
     decode.warn("file", Path(root))
     return Corpus(texts=texts, labels=labels, ids=list(relative))
-
-
-def _read_table(path: str, prefix: str | None, options: dict[str, Any]) -> Corpus:
-    """One CSV/TSV/JSONL file; record numbers as ids get the file's name in front of them."""
-    reader = read_jsonl if Path(path).suffix.lower() in (".jsonl", ".ndjson") else read_csv
-    corpus = reader(path, **options)
-    numbered = options.get("id_column") is None and \
-        corpus.ids == [str(i) for i in range(1, len(corpus) + 1)]
-    if prefix is not None and numbered:
-        return Corpus(texts=corpus.texts, labels=corpus.labels,
-                      ids=[f"{prefix}:{i}" for i in corpus.ids], metadata=corpus.metadata)
-    return corpus
 
 
 def _texts(part: Corpus) -> list[str]:
@@ -138,7 +123,7 @@ class PartitionedCorpus:
         if root.is_file():
             if root.suffix.lower() not in TABLE_SUFFIXES:
                 raise CorpusError(f"{root} is not a CSV, TSV or JSON Lines file")
-            parts = [dask.delayed(_read_table, pure=True)(str(root), None, options)]
+            parts = [dask.delayed(read_table_file, pure=True)(str(root), None, **options)]
             return cls(parts, name=root.stem, source=str(root))
         if not root.is_dir():
             raise CorpusError(f"no such file or folder: {root}")
@@ -152,8 +137,8 @@ class PartitionedCorpus:
         if all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
             names = [f.relative_to(root).as_posix() for f in files]
             prefix = len(files) > 1
-            parts = [dask.delayed(_read_table, pure=True)(str(f), name if prefix else None,
-                                                          options)
+            parts = [dask.delayed(read_table_file, pure=True)(str(f), name if prefix else None,
+                                                             **options)
                      for f, name in zip(files, names)]
         else:
             names = [f.relative_to(root).as_posix() for f in files]

@@ -31,6 +31,7 @@ import numpy as np
 from distributed import Client, as_completed
 
 from ..corpus._corpus import Corpus
+from ..diagnostics import small_clusters_of_sizes, warning_lines
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import confusion_matrix, score_all
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
@@ -70,6 +71,7 @@ class PartitionedRun:
     labels: list = field(default_factory=list)          # futures: each partition's labels
     unassigned: list[str] = field(default_factory=list)  # ids of documents in no cluster
     coherence: np.ndarray | None = None                  # NPMI of each cluster's keywords
+    diagnostics: dict[str, Any] = field(default_factory=dict)   # as the in-memory run's
 
 
 def _texts(part: Corpus) -> list[str]:
@@ -217,6 +219,10 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
         for name, counts in s[2].items():
             table[name] = table.get(name, 0) + counts
     unassigned = [doc_id for s in summaries for doc_id in s[3]]
+    # what the in-memory run finds from the sizes alone (its other findings need every text)
+    report = {"small_clusters": small_clusters_of_sizes(sizes, representatives)}
+    for line in warning_lines(report, method):
+        logger.warning("%s", line)
     metrics = _scores(table, sum(s[4] for s in summaries))
     W = model.components_
     order = np.argsort(-W, axis=1, kind="stable")[:, :n_keywords]
@@ -235,7 +241,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                   "dashboard": client.dashboard_link}
     return PartitionedRun(corpus, method, n_clusters, model, vectorizer, meta, names,
                           model.top_keywords(names, n_keywords), sizes, representatives,
-                          metrics, run_params, client, timings, labels, unassigned, coherence)
+                          metrics, run_params, client, timings, labels, unassigned, coherence,
+                          report)
 
 
 def _record(run: PartitionedRun) -> dict[str, Any]:
@@ -255,6 +262,7 @@ def _record(run: PartitionedRun) -> dict[str, Any]:
         "timings": run.timings,
         "cluster_sizes": run.sizes,
         "metrics": run.metrics,
+        "diagnostics": run.diagnostics,
     }
 
 
