@@ -165,6 +165,17 @@ def test_documents_without_terms_are_named_once(name, planted):
     assert caught[[str(w.message) for w in caught].index(said[0])].filename == __file__
 
 
+def test_restarts_fitted_side_by_side_are_logged_without_a_time_of_their_own(caplog):
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        best_restart([2.0, 1.0], key=float, name="NMF", total=2, verbose=1)
+        best_restart([2.0, 1.0], key=float, name="NMF", total=2, verbose=1, timed=False)
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[0].startswith("NMF restart 1/2: objective 2") and lines[0].endswith("s)")
+    assert lines[2:] == ["NMF restart 1/2: objective 2", "NMF restart 2/2: objective 1"]
+
+
 def test_a_negative_tolerance_runs_every_iteration(planted):
     """The factorizations' convention (the solvers' tests and the Dask fault tests use it)."""
     X, _ = planted(45, 30, 3, seed=1)

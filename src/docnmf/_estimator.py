@@ -186,14 +186,15 @@ def _final_loss(result) -> float:
 
 def best_restart(results: Iterable[Result], *, key: Callable[[Result], float] = _final_loss,
                  name: str = "", total: int | None = None, verbose: int = 0,
-                 tol: float | None = None, max_iter: int | None = None
-                 ) -> tuple[Result, np.ndarray]:
+                 tol: float | None = None, max_iter: int | None = None,
+                 timed: bool = True) -> tuple[Result, np.ndarray]:
     """The restart with the lowest objective ``key(result)``; the first of equals is kept.
 
     ``results`` may be a generator (restarts fitted as it is consumed); only
     the best result so far is kept. Returns it and every restart's objective
     in order (``restart_objectives_``). With ``verbose``, each restart is
-    logged with its time. With ``tol`` given, a kept result whose
+    logged with its time (``timed=False``: without, for restarts fitted side by side and
+    handed over together). With ``tol`` given, a kept result whose
     ``converged`` is false raises a ``ConvergenceWarning``.
 
     Examples
@@ -208,10 +209,10 @@ def best_restart(results: Iterable[Result], *, key: Callable[[Result], float] = 
         values.append(value)
         if verbose:
             n_iter = getattr(result, "n_iter", None)
-            logger.info("%s restart %d/%s: objective %.6g%s (%.2fs)", name, r + 1,
+            logger.info("%s restart %d/%s: objective %.6g%s%s", name, r + 1,
                         total if total is not None else "?", value,
                         f" after {n_iter} iterations" if n_iter is not None else "",
-                        time.perf_counter() - t0)
+                        f" ({time.perf_counter() - t0:.2f}s)" if timed else "")
             t0 = time.perf_counter()
         # a NaN objective (an overflow) never beats a number
         if best is None or value < best_value or (np.isnan(best_value) and not np.isnan(value)):

@@ -141,7 +141,7 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
                                   normalize="v")
             best, losses = best_restart(results, name="LCCF start" if select else "LCCF",
                                         total=n_init, verbose=self.verbose, tol=tol,
-                                        max_iter=rounds)
+                                        max_iter=rounds, timed=False)
         if select:
             client = X.client
 

@@ -138,8 +138,9 @@ class DaskNMFClustering(NMFClustering):
             results = DASK_SOLVERS["hals"](X, U0, V0, row_weights=weights, **options)
         else:
             results = DASK_SOLVERS["mu"](Xw, U0, V0, **options)
+        # the restarts run side by side: none has a time of its own
         best, objectives = best_restart(results, name="NMF", total=n_init, verbose=self.verbose,
-                                        tol=self.tol, max_iter=self.max_iter)
+                                        tol=self.tol, max_iter=self.max_iter, timed=False)
         del results
         self.iteration_times_ = np.asarray(times)
         self.iteration_restarts_ = np.asarray(running)
