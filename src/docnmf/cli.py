@@ -1055,8 +1055,18 @@ def _dask_client(args):
                 raise UsageError(f"the scheduler at {args.scheduler} has no workers after "
                                  f"{_WORKER_WAIT_S} s") from None
         return client
-    cluster = LocalCluster(n_workers=args.dask_workers, threads_per_worker=1, processes=True,
-                           dashboard_address=":0")
+    # the workers start with Ctrl-C ignored (a child keeps an ignored signal, and Python then
+    # installs no handler of its own): a Ctrl-C reaches this process alone, which stops the
+    # cluster, rather than every worker, each printing its traceback
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        # the workers' own logs are silenced: on a Ctrl-C each would report the scheduler's
+        # going as a failed heartbeat; what fails a fit reaches the client as an error
+        cluster = LocalCluster(n_workers=args.dask_workers, threads_per_worker=1,
+                               processes=True, dashboard_address=":0",
+                               silence_logs=logging.CRITICAL)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     return Client(cluster)
 
 
@@ -1111,6 +1121,10 @@ def _cmd_cluster_dask(args) -> int:
         # nothing was published: the staging folder went with the error
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # the client's tasks end with the cluster: asyncio would log each as never retrieved
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        raise
     finally:
         cluster = getattr(client, "cluster", None)
         client.close()

@@ -194,3 +194,38 @@ def test_a_tiny_cluster_is_named_on_dask_as_in_memory(tmp_path, capsys):
         small = json.loads((out / "run.json").read_text())["diagnostics"]["small_clusters"]
         assert [(c["size"], sorted(c["examples"])) for c in small] == [(2, ["odd0", "odd1"])]
         assert f"cluster {small[0]['cluster']} has only 2 of the documents" in err
+
+
+def test_ctrl_c_on_a_local_cluster_is_one_line_and_leaves_no_worker(tmp_path):
+    """The workers start with Ctrl-C ignored and their logs silenced: a Ctrl-C reaches the
+    command, which stops the cluster; no worker prints a traceback or outlives it."""
+    import os
+    import select
+    import signal
+    import time
+
+    _corpus(tmp_path / "in", n_docs=2000, per_file=500)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "docnmf", "cluster", str(tmp_path / "in"), "-k", "3",
+         "--dask-workers", "2", "--solver", "mu", "--init", "random", "--restarts", "4",
+         "--tol", "1e-12", "--max-iter", "5000", "-o", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen = []
+    while not any("iteration 5:" in line for line in seen):
+        assert select.select([proc.stderr], [], [], 120)[0], "no progress"
+        seen.append(proc.stderr.readline())
+        assert seen[-1] or proc.poll() is None, "".join(seen)
+    os.killpg(proc.pid, signal.SIGINT)
+    err = "".join(seen) + proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130 and err.rstrip().endswith("docnmf: interrupted"), err
+    assert "Traceback" not in err and "Error" not in err
+    assert not (tmp_path / "out").exists()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)      # anyone left in the command's process group?
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("worker processes outlived the command")
