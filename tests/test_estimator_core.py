@@ -159,9 +159,10 @@ def test_documents_without_terms_are_named_once(name, planted):
         warnings.simplefilter("always")
         make_estimator(name, 3, random_state=0, n_init=1).fit(data)
     said = [str(w.message) for w in caught if "have no terms" in str(w.message)]
-    assert said == [f"{METHODS[name].estimator.__name__}: 2 of the 47 documents have no terms "
-                    "(all-zero rows); their labels come from ties, not content: leave them out "
-                    "before fitting (docnmf.cluster_corpus and docnmf cluster label them -1)"]
+    assert said == [(f"{METHODS[name].estimator.__name__}: 2 of the 47 documents have no "
+                     "terms (all-zero rows); their labels come from ties, not content: leave them "
+                     "out before fitting (docnmf.cluster_corpus and docnmf cluster label them "
+                     "-1)")]
     assert caught[[str(w.message) for w in caught].index(said[0])].filename == __file__
 
 

@@ -220,8 +220,8 @@ def test_pre_stemmed_lowercased_text_is_reported(caplog):
 
 def test_text_in_other_scripts_is_not_called_stemmed_and_unspaced_text_is_named(caplog):
     rng = np.random.default_rng(0)
-    greek = ["αστρονόμος κομήτης γαλαξίας τηλεσκόπιο νύχτα ουρανός", "ψωμί φούρνος αλεύρι "
-             "βούτυρο ζύμη κουζίνα"]
+    greek = ["αστρονόμος κομήτης γαλαξίας τηλεσκόπιο νύχτα ουρανός",
+             "ψωμί φούρνος αλεύρι βούτυρο ζύμη κουζίνα"]
     chinese = ["天文学家观测到明亮的彗星和遥远的星系", "厨师在烤箱里烤面包和黄油蛋糕"]
     for words, spaced in ((greek, True), (chinese, False)):
         texts = [" ".join(rng.choice(words[i % 2].split(), 30)) if spaced

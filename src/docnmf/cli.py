@@ -1024,7 +1024,7 @@ def _check_scheduler(address: str) -> None:
         raise UsageError(f"no Dask scheduler answered at {address} within "
                          f"{_SCHEDULER_ANSWER_S} s (nothing listens there, or something else "
                          "does)") from None
-    except Exception:       # whatever another service's bytes make of Dask's reader
+    except Exception:  # noqa: BLE001 (whatever another service's bytes make of Dask's reader)
         reply = None
     if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
         raise UsageError(f"{address} answered, but not as a Dask scheduler")

@@ -24,9 +24,15 @@ from . import diagnostics
 from ._estimator import check_n_clusters, representative_documents
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
-from .io import atomic_write_bytes, published_path, write_csv, write_json, writes_folder
-from .methods import (DEFAULT_FALLBACK, DEFAULT_METHOD, METHODS, make_estimator, method_spec,
-                      options_not_taken)
+from .io import atomic_write_bytes, write_csv, write_json, writes_folder
+from .methods import (
+    DEFAULT_FALLBACK,
+    DEFAULT_METHOD,
+    METHODS,
+    make_estimator,
+    method_spec,
+    options_not_taken,
+)
 from .metrics import confusion_matrix, score_all
 from .model import ClusteringModel, save
 from .report import write_report

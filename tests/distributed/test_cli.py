@@ -106,8 +106,8 @@ def test_an_address_that_is_not_a_scheduler_is_one_line_not_a_hang(tmp_path, cap
         for address, message in [
                 (greeter, f"{greeter} answered, but not as a Dask scheduler"),
                 (quiet, f"no Dask scheduler answered at {quiet} within 10 s"),
-                ("http://127.0.0.1:8786", "--scheduler http://127.0.0.1:8786: unknown address "
-                                          "scheme 'http'"),
+                ("http://127.0.0.1:8786", ("--scheduler http://127.0.0.1:8786: unknown "
+                                           "address scheme 'http'")),
                 ("", "--scheduler needs the scheduler's address")]:
             assert main([*base, "--scheduler", address]) == 2
             err = capsys.readouterr().err
@@ -165,7 +165,6 @@ def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
 
 def test_a_scheduler_without_workers_is_waited_for_then_named(tmp_path, capsys, monkeypatch):
     from distributed import LocalCluster
-
     from docnmf import cli
 
     _corpus(tmp_path / "in", n_docs=40, per_file=20)

@@ -117,7 +117,7 @@ def test_the_reason_says_when_no_k_is_stable_enough():
     assert ("keep a mean silhouette >=" in sel.reason) is stable
     # a table where no k reaches the threshold: the most stable k, said as such
     table = [{**row, "stability_mean": 0.5 + 0.1 * i} for i, row in enumerate(sel.table)]
-    chosen, k, reason = _choose(table)
+    _, k, reason = _choose(table)
     assert k == 4 and "no k keeps the restarts' topic vectors" in reason
     assert "the k where it is highest" in reason
 

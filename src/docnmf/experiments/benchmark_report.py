@@ -246,8 +246,8 @@ def _section(cells, records, role, entries, reference: str) -> list[str]:
         declared = [c for c in SUITE_CORPORA + CONFIRM_CORPORA
                     if (c.role == role if role is not None else c.role in SUITE_ROLES)]
         if declared and len(corpora) < len(declared):
-            lines += ["", f"Measured on {len(corpora)} of the {len(declared)} corpora declared "
-                          "here: a partial run, not the suite's verdict."]
+            lines += ["", (f"Measured on {len(corpora)} of the {len(declared)} corpora "
+                           "declared here: a partial run, not the suite's verdict.")]
     return lines + [""]
 
 
