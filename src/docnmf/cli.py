@@ -1102,10 +1102,12 @@ def _cmd_cluster_dask(args) -> int:
     try:
         # the output folder is checked and locked before the fit, and published whole after it
         with _output_folder(outdir, args):
-            logger.info("Dask dashboard: %s (%d workers)", client.dashboard_link,
-                        len(client.scheduler_info()["workers"]))
-            logger.info("clustering %s (%d partitions) into %d clusters with %s",
-                        args.input, corpus.n_partitions, args.clusters, args.method)
+            workers = len(client.scheduler_info()["workers"])
+            logger.info("Dask dashboard: %s (%d worker%s)", client.dashboard_link, workers,
+                        "s" if workers != 1 else "")
+            logger.info("clustering %s (%d partition%s) into %d clusters with %s", args.input,
+                        corpus.n_partitions, "s" if corpus.n_partitions != 1 else "",
+                        args.clusters, args.method)
             run = cluster_partitioned(corpus, args.clusters, args.method, client=client,
                                       random_state=args.seed, estimator_params=params,
                                       vectorizer_params=_vectorizer_params(args),

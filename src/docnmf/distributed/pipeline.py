@@ -172,8 +172,9 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
     X = vectorizer.fit_transform(texts)
     timings["vectorize_s"] = time.perf_counter() - t0
-    logger.info("%d documents x %d terms in %d partitions (%.1fs)", vectorizer.n_docs_,
-                X.shape[1], X.numblocks[0], timings["vectorize_s"])
+    logger.info("%d documents x %d terms in %d partition%s (%.1fs)", vectorizer.n_docs_,
+                X.shape[1], X.numblocks[0], "s" if X.numblocks[0] != 1 else "",
+                timings["vectorize_s"])
     params = {**DASK_METHODS[method], **(estimator_params or {})}
     model = DaskNMFClustering(n_clusters, random_state=random_state, client=client, **params)
     for attempt in range(model.retries + 1):

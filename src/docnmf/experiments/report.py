@@ -254,6 +254,7 @@ def _method_groups(methods: Sequence[str]) -> list[list[str]]:
 def _plot(cmp: _Comparison, weighting: str) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     metrics = [m for m in cmp.metrics if m in PLOT_METRICS]
     groups = _method_groups(cmp.protocol.methods)
@@ -273,6 +274,7 @@ def _plot(cmp: _Comparison, weighting: str) -> bytes:
                     ks = list(cmp.spec.k_values)
                     ax.plot(ks, [cmp.paper(metric, method, k) for k in ks], "--",
                             color=colour, alpha=0.8, label=f"{display_name(method)} (paper)")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # k is a whole number
             ax.set_xlabel("number of clusters k")
             ax.set_ylabel(METRIC_NAMES.get(metric, metric))
             ax.set_title(f"{METRIC_NAMES.get(metric, metric)}, weighting {weighting}")
