@@ -72,11 +72,13 @@ def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
     []
     """
     labels = np.asarray(labels)
-    sizes = np.bincount(labels[labels >= 0], minlength=n_clusters)
-    listed = [[ids[i] for i in (np.flatnonzero(labels == c) if examples is None
-                                else np.asarray(examples[c], dtype=np.int64))[:n_listed]]
-              for c in range(n_clusters)]
-    return small_clusters_of_sizes(sizes, listed)
+    found = small_clusters_of_sizes(np.bincount(labels[labels >= 0], minlength=n_clusters),
+                                    [()] * n_clusters)
+    for c in found:     # the documents of the small clusters only: one scan each
+        members = (np.flatnonzero(labels == c["cluster"]) if examples is None
+                   else np.asarray(examples[c["cluster"]], dtype=np.int64))
+        c["examples"] = [ids[i] for i in members[:n_listed]]
+    return found
 
 
 def small_clusters_of_sizes(sizes: Sequence[int],

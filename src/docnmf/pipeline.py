@@ -429,10 +429,11 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     """Accuracy, NMI, purity and the confusion matrix over the labelled documents.
 
     A document with several labels is scored against its first one; unlabelled
-    documents are left out and counted in ``n_unlabelled``. Unassigned documents (label -1: nothing to
-    cluster them by) are left out too and counted in ``n_unassigned``;
-    ``accuracy_all_documents`` then counts them as errors. Returns None for
-    an unlabelled corpus (or one with no labelled document assigned).
+    documents are left out and counted in ``n_unlabelled``. Unassigned documents
+    (label -1: nothing to cluster them by) are left out too and counted in
+    ``n_unassigned``; ``accuracy_all_documents`` then counts them as errors.
+    Returns None for an unlabelled corpus (or one with no labelled document
+    assigned).
     """
     known = [i for i, labs in enumerate(corpus.labels) if labs]
     scored = [i for i in known if labels[i] >= 0]

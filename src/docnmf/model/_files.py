@@ -75,8 +75,9 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
         raise ModelSaveError(blocker)
     if not hasattr(est, "n_features_in_") and not hasattr(est, "vectorizer_"):
         raise ModelSaveError(f"{name} is not fitted")
-    if _width_mismatch(est, model.vectorizer):
-        raise ModelSaveError(_width_mismatch(est, model.vectorizer))
+    mismatch = _width_mismatch(est, model.vectorizer)
+    if mismatch:
+        raise ModelSaveError(mismatch)
     state = {attr: encode_value(getattr(est, attr), f"estimator.{attr}", store)
              for attr in est._placement_state if hasattr(est, attr)}
     for attr in est._fit_results:
@@ -315,7 +316,8 @@ def load(path: str | os.PathLike):
     vectorizer = None if vectorizer is None else decode_value(vectorizer, store)
     if vectorizer is not None and not isinstance(vectorizer, DocumentVectorizer):
         raise ModelFormatError("the model's vectorizer is not a vectorizer record")
-    if _width_mismatch(estimator, vectorizer):
-        raise ModelFormatError(_width_mismatch(estimator, vectorizer))
+    mismatch = _width_mismatch(estimator, vectorizer)
+    if mismatch:
+        raise ModelFormatError(mismatch)
     info = record.get("info") if isinstance(record.get("info"), dict) else {}
     return ClusteringModel(estimator, vectorizer, method, info)
