@@ -27,6 +27,37 @@ def unequal_clusters(sizes=(20, 35, 50, 65), n_terms=50, seed=3, noise=0.3):
     return sp.csr_matrix(X)
 
 
+def disjoint_groups(sizes=(40, 30, 26, 4), n_terms=48, seed=4):
+    """Groups of documents on disjoint terms, one of four documents: an outlier group.
+
+    Under NCW the leading singular value 1 repeats once per group, so which
+    singular vectors an SVD returns is up to rounding unless a basis is fixed.
+    """
+    rng = np.random.default_rng(seed)
+    blocks = np.array_split(rng.permutation(n_terms), len(sizes))
+    X = np.zeros((sum(sizes), n_terms))
+    rows = np.split(rng.permutation(sum(sizes)), np.cumsum(sizes)[:-1])
+    for docs, terms in zip(rows, blocks):
+        X[np.ix_(docs, terms)] = rng.random((len(docs), len(terms))) * \
+            (rng.random((len(docs), len(terms))) < 0.6)
+    return sp.csr_matrix(X)
+
+
+@pytest.mark.parametrize("n_terms", [48, 300])
+def test_same_ncw_fit_as_in_memory_when_groups_share_no_term(client, n_terms):
+    """The case the planted matrices below miss: before the basis of a repeated singular value
+    was fixed, the two NNDSVDA starts differed, and so did the fits."""
+    X = disjoint_groups(n_terms=n_terms)
+    common = {"n_clusters": 4, "weighting": "ncw", "max_iter": 30, "tol": 1e-6,
+              "random_state": 1}
+    memory = NMFClustering(**common).fit(X)
+    dist = DaskNMFClustering(client=client, **common).fit(
+        da.from_array(X, chunks=(33, n_terms), asarray=False))
+    np.testing.assert_allclose(dist.loss_history_, memory.loss_history_, rtol=1e-8)
+    np.testing.assert_allclose(dist.memberships_.compute(), memory.memberships_, atol=1e-8)
+    np.testing.assert_array_equal(dist.labels_.compute(), memory.labels_)
+
+
 @pytest.mark.parametrize("params", [
     {"solver": "hals", "weighting": "ncw", "init": "nndsvda"},
     {"solver": "mu", "weighting": "none", "init": "random", "n_init": 3},

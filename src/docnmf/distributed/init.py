@@ -8,8 +8,10 @@
   on :func:`randomized_svd_rows`, scikit-learn's randomized SVD (the same
   random matrix, power iterations and oversampling) with the products split
   by row blocks and the tall factors orthonormalized by TSQR, each singular
-  vector's sign fixed as ``svd_flip`` does. It spans the same subspace as
-  scikit-learn's; the starts agree to rounding (tested).
+  vector's sign fixed as ``svd_flip`` does, and each run of repeated singular
+  values given the basis :func:`~docnmf.factor.init.canonical_rotation`
+  fixes, as in memory. It spans the same subspace as scikit-learn's; the
+  starts agree to rounding (tested).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 from distributed import Future
 from scipy import linalg
 
-from ..factor.init import INITS
+from ..factor.init import INITS, canonical_rotation, repeated_values
 from ._rows import RowPartitions, gather
 
 __all__ = ["dask_starts", "randomized_svd_rows"]
@@ -88,6 +90,16 @@ def _flipped(client, P: list[Future], Qt: np.ndarray) -> tuple[list[Future], np.
     return [client.submit(np.multiply, p, signs, pure=False) for p in P], Qt * signs[:, None]
 
 
+def _canonical(client, Y: Sequence[Future], inner: np.ndarray, s: np.ndarray,
+               Qt: np.ndarray) -> np.ndarray | None:
+    """:func:`~docnmf.factor.init.canonical_rotation` of the SVD ``(Y inner, s, Qt)``."""
+    if not repeated_values(s):
+        return None
+    sums = _sum(client, [client.submit(np.sum, y, axis=0, pure=False) for y in Y],
+                "the SVD's repeated values") @ inner
+    return canonical_rotation(s, sums, Qt)
+
+
 def randomized_svd_rows(X: RowPartitions, k: int, rng: np.random.Generator
                         ) -> tuple[list[Future], np.ndarray, np.ndarray]:
     """:func:`~docnmf.factor.init.truncated_svd` of a matrix in row blocks: ``(P, s, Qt)``.
@@ -111,6 +123,9 @@ def randomized_svd_rows(X: RowPartitions, k: int, rng: np.random.Generator
         Y, _ = _tsqr(client, X.map(_times, B=Q))
         B = _sum(client, X.map(_t_times, Y), "the projection").T   # Q^T X, size x terms
         Uhat, s, Vt = linalg.svd(B, full_matrices=False, lapack_driver="gesdd")
+        M = _canonical(client, Y, Uhat, s, Vt)
+        if M is not None:
+            Uhat, Vt = Uhat @ M, M.T @ Vt
         P = [client.submit(_matmul, y, Uhat[:, :k], pure=False) for y in Y]
         P, Qt = _flipped(client, P, Vt[:k])
         return P, s[:k], Qt
@@ -128,8 +143,12 @@ def randomized_svd_rows(X: RowPartitions, k: int, rng: np.random.Generator
     # B = Q^T X^T = (X Q)^T: its SVD from a TSQR of X Q
     C, R = _tsqr(client, X.map(_times, B=Q))
     Ur, s, Vrt = linalg.svd(R, full_matrices=False, lapack_driver="gesdd")
+    Qt = (Q @ Vrt.T).T
+    M = _canonical(client, C, Ur, s, Qt)
+    if M is not None:
+        Ur, Qt = Ur @ M, M.T @ Qt
     P = [client.submit(_matmul, c, Ur[:, :k], pure=False) for c in C]
-    P, Qt = _flipped(client, P, (Q @ Vrt.T)[:, :k].T)
+    P, Qt = _flipped(client, P, Qt[:k])
     return P, s[:k], Qt
 
 

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from .nmf import random_init
 from .sparse import SparseProducts, thread_pool
 
-__all__ = ["INITS", "Init", "nndsvd_init", "make_starts"]
+__all__ = ["INITS", "Init", "canonical_rotation", "make_starts", "nndsvd_init", "repeated_values"]
 
 Init = Literal["random", "nndsvd", "nndsvda", "nndsvdar"]
 
@@ -102,6 +102,73 @@ def nndsvd_init(X, k: int, rng: np.random.Generator, *, variant: Init = "nndsvd"
     return U, V
 
 
+def repeated_values(s: np.ndarray) -> list[tuple[int, int]]:
+    """The runs ``[i, j)`` of two or more singular values equal to rounding (decreasing ``s``).
+
+    Equal means within ``sqrt(eps)`` of the largest, for ``s``'s precision:
+    closer than that, which singular vectors of the run come out depends on
+    rounding (their span does not).
+    """
+    s = np.asarray(s)
+    if s.size < 2:
+        return []
+    close = (s[:-1] - s[1:]) <= np.sqrt(np.finfo(s.dtype).eps) * abs(s[0])
+    runs, start = [], None
+    for i, tied in enumerate(close):
+        if tied and start is None:
+            start = i
+        elif not tied and start is not None:
+            runs.append((start, i + 1))
+            start = None
+    if start is not None:
+        runs.append((start, s.size))
+    return runs
+
+
+def canonical_rotation(s: np.ndarray, doc_sums: np.ndarray, Qt: np.ndarray
+                       ) -> np.ndarray | None:
+    """An orthogonal ``M`` that picks one basis in each run of repeated singular values.
+
+    Within a run of equal singular values any rotation of the singular vectors
+    is as good, and which one an SVD returns depends on rounding: the same
+    matrix stored sparse or dense, or held in row blocks on a cluster, gives
+    different vectors, and NNDSVD different starts. That happens in practice
+    with NCW weighting, whose leading singular value 1 repeats once per group
+    of documents sharing no term with the rest. ``P @ M`` and ``M.T @ Qt``
+    (``P``: the left vectors, documents x len(s); ``Qt``: len(s) x terms) are
+    the same SVD with, in each run, a basis fixed by the span alone:
+
+    1. the documents' sum (the all-ones vector) projected on the run
+       (``doc_sums = P.sum(axis=0)``): for NCW, a vector positive on every
+       document, so NNDSVD's first factor covers the whole collection;
+    2. then pivoted Gram-Schmidt on the terms' side: the term whose residual
+       in the run is longest (the first of those within ``1e-9`` of it).
+
+    Returns None when no singular value repeats (nothing to rotate).
+    """
+    runs = repeated_values(s)
+    if not runs:
+        return None
+    M = np.eye(len(s))
+    for i, j in runs:
+        G = np.asarray(Qt[i:j], dtype=np.float64)       # the run's term vectors, as rows
+        m = j - i
+        residual = G.copy()
+        basis = []
+        a = np.asarray(doc_sums[i:j], dtype=np.float64)
+        if np.linalg.norm(a) > 1e-6 * np.abs(doc_sums).max(initial=0.0):
+            basis.append(a / np.linalg.norm(a))
+        while len(basis) < m:
+            for _ in range(2):                  # Gram-Schmidt twice: orthogonal to rounding
+                for b in basis:
+                    residual -= np.outer(b, b @ residual)
+            norms = np.einsum("ij,ij->j", residual, residual)
+            t = int(np.argmax(norms >= norms.max() * (1.0 - 1e-9)))
+            basis.append(residual[:, t] / np.sqrt(norms[t]))
+        M[i:j, i:j] = np.array(basis).T
+    return M
+
+
 def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
                   n_oversamples: int = 10, threads: int | None = None, right: bool = True):
     """The ``k`` leading singular triplets ``(P, s, Qt)`` of ``X`` by a randomized range finder.
@@ -116,9 +183,12 @@ def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
     each normalised by an LU factorization, a QR basis of the range, the
     shorter side of ``X`` as the range, the sign of each left singular vector
     fixed by its largest entry): the same start as scikit-learn's NNDSVD for
-    the same seed, to rounding. A sparse ``X`` (or a prepared
-    :class:`~docnmf.factor.sparse.SparseProducts`, which may carry row weights
-    and single precision) is multiplied in threaded row blocks, never densified.
+    the same seed, to rounding. Where singular values repeat, each run's basis
+    is the one :func:`canonical_rotation` fixes (read from ``Qt``, so only
+    with ``right=True``): the start then does not depend on rounding. A sparse
+    ``X`` (or a prepared :class:`~docnmf.factor.sparse.SparseProducts`, which
+    may carry row weights and single precision) is multiplied in threaded row
+    blocks, never densified.
 
     References
     ----------
@@ -153,6 +223,9 @@ def truncated_svd(X, k: int, rng: np.random.Generator, *, n_iter: int = 7,
     else:
         P, Qt = Q @ Ub, (Vt if right else None)
     del Q
+    M = None if Qt is None else canonical_rotation(s, P.sum(axis=0), Qt)
+    if M is not None:                                   # a repeated singular value
+        P, Qt = P @ M.astype(P.dtype), M.T.astype(Qt.dtype) @ Qt
     # each left singular vector's largest entry positive (scikit-learn's svd_flip)
     signs = np.sign(P[np.argmax(np.abs(P), axis=0), np.arange(P.shape[1])])
     signs[signs == 0] = 1.0
