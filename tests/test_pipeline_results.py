@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 import Stemmer
 
 import docnmf
@@ -195,6 +196,43 @@ def test_a_degenerate_result_is_replaced_by_the_fallback_only_when_asked(outlier
         kept = cluster_corpus(counts, 3, "lccf-ncw", random_state=0, fallback="nma")
     assert kept.method == "lccf-ncw" and diagnostics.degenerate(kept.sizes)
     assert "nma could not cluster these documents" in caplog.text
+
+
+def test_groups_of_documents_sharing_no_term_with_the_rest_are_named(outlier_topics, caplog):
+    """The two junk pairs share their words with each other only: two groups, named with the
+    reason NC weighting gives them clusters; a method without NCW is not told about NCW."""
+    corpus = _outlier_corpus(outlier_topics)
+    junk = [corpus.ids[i] for i, labels in enumerate(corpus.labels) if labels == ("junk",)]
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 3, "lccf-ncw", random_state=0)
+    isolated = run.diagnostics["isolated"]
+    assert (isolated["groups"], isolated["documents"], isolated["sizes"]) == (2, 4, [2, 2])
+    assert sorted(isolated["examples"]) == [junk[:2], junk[2:]]
+    assert "4 documents in 2 small groups share no index term with the other documents" in \
+        caplog.text
+    assert "NC weighting weighs each group as much as all the others" in caplog.text
+    line = diagnostics.warning_lines(run.diagnostics, "nmf")
+    assert any("share no index term" in x and "NC weighting" not in x for x in line)
+    # a corpus whose documents all share words: nothing to say
+    demo = cluster_corpus(load_demo(), 5, "nmf", random_state=0)
+    assert demo.diagnostics["isolated"] == {"groups": 0, "documents": 0, "sizes": [],
+                                            "examples": []}
+
+
+def test_isolated_groups_are_the_components_but_the_largest_of_the_documents_terms_graph():
+    X = np.zeros((7, 6))
+    X[[0, 1, 2], 0] = 1       # 0-1-2 through term 0, 2-3 through term 1: the largest group
+    X[[2, 3], 1] = 1
+    X[[4, 6], 2] = 2          # 4 and 6 through term 2
+    X[5, [3, 4]] = 1          # 5 alone, with two terms of its own; row 1 also has term 5
+    X[1, 5] = 3
+    assert diagnostics.isolated_groups(X) == [[5], [4, 6]]
+    # small: under half the mean cluster size of the 7 documents with terms
+    assert diagnostics.small_isolated_groups(X, 1) == [[5], [4, 6]]      # under 3.5
+    assert diagnostics.small_isolated_groups(X, 2) == [[5]]              # under 1.75
+    X[3, 2] = 1               # term 2 now joins 4 and 6 to the rest
+    assert diagnostics.isolated_groups(sp.csr_matrix(X)) == [[5]]
+    assert diagnostics.isolated_groups(np.zeros((3, 2))) == []
 
 
 @pytest.mark.parametrize("sizes, expected", [

@@ -9,6 +9,8 @@ turns the lot into one line per finding (for standard error):
   (:func:`empty_rows`), which the pipeline keeps out of the fit and leaves
   unassigned;
 - exact duplicate documents (:func:`duplicate_groups`);
+- small groups of documents sharing no index term with the rest
+  (:func:`small_isolated_groups`), which can only form clusters of their own;
 - a vocabulary that looks stemmed or lower-cased before docnmf saw it
   (:func:`text_hints`, :func:`vocabulary_hints`), the usual reason keywords
   read oddly;
@@ -29,6 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from .text.tokenize import Analyzer
 
@@ -144,6 +147,47 @@ def empty_rows(X) -> np.ndarray:
     X = sp.csr_matrix(X)
     X.eliminate_zeros()
     return np.flatnonzero(np.diff(X.indptr) == 0)
+
+
+def isolated_groups(X, max_size: int | None = None) -> list[list[int]]:
+    """Groups of documents sharing no index term with the other documents, smallest first.
+
+    The connected components of the graph linking each document to its terms,
+    apart from the largest, and of at most ``max_size`` documents when given;
+    documents with no term are left out (see :func:`empty_rows`). No
+    similarity joins such a group to the rest, so it can only be a cluster of
+    its own, or part of one with no word in common; NC weighting weighs each
+    group as much as all the rest (its leading singular value 1 repeats once
+    per group).
+
+    Examples
+    --------
+    >>> isolated_groups([[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 2], [0, 0, 0, 0], [1, 0, 0, 0]])
+    [[2]]
+    """
+    X = sp.csr_matrix(X)
+    X.eliminate_zeros()
+    rows = np.flatnonzero(np.diff(X.indptr) > 0)
+    if rows.size < 2:
+        return []
+    links = sp.csr_matrix(X[rows], dtype=bool)
+    graph = sp.bmat([[None, links], [links.T, None]], format="csr")
+    _, component = connected_components(graph, directed=False)
+    component = component[:rows.size]
+    sizes = np.bincount(component)
+    largest = int(np.argmax(sizes))
+    groups = [rows[component == c].tolist() for c in np.flatnonzero(sizes)
+              if c != largest and (max_size is None or sizes[c] <= max_size)]
+    return sorted(groups, key=len)
+
+
+def small_isolated_groups(X, n_clusters: int) -> list[list[int]]:
+    """:func:`isolated_groups` under half the mean cluster size: too few documents for a
+    cluster of the usual size, yet no word links them to any other (the groups that explain
+    tiny clusters; a large group sharing no term with the rest is a cluster like any other).
+    """
+    n = int(np.sum(np.diff(sp.csr_matrix(X).indptr) > 0))
+    return isolated_groups(X, max_size=int(np.ceil(n / (2 * n_clusters))) - 1)
 
 
 def duplicate_groups(texts: Sequence[str] | None = None, counts=None) -> list[list[int]]:
@@ -334,6 +378,15 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
         lines.append(SMALL_CLUSTER_HINT.format(
             "removing them or a smaller -k" if method == "consensus"
             else "removing them, a smaller -k, or --method consensus"))
+    isolated = report.get("isolated", {})
+    if isolated.get("groups"):
+        groups = isolated["groups"]
+        lines.append(f"{_documents(isolated['documents'])} in {groups} small group"
+                     f"{'s' if groups != 1 else ''} share no index term with the other "
+                     f"documents, e.g. {_examples(isolated['examples'][0])}: nothing links "
+                     "them to the rest, so they can only form clusters of their own"
+                     + ("; NC weighting weighs each group as much as all the others"
+                        if method and "ncw" in method else ""))
     dup = report.get("duplicates", {})
     if dup.get("groups"):
         lines.append(f"{_documents(dup['documents'])} repeating another exactly "

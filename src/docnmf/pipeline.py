@@ -15,7 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -229,7 +229,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     metrics = score_labels(corpus, labels)
     report = _diagnose(corpus, labels, n_clusters, fit_params, constraint_files,
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
-                        "reason": "no index term left after preprocessing"}, reps, method)
+                        "reason": "no index term left after preprocessing"}, reps, method, X)
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -363,8 +363,12 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               fit_params: dict | None,
               constraint_files: Mapping[str, str | Path] | None,
               unassigned: dict[str, Any], representatives=None,
-              method: str | None = None) -> dict[str, Any]:
-    """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning."""
+              method: str | None = None, X=None) -> dict[str, Any]:
+    """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning.
+
+    ``X``, the matrix clustered, adds the small groups of documents sharing no term with the
+    rest (:func:`docnmf.diagnostics.small_isolated_groups`).
+    """
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
                                           if corpus.texts is None else None)
@@ -375,6 +379,8 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                                                            examples=representatives)),
         "duplicates": {"groups": len(groups), "documents": sum(len(g) - 1 for g in groups),
                        "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]},
+        **({} if X is None or n_clusters is None else {"isolated": _isolated(X, ids,
+                                                                              n_clusters)}),
         "vocabulary": (diagnostics.text_hints(corpus.texts) if corpus.texts is not None
                        else diagnostics.vocabulary_hints(corpus.vocabulary)
                        if corpus.vocabulary else {}),
@@ -393,6 +399,15 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
     for line in diagnostics.warning_lines(report, method):
         logger.warning("%s", line)
     return report
+
+
+def _isolated(X, ids: Sequence[str], n_clusters: int) -> dict[str, Any]:
+    """:func:`docnmf.diagnostics.small_isolated_groups` for ``run.json``: counts, the first
+    groups."""
+    groups = diagnostics.small_isolated_groups(X, n_clusters)
+    return {"groups": len(groups), "documents": sum(len(g) for g in groups),
+            "sizes": [len(g) for g in groups[:20]],
+            "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]}
 
 
 def _plain_params(params: dict) -> dict:
