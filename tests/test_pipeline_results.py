@@ -276,6 +276,25 @@ def test_text_in_other_scripts_is_not_called_stemmed_and_unspaced_text_is_named(
         assert ("written without spaces between words" in caplog.text) is not spaced
 
 
+@pytest.mark.parametrize("pairs, message", [
+    ([(0, -1)], "unknown document"),           # -1 wrapped round to the last document
+    ([(0, 80)], "unknown document"),           # an IndexError
+    ([(0.9, 4.99)], "integer document indices"),   # truncated to (0, 4)
+    ([(True, False)], "integer document indices"),
+    ([("astronomy/001", "astronomy/002")], "integer document indices"),
+    ([(3, 3)], "with itself"),
+])
+def test_pairs_naming_no_document_are_refused_before_they_are_renumbered(pairs, message):
+    from docnmf.constraints import ConstraintError
+
+    demo = load_demo()
+    assert len(demo) == 80
+    with pytest.raises(ConstraintError, match=message):
+        cluster_corpus(demo, 5, "ssnmf-ncw", fit_params={"must_link": pairs})
+    with pytest.raises(ValueError, match="need a semi-supervised method .*ssnmf.*, not nmf"):
+        cluster_corpus(demo, 5, "nmf", fit_params={"cannot_link": [(0, 1)]})
+
+
 def test_constraint_counts_and_files_are_recorded(tmp_path, caplog):
     corpus = load_demo()
     football = [i for i, labs in enumerate(corpus.labels) if labs == ("football",)]

@@ -22,6 +22,7 @@ import scipy.sparse as sp
 
 from . import diagnostics
 from ._estimator import check_n_clusters, representative_documents
+from .constraints import Constraints, as_pair_array
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .io import atomic_write_bytes, write_csv, write_json, writes_folder
@@ -167,6 +168,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     timings: dict[str, float] = {}
     spec = method_spec(method)
     check_n_clusters(n_clusters, len(corpus))      # before any work
+    _check_pairs(fit_params, corpus, method, spec.constraints)
     kind = spec.input
     params = dict(estimator_params or {})
     options = dict(vectorizer_params or {})
@@ -300,15 +302,29 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
                       coherence=npmi_coherence(placed.X, columns))
 
 
+def _check_pairs(fit_params: dict | None, corpus: Corpus, method: str,
+                 takes_pairs: bool) -> None:
+    """Refuse constraint pairs a method cannot follow, or that name no document of ``corpus``
+    (a negative index, a float, an index past the end), before they are renumbered."""
+    given = {key: (fit_params or {}).get(key) for key in ("must_link", "cannot_link")}
+    if all(pairs is None for pairs in given.values()):
+        return
+    if not takes_pairs:
+        supported = ", ".join(name for name, spec in METHODS.items() if spec.constraints)
+        raise ValueError(f"must_link/cannot_link need a semi-supervised method ({supported}), "
+                         f"not {method}")
+    Constraints(len(corpus), given["must_link"], given["cannot_link"], names=corpus.ids)
+
+
 def _pairs_among(fit_params: dict | None, active: np.ndarray, n: int) -> dict:
-    """``fit_params`` with constraint pairs renumbered to the fitted documents; pairs that
-    involve a document left out of the fit are dropped."""
+    """``fit_params`` with constraint pairs (checked by :func:`_check_pairs`) renumbered to the
+    fitted documents; pairs that involve a document left out of the fit are dropped."""
     out = dict(fit_params or {})
     position = np.full(n, -1)
     position[active] = np.arange(active.size)
     for key in ("must_link", "cannot_link"):
         if out.get(key) is not None:
-            pairs = position[np.asarray(out[key], dtype=np.int64).reshape(-1, 2)]
+            pairs = position[as_pair_array(out[key], key)]
             out[key] = pairs[(pairs >= 0).all(axis=1)]
     return out
 
