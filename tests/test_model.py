@@ -272,3 +272,38 @@ def test_a_model_takes_docnmf_s_vectorizer_only(demo_split):
     with pytest.raises(TypeError, match="must be a docnmf.DocumentVectorizer .*, not "
                                         "TfidfVectorizer"):
         ClusteringModel(model.estimator, TfidfVectorizer().fit(demo_split[0]))
+
+
+def test_a_model_naming_another_method_than_its_estimator_is_refused_on_save_and_load(
+        tmp_path, demo_split):
+    """save refuses what load refuses: a method of another class, or of other values of the
+    parameters the name stands for (nmf-ncw saved as nmf was loaded as nmf weighting by NCW)."""
+    ncw = _fitted("nmf-ncw", demo_split[0])
+    for method, message in [("lccf", "method 'lccf' is LCCFClustering, not NMFClustering"),
+                            ("nmf", ("method 'nmf' is NMFClustering with weighting='none', not "
+                                     "weighting='ncw' \\(that is nmf-ncw\\)")),
+                            ("no-such", "unknown method 'no-such'")]:
+        with pytest.raises(ValueError, match=message):
+            ClusteringModel(ncw.estimator, ncw.vectorizer, method)
+        model = ClusteringModel(ncw.estimator, ncw.vectorizer, "nmf-ncw")
+        model.method = method          # changed after it was made: save checks again
+        with pytest.raises(ModelSaveError, match=message):
+            docnmf.save(model, tmp_path / method)
+        assert not (tmp_path / method).exists()
+    folder = tmp_path / "saved"
+    docnmf.save(ncw, folder)
+    _rewrite_json(folder, lambda r: r.update({"method": "nmf"}))
+    with pytest.raises(ModelFormatError, match="weighting='none', not weighting='ncw'"):
+        docnmf.load(folder)
+
+
+def test_a_model_naming_no_method_reads_the_input_its_parameters_stand_for(demo_split):
+    """SS-NMF reads counts as ssnmf and the tf-idf as ssnmf-ncw or ssnmf-paper: with no method
+    named, the estimator's factorization decides, not the class alone."""
+    for method in ("ssnmf", "ssnmf-ncw", "ssnmf-paper", "nmf", "consensus"):
+        fitted = _fitted(method, demo_split[0])
+        named = ClusteringModel(fitted.estimator, fitted.vectorizer, method)
+        unnamed = ClusteringModel(fitted.estimator, fitted.vectorizer)
+        assert unnamed.reads_counts == named.reads_counts == (METHODS[method].input == "counts")
+        np.testing.assert_allclose(unnamed.place(demo_split[1]).memberships,
+                                   named.place(demo_split[1]).memberships)

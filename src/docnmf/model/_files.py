@@ -37,7 +37,7 @@ from ..methods import METHODS
 from ..text.vectorize import DocumentVectorizer
 from ._codec import (ArrayStore, ModelFormatError, ModelSaveError, decode_params, decode_value,
                      encode_params, encode_value)
-from ._pipeline import ClusteringModel
+from ._pipeline import ClusteringModel, method_mismatch
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MODEL_FILE", "ARRAYS_FILE", "save", "load",
            "model_folder"]
@@ -55,8 +55,9 @@ def _estimator_classes() -> dict[str, type]:
 
 
 def _method_of(model: ClusteringModel) -> str | None:
-    if model.method is not None and model.method not in METHODS:
-        raise ModelSaveError(f"unknown method {model.method!r}")
+    mismatch = method_mismatch(model.estimator, model.method)
+    if mismatch:        # what load would refuse
+        raise ModelSaveError(mismatch)
     return model.method
 
 
@@ -309,9 +310,9 @@ def load(path: str | os.PathLike):
     if record.get("kind") != "pipeline":
         raise ModelFormatError(f"unknown model kind {record.get('kind')!r}")
     method = record.get("method")
-    if method is not None and (not isinstance(method, str) or method not in METHODS
-                               or METHODS[method].estimator is not type(estimator)):
-        raise ModelFormatError(f"method {method!r} does not match the saved estimator")
+    mismatch = method_mismatch(estimator, method)
+    if mismatch:
+        raise ModelFormatError(f"the saved method does not match the saved estimator: {mismatch}")
     vectorizer = record.get("vectorizer")
     vectorizer = None if vectorizer is None else decode_value(vectorizer, store)
     if vectorizer is not None and not isinstance(vectorizer, DocumentVectorizer):

@@ -38,6 +38,48 @@ class Placement(NamedTuple):
     X: sp.csr_matrix
 
 
+def _methods_fitting(estimator) -> list:
+    """The registered methods of ``estimator``'s class whose fixed parameters it has."""
+    from ..methods import METHODS
+
+    params = estimator.get_params(deep=False) if hasattr(estimator, "get_params") else {}
+    return [m for m in METHODS.values() if m.estimator is type(estimator)
+            and all(params.get(k) == v for k, v in m.fixed.items())]
+
+
+def method_mismatch(estimator, method: str | None) -> str | None:
+    """Why ``estimator`` is not what the registered ``method`` names (another class, or other
+    values of the parameters the name stands for), or None.
+
+    Examples
+    --------
+    >>> from docnmf.cluster import NMFClustering
+    >>> method_mismatch(NMFClustering(weighting="ncw"), "nmf-ncw") is None
+    True
+    >>> print(method_mismatch(NMFClustering(weighting="ncw"), "nmf"))
+    method 'nmf' is NMFClustering with weighting='none', not weighting='ncw' (that is nmf-ncw)
+    """
+    from ..methods import METHODS
+
+    if method is None:
+        return None
+    spec = METHODS.get(method) if isinstance(method, str) else None
+    if spec is None:
+        return f"unknown method {method!r}"
+    if spec.estimator is not type(estimator):
+        return (f"method {method!r} is {spec.estimator.__name__}, not "
+                f"{type(estimator).__name__}")
+    params = estimator.get_params(deep=False)
+    wrong = {k: v for k, v in spec.fixed.items() if params.get(k) != v}
+    if not wrong:
+        return None
+    fitting = [m.name for m in _methods_fitting(estimator)]
+    return (f"method {method!r} is {spec.estimator.__name__} with "
+            + ", ".join(f"{k}={v!r}" for k, v in wrong.items()) + ", not "
+            + ", ".join(f"{k}={params.get(k)!r}" for k in wrong)
+            + (f" (that is {' or '.join(fitting)})" if fitting else ""))
+
+
 @dataclass
 class ClusteringModel:
     """A fitted vectorizer and clustering estimator: raw texts in, clusters out.
@@ -85,6 +127,9 @@ class ClusteringModel:
             raise TypeError(f"the vectorizer must be a docnmf.DocumentVectorizer (it names terms "
                             f"by their readable words and is saved safely), not "
                             f"{type(self.vectorizer).__name__}")
+        mismatch = method_mismatch(self.estimator, self.method)
+        if mismatch:
+            raise ValueError(mismatch)
 
     @property
     def document_vectorizer(self) -> DocumentVectorizer:
@@ -100,6 +145,9 @@ class ClusteringModel:
         spec = METHODS.get(self.method) if self.method is not None else None
         if spec is not None:
             return spec.input == "counts"
+        inputs = {m.input for m in _methods_fitting(self.estimator)}
+        if len(inputs) == 1:        # the parameters the methods' names stand for decide
+            return inputs == {"counts"}
         return any(m.estimator is type(self.estimator) and m.input == "counts"
                    for m in METHODS.values())
 
