@@ -292,3 +292,16 @@ def test_a_folder_of_tables_is_read_as_one_table_as_the_dask_path_reads_it(tmp_p
     # any other file among them: a folder of documents, one per file, as before
     write(root / "notes.txt", "a note")
     assert read_corpus(root).metadata["format"] == "folder"
+
+
+def test_a_corpus_takes_a_plain_string_as_one_label_and_refuses_shared_ids():
+    """Labels given as strings were split into characters: "finance" and "football" both
+    scored as class 'f'."""
+    from docnmf import Corpus
+
+    c = Corpus(texts=["a", "b", "c", "d"], labels=["finance", "football", None, ["x", "y"]],
+               ids=["1", "2", "3", "4"])
+    assert c.labels == [("finance",), ("football",), (), ("x", "y")]
+    assert c.classes == ["finance", "football", "x", "y"]
+    with pytest.raises(ValueError, match="document id '2' is given to more than one document"):
+        Corpus(texts=["a", "b", "c"], labels=[(), (), ()], ids=["1", "2", "2"])

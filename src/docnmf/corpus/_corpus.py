@@ -21,9 +21,11 @@ class Corpus:
         matrix (MATLAB ``fea``/``gnd`` files, CLUTO sparse files).
     labels : list of tuple of str
         Labels of each document; a document may carry several (Reuters) or
-        none (an empty tuple).
+        none (an empty tuple). A plain string is taken as that one label,
+        None as none.
     ids : list of str
-        A stable identifier per document (e.g. ``"sport/012.txt"``).
+        A stable identifier per document (e.g. ``"sport/012.txt"``), each
+        its own.
     metadata : dict
         Free-form facts about the collection (name, source path, split...).
     counts : sparse matrix of shape (n_docs, n_terms) or None
@@ -51,6 +53,16 @@ class Corpus:
         n = len(self.ids)
         if len(self.labels) != n:
             raise ValueError(f"{len(self.labels)} label entries for {n} documents")
+        if any(not isinstance(labs, tuple) for labs in self.labels):
+            # a string is one label, not the tuple of its characters ("finance" is not f, i, n..)
+            object.__setattr__(self, "labels", [
+                () if labs is None else (labs,) if isinstance(labs, str) else tuple(labs)
+                for labs in self.labels])
+        if len(set(self.ids)) != n:
+            seen: set = set()
+            twice = next(i for i in self.ids if i in seen or seen.add(i))
+            raise ValueError(f"document id {twice!r} is given to more than one document; each "
+                             "document needs an id of its own")
         if self.texts is not None and len(self.texts) != n:
             raise ValueError(f"{len(self.texts)} texts for {n} documents")
         if self.counts is not None:
