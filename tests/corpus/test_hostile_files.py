@@ -203,3 +203,34 @@ def test_read_corpus_dispatch_still_refuses_unknown_types(tmp_path):
     odd.write_text("<doc/>")
     with pytest.raises(CorpusError, match="cannot tell how to read"):
         read_corpus(odd)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_with_a_byte_order_mark_are_read_as_written(tmp_path, codec):
+    """They were let past the binary check, then decoded as UTF-8: every document came out
+    as replacement characters and no index term."""
+    import codecs
+
+    bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
+           "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}[codec]
+
+    def wide(text):
+        return bom + text.encode(codec)
+
+    texts = ["Café au lait, crème brûlée", "Übergrößen: naïve façade"]
+    folder = tmp_path / "docs"
+    (folder / "food").mkdir(parents=True)
+    for i, text in enumerate(texts):
+        (folder / "food" / f"{i}.txt").write_bytes(wide(text))
+    table = "id,text,label\r\n" + "".join(f'{i},"{t}",food\r\n' for i, t in enumerate(texts))
+    (tmp_path / "t.csv").write_bytes(wide(table))
+    lines = "".join(f'{{"id": "{i}", "text": "{t}"}}\n' for i, t in enumerate(texts))
+    (tmp_path / "t.jsonl").write_bytes(wide(lines))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no replacement character, no skipped file
+        assert read_folder(folder).texts == texts
+        assert read_csv(tmp_path / "t.csv").texts == texts
+        assert read_jsonl(tmp_path / "t.jsonl").texts == texts
+    # an encoding asked for is the caller's: the file is not transcoded under it
+    assert read_folder(folder, encoding=codec.split("-")[0] + "-" + codec.split("-")[1]
+                       ).texts[0].endswith(texts[0])

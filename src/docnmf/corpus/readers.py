@@ -9,6 +9,7 @@ dataset (:func:`~docnmf.corpus.load_dataset`).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import fnmatch
 import json
@@ -137,7 +138,7 @@ def read_folder(
     files, skipped = _files_under(root, pattern, follow_outside_links)
     for file in files:
         rel = file.relative_to(root)
-        data = _read_bytes(file)
+        data = _read_bytes(file, encoding)
         if _binary(data):
             skipped.append(f"{rel.as_posix()} (binary: a NUL byte in its first 8 KiB)")
             continue
@@ -238,11 +239,28 @@ def _table_corpus(
 MAX_FIELD = 1 << 28
 
 
-def _read_bytes(source: Path) -> bytes:
+#: The byte-order marks of UTF-32 and UTF-16 and the codecs that read them (UTF-32 LE's mark
+#: begins with UTF-16 LE's: it is tried first).
+_WIDE_CODECS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+                (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def _read_bytes(source: Path, encoding: str = "utf-8") -> bytes:
+    """The bytes of ``source``; a UTF-16/32 file with a byte-order mark comes as UTF-8 when
+    ``encoding`` is UTF-8 (the mark says how the file is written) and it decodes as such
+    (bytes that merely begin like a mark, ``ÿþ`` in Latin-1, are left to the decoder)."""
     try:
-        return source.read_bytes()
+        data = source.read_bytes()
     except OSError as exc:
         raise CorpusError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig"):
+        for bom, codec in _WIDE_CODECS:
+            if data.startswith(bom):
+                try:
+                    return data.decode(codec).encode("utf-8")
+                except UnicodeError:
+                    break
+    return data
 
 
 def _csv_records(lines: list[str], delimiter: str, source: Path) -> list[tuple[int, int, list]]:
@@ -333,7 +351,7 @@ def read_csv(
     if delimiter is None:
         delimiter = "\t" if source.suffix.lower() == ".tsv" else ","
     decode = Decoder(encoding)
-    raw_lines = _read_bytes(source).splitlines(keepends=True)
+    raw_lines = _read_bytes(source, encoding).splitlines(keepends=True)
     # decode line by line so a bad byte is charged to the record that holds it
     lines, bad_lines = [], set()
     for number, raw in enumerate(raw_lines, start=1):
@@ -442,7 +460,7 @@ def read_jsonl(
     rows: list[dict[str, Any]] = []
     where: list[str] = []
     columns: dict[str, None] = {}
-    for number, raw in enumerate(_read_bytes(source).splitlines(), start=1):
+    for number, raw in enumerate(_read_bytes(source, encoding).splitlines(), start=1):
         line = decode(raw, where=f"line {number}").lstrip("\ufeff").strip()
         if not line:
             continue

@@ -19,7 +19,7 @@ from dask.delayed import Delayed
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import Decoder
-from ..corpus.readers import TABLE_SUFFIXES, _files_under, read_table_file
+from ..corpus.readers import TABLE_SUFFIXES, _files_under, _read_bytes, read_table_file
 
 __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
 
@@ -29,10 +29,7 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     decode = Decoder(encoding)
     texts, labels = [], []
     for name in relative:
-        try:
-            texts.append(decode.read(Path(root, name), name))
-        except OSError as exc:
-            raise CorpusError(f"cannot read {Path(root, name)}: {exc.strerror or exc}") from None
+        texts.append(decode(_read_bytes(Path(root, name), encoding), name))
         parts = name.split("/")
         labels.append((parts[0],) if len(parts) > 1 else ())
     decode.warn("file", Path(root))
