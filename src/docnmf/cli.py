@@ -1448,6 +1448,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     it is done (``argv`` None: the process's own command line) a Ctrl-C
     while the interpreter shuts down is ignored.
     """
+    for stream in (sys.stdout, sys.stderr):
+        # a path that is not UTF-8 (surrogate escapes from the command line or os) prints as
+        # \xNN instead of ending the command with UnicodeEncodeError
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         status = _main(argv)
         sys.stdout.flush()              # here, where a reader gone away is caught below

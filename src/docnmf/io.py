@@ -68,7 +68,8 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
-    return atomic_write_bytes(path, text.encode("utf-8"))
+    # a path that is not UTF-8 (held as surrogate escapes, e.g. in run.json's command) as \xNN
+    return atomic_write_bytes(path, text.encode("utf-8", errors="backslashreplace"))
 
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV injection").

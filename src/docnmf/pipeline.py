@@ -25,6 +25,7 @@ from ._estimator import check_n_clusters, representative_documents
 from .constraints import Constraints, as_pair_array
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
+from .corpus._text_io import readable_name
 from .io import atomic_write_bytes, write_csv, write_json, writes_folder
 from .methods import (
     DEFAULT_FALLBACK,
@@ -497,7 +498,7 @@ def software_record(**packages: str) -> dict[str, Any]:
     return {"docnmf_version": __version__, "python": platform.python_version(),
             "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
                          "scikit-learn": sklearn.__version__, **packages},
-            "command": sys.argv}
+            "command": [readable_name(arg) for arg in sys.argv]}
 
 
 def run_record(run: ClusterRun) -> dict[str, Any]:

@@ -234,3 +234,29 @@ def test_utf16_and_utf32_with_a_byte_order_mark_are_read_as_written(tmp_path, co
     # an encoding asked for is the caller's: the file is not transcoded under it
     assert read_folder(folder, encoding=codec.split("-")[0] + "-" + codec.split("-")[1]
                        ).texts[0].endswith(texts[0])
+
+
+def test_names_that_are_not_utf8_become_readable_ids_and_outputs(tmp_path, cli):
+    """A file or folder name with bytes that are not UTF-8 ended the run with a traceback
+    after the fit, when the ids were written."""
+    import json
+
+    root = os.fsencode(tmp_path) + b"/in\xff"
+    words = {b"fin\xfe": "bank market stock price investor rate",
+             b"sport": "goal team player coach league match"}
+    for label, vocabulary in words.items():
+        os.makedirs(root + b"/" + label)
+        for i in range(6):
+            text = " ".join(vocabulary.split()[(i + j) % 6] for j in range(20))
+            with open(root + b"/" + label + b"/d%d\xe9.txt" % i, "w") as file:
+                file.write(text)
+    corpus = read_folder(os.fsdecode(root))
+    assert corpus.ids[0] == "fin\\xfe/d0\\xe9.txt" and corpus.labels[0] == ("fin\\xfe",)
+    out = tmp_path / "out"
+    code, _, err = cli(["cluster", os.fsdecode(root), "-k", "2", "--min-df", "1", "-o", out])
+    assert code == 0 and "Traceback" not in err
+    with open(out / "assignments.csv", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert {r["id"] for r in rows} == set(corpus.ids)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["corpus"]["name"] == "in\\xff" and run["corpus"]["source"].endswith("in\\xff")

@@ -55,3 +55,19 @@ class Decoder:
                 UnicodeWarning,
                 stacklevel=stacklevel,
             )
+
+
+def readable_name(name: str) -> str:
+    """A file or folder name as text: bytes that are not UTF-8 (which ``os`` hands over as
+    surrogate escapes, and no UTF-8 output can hold) shown as ``\\xNN``.
+
+    Examples
+    --------
+    >>> readable_name("caf\\udce9.txt"), readable_name("café.txt")
+    ('caf\\\\xe9.txt', 'café.txt')
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from ._corpus import Corpus
 from ._errors import CorpusError
-from ._text_io import Decoder
+from ._text_io import Decoder, readable_name
 from .datasets import list_datasets, load_dataset
 from .formats import read_mat
 
@@ -142,9 +142,10 @@ def read_folder(
         if _binary(data):
             skipped.append(f"{rel.as_posix()} (binary: a NUL byte in its first 8 KiB)")
             continue
-        texts.append(decode(data, rel.as_posix()))
-        labels.append((rel.parts[0],) if len(rel.parts) > 1 else ())
-        ids.append(rel.as_posix())
+        name = readable_name(rel.as_posix())
+        texts.append(decode(data, name))
+        labels.append((readable_name(rel.parts[0]),) if len(rel.parts) > 1 else ())
+        ids.append(name)
     if skipped:
         warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
                       f"skipped: {'; '.join(sorted(skipped)[:3])}{'; ...' if len(skipped) > 3 else ''}",
@@ -157,7 +158,8 @@ def read_folder(
                       "subfolders: those are unlabelled, and the others labelled by their "
                       "subfolder; scores count the labelled ones only", UserWarning, stacklevel=2)
     decode.warn("file", root)
-    meta = {"name": root.resolve().name, "source": str(root), "format": "folder"}
+    meta = {"name": readable_name(root.resolve().name), "source": readable_name(str(root)),
+            "format": "folder"}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
@@ -230,7 +232,8 @@ def _table_corpus(
         texts.append(text)
         labels.append(() if label_column is None else split_label(row.get(label_column)))
         ids.append(doc_id)
-    meta = {"name": source.stem, "source": str(source), "format": fmt}
+    meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
+            "format": fmt}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
@@ -504,7 +507,8 @@ def read_table_file(path: str | os.PathLike, prefix: str | None = None,
         corpus.ids == [str(i) for i in range(1, len(corpus) + 1)]
     if prefix is not None and numbered:
         return Corpus(texts=corpus.texts, labels=corpus.labels,
-                      ids=[f"{prefix}:{i}" for i in corpus.ids], metadata=corpus.metadata)
+                      ids=[f"{readable_name(prefix)}:{i}" for i in corpus.ids],
+                      metadata=corpus.metadata)
     return corpus
 
 

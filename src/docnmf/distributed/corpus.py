@@ -18,7 +18,7 @@ from dask.delayed import Delayed
 
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
-from ..corpus._text_io import Decoder
+from ..corpus._text_io import Decoder, readable_name
 from ..corpus.readers import TABLE_SUFFIXES, _files_under, _read_bytes, read_table_file
 
 __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
@@ -28,12 +28,13 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     """Files below ``root``, one document each, labelled by their top subfolder (as read_folder)."""
     decode = Decoder(encoding)
     texts, labels = [], []
-    for name in relative:
-        texts.append(decode(_read_bytes(Path(root, name), encoding), name))
-        parts = name.split("/")
+    ids = [readable_name(name) for name in relative]
+    for name, shown in zip(relative, ids):
+        texts.append(decode(_read_bytes(Path(root, name), encoding), shown))
+        parts = shown.split("/")
         labels.append((parts[0],) if len(parts) > 1 else ())
     decode.warn("file", Path(root))
-    return Corpus(texts=texts, labels=labels, ids=list(relative))
+    return Corpus(texts=texts, labels=labels, ids=ids)
 
 
 def _texts(part: Corpus) -> list[str]:

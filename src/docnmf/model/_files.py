@@ -162,7 +162,7 @@ def save(model, path: str | os.PathLike) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
         (staging / ARRAYS_FILE).write_bytes(data)
-        (staging / MODEL_FILE).write_text(text, encoding="utf-8")
+        (staging / MODEL_FILE).write_text(text, encoding="utf-8", errors="backslashreplace")
         os.chmod(staging, 0o777 & ~_umask())
         _replace_folder(staging, path)
     except BaseException:
