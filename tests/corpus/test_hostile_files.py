@@ -260,3 +260,14 @@ def test_names_that_are_not_utf8_become_readable_ids_and_outputs(tmp_path, cli):
     assert {r["id"] for r in rows} == set(corpus.ids)
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert run["corpus"]["name"] == "in\\xff" and run["corpus"]["source"].endswith("in\\xff")
+
+
+def test_a_header_naming_a_column_twice_is_an_error(tmp_path):
+    """The last column of the name was read without a word (a run scored 1.000 on the other
+    column's texts)."""
+    path = tmp_path / "t.csv"
+    path.write_text("id,text,label,text\n1,planet star,astro,rose soil\n2,orbit moon,astro,x\n")
+    with pytest.raises(CorpusError, match="names column 'text' more than once"):
+        read_csv(path)
+    path.write_text("id,text,,\n1,planet star,,\n2,orbit moon,,\n")     # unnamed: fine
+    assert read_csv(path).texts == ["planet star", "orbit moon"]

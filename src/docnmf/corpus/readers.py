@@ -369,6 +369,12 @@ def read_csv(
         raise CorpusError(f"{source} is empty (a header row is needed)")
     (_, _, header), records = records[0], records[1:]
     columns = [name.strip() for name in header]
+    repeated = sorted({name for name in columns if name and columns.count(name) > 1})
+    if repeated:
+        # one of the two would be read and the other dropped, without a word
+        raise CorpusError(f"{source}: the header names column{'s' * (len(repeated) > 1)} "
+                          f"{', '.join(map(repr, repeated))} more than once; which one holds "
+                          "what cannot be told")
     rows, where, n_bad = [], [], 0
     for first, last, record in records:
         if not any(field.strip() for field in record):
