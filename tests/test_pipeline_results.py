@@ -387,3 +387,17 @@ def test_a_vectorizer_used_before_fit_says_so():
 
     with pytest.raises(NotFittedError):
         DocumentVectorizer().transform(["a text"])
+
+
+def test_methods_without_term_weights_leave_empty_documents_out_of_their_keywords():
+    """kernel-km and ss-kk stopped with 'negative axis 0 index: -1' on any corpus with an
+    empty document: the mean documents of the clusters took label -1 as a cluster."""
+    from docnmf.report.data import cluster_centroids
+
+    demo = load_demo()
+    corpus = _with(demo, ["", "the of and"], ["blank", "stop-words-only"])
+    run = cluster_corpus(corpus, 5, "kernel-km", random_state=0)
+    assert run.labels[-2:].tolist() == [-1, -1] and all(run.keywords)
+    X = np.array([[1.0, 0.0], [3.0, 0.0], [0.0, 2.0], [9.0, 9.0]])
+    np.testing.assert_allclose(cluster_centroids(X, np.array([0, 0, 1, -1]), 3),
+                               [[2.0, 0.0], [0.0, 2.0], [0.0, 0.0]])

@@ -71,9 +71,12 @@ def map_layout(factor: np.ndarray, random_state: int = 0) -> tuple[np.ndarray, s
 
 
 def cluster_centroids(X, labels: np.ndarray, k: int) -> np.ndarray:
-    """Mean row (document) of each cluster, (k, n_terms); an empty cluster's is zero."""
+    """Mean row (document) of each cluster, (k, n_terms); an empty cluster's is zero, and
+    unassigned documents (label -1) are in none."""
     n = X.shape[0]
-    onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(k, n))
+    labels = np.asarray(labels)
+    placed = np.flatnonzero(labels >= 0)
+    onehot = sp.csr_matrix((np.ones(placed.size), (labels[placed], placed)), shape=(k, n))
     sizes = np.asarray(onehot.sum(axis=1)).ravel()
     sums = np.asarray((onehot @ X).todense()) if sp.issparse(X) else onehot @ np.asarray(X)
     return sums / np.maximum(sizes, 1)[:, None]
