@@ -270,6 +270,21 @@ def test_summarize_prints_only_the_summary(tmp_path, capsys, toy_topics):
     assert code == 2 and "length must look like" in err
 
 
+@pytest.mark.parametrize("name", ["notes[1].txt", "*.txt", "a.txt"])
+def test_summarize_reads_the_one_file_named(tmp_path, capsys, toy_topics, name):
+    """It read the file's folder with the name as a pattern: glob characters found nothing
+    or several files, and a file of the same name in a subfolder was read too."""
+    space, food = (" ".join(toy_topics[topic]) for topic in ("space", "food"))
+    texts = [space, food, food.upper()]
+    (tmp_path / name).write_text(texts[0])
+    (tmp_path / "other.txt").write_text(texts[1])
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / name).write_text(texts[2])
+    code, out, err = run(["summarize", str(tmp_path / name), "--length", "20w"], capsys)
+    assert code == 0 and "Traceback" not in err
+    assert all(sentence in texts[0] for sentence in out.splitlines() if sentence)
+
+
 @pytest.mark.parametrize("extra", [[], ["--kernel", "poly2", "--lam", "1", "--neighbors", "2",
                                         "--labels", "argmax", "--lam-scale", "none"]])
 @pytest.mark.parametrize("method", ["cf", "cf-ncw", "lccf", "lccf-ncw"])

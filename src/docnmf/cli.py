@@ -502,16 +502,14 @@ def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
 
 
 def _load_input(args):
-    from .corpus import Corpus, read_corpus
+    from .corpus import read_corpus
 
     path = Path(args.input)
     if path.is_file() and path.suffix.lower() in (".txt", ".text"):
         # one plain text file is a corpus of one document
-        from .corpus.readers import read_folder
+        from .corpus.readers import read_text_file
 
-        corpus = read_folder(path.parent, pattern=path.name)
-        return Corpus(texts=corpus.texts, labels=[()], ids=[path.name],
-                      metadata={"name": path.stem, "source": str(path)})
+        return read_text_file(path)
     return read_corpus(args.input, **_table_options(args))
 
 

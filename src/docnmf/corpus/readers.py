@@ -163,6 +163,32 @@ def read_folder(
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
+def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpus:
+    """One text file as a corpus of one document, its id the file's name.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "notes[1].txt").write_text("hello")
+    ...     c = read_text_file(Path(tmp) / "notes[1].txt")
+    >>> c.ids, c.texts
+    (['notes[1].txt'], ['hello'])
+    """
+    source = Path(path)
+    if not source.is_file():
+        raise CorpusError(f"no such file: {source}")
+    data = _read_bytes(source, encoding)
+    if _binary(data):
+        raise CorpusError(f"{source} looks binary (a NUL byte in its first 8 KiB), not text")
+    decode = Decoder(encoding)
+    text = decode(data)
+    decode.warn("file", source)
+    meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
+            "format": "text"}
+    return Corpus(texts=[text], labels=[()], ids=[readable_name(source.name)], metadata=meta)
+
+
 def _column(name: str, columns: list[str], source: Path) -> str:
     if name not in columns:
         available = ", ".join(repr(c) for c in columns) or "none"
