@@ -128,6 +128,25 @@ def test_an_unreadable_file_in_a_folder_is_a_corpus_error(tmp_path, monkeypatch)
         read_folder(root)
 
 
+def test_an_unreadable_folder_in_a_folder_is_a_corpus_error(tmp_path, monkeypatch):
+    """It was skipped without a word (os.walk drops the error), its documents missing."""
+    root = tmp_path / "docs"
+    (root / "open").mkdir(parents=True)
+    (root / "secret").mkdir()
+    (root / "open" / "1.txt").write_text("x")
+    (root / "secret" / "2.txt").write_text("y")
+    real = os.scandir
+
+    def refuse(path="."):
+        if os.fspath(path).endswith("secret"):  # running as root, a chmod would not stop it
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", refuse)
+    with pytest.raises(CorpusError, match="cannot read the folder .*secret: Permission denied"):
+        read_folder(root)
+
+
 def mat(tmp_path, name, **arrays):
     path = tmp_path / name
     scipy.io.savemat(path, arrays)

@@ -63,7 +63,12 @@ def _files_under(root: Path, pattern: str | None,
     """
     found, skipped = [], []
     real_root = Path(os.path.realpath(root))
-    for dirpath, dirnames, filenames in os.walk(root):
+
+    def unreadable(exc: OSError):
+        # as an unreadable file is: its documents would be missing without a word
+        raise CorpusError(f"cannot read the folder {exc.filename}: {exc.strerror or exc}")
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = [d for d in dirnames if _visible(d)]
         for d in [d for d in dirnames if _written_by_docnmf(os.path.join(dirpath, d))]:
             dirnames.remove(d)
