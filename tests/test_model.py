@@ -187,6 +187,9 @@ def test_a_pickle_or_joblib_file_is_never_unpickled(tmp_path):
      "unknown kind"),
     (lambda r: r.update({"method": "lccf"}), "does not match"),
     (lambda r: r.update({"format": "joblib"}), "not a docnmf model file"),
+    # a regular expression that does not compile: refused on load, not when texts are placed
+    (lambda r: r["vectorizer"]["params"].update({"token_pattern": "(["}),
+     "token_pattern is not a regular expression"),
     # parameters edited out of step with the saved arrays: refused on load, not inside numpy
     (lambda r: r["estimator"]["params"].update({"n_clusters": 7}),
      "places a document in 5 clusters, but n_clusters is 7"),

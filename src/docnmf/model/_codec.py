@@ -10,6 +10,7 @@ instances (from their parameters, vocabulary and idf).
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,12 @@ def decode_vectorizer(record: dict, store: ArrayStore) -> DocumentVectorizer:
         if not (isinstance(terms, list) and all(isinstance(t, str) for t in terms)):
             raise ModelFormatError(f"the vectorizer's {what} must be a list of strings")
     params = _decode_vectorizer_params(record.get("params"))
+    if "token_pattern" in params:
+        try:     # refused here, not when the first text is read
+            re.compile(params["token_pattern"])
+        except (re.error, TypeError) as exc:
+            raise ModelFormatError("the vectorizer's token_pattern is not a regular "
+                                   f"expression: {exc}") from None
     try:
         return DocumentVectorizer.from_vocabulary(vocabulary, store.get(record.get("idf")),
                                                   readable_names=names, **params)
