@@ -115,6 +115,20 @@ def test_texts_given_for_a_matrix_are_pointed_to_a_vectorizer(name):
             METHODS[name].estimator(n_clusters=2).fit(given)
 
 
+@pytest.mark.parametrize("name", [m for m, spec in METHODS.items()
+                                  if spec.input != "texts" and spec.places_new_documents])
+def test_texts_given_to_place_are_pointed_to_the_vectorizer(name, planted):
+    """predict and transform quoted scikit-learn's 'could not convert string to float' with a
+    whole document in it."""
+    model = _fit(name, planted, n_init=1)
+    texts = _texts(6, 0)
+    for place in (getattr(model, m) for m in ("predict", "transform", "predict_memberships")
+                  if hasattr(model, m)):
+        with pytest.raises(TypeError, match=r"takes a documents x terms matrix, not texts: "
+                                            r"make one with the vectorizer"):
+            place(texts)
+
+
 @pytest.mark.parametrize("name", ["nmf", "lccf", "km", "consensus"])
 @pytest.mark.parametrize("n", [0, -1, 2.5, True])
 def test_top_keywords_wants_a_positive_count(name, n, planted):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import inspect
 import logging
 import time
 import warnings
@@ -372,6 +373,23 @@ def _checked_fit(fit: Callable) -> Callable:
     return wrapper
 
 
+def _texts_refused(method: Callable) -> Callable:
+    """``predict``/``transform`` saying what to do when given raw texts (as :func:`_checked_fit`
+    does for ``fit``)."""
+
+    @functools.wraps(method)
+    def wrapper(self, X=None, *args, **kwargs):
+        if not self._reads_texts and _looks_like_texts(X):
+            raise TypeError(f"{type(self).__name__}.{method.__name__} takes a documents x terms "
+                            "matrix, not texts: make one with the vectorizer the estimator was "
+                            "fitted with (vectorizer.transform(texts)), or place texts with "
+                            "docnmf.ClusteringModel(estimator, vectorizer).place(texts)")
+        return method(self, X, *args, **kwargs)
+
+    wrapper._refuses_texts = True
+    return wrapper
+
+
 def _shown_when_verbose(fit: Callable) -> Callable:
     """``fit`` showing docnmf's progress messages on standard error when the estimator's
     ``verbose`` is set and logging is not configured (no handler would show them): scikit-learn's
@@ -423,6 +441,12 @@ class DocumentClusterer:
         fit = cls.__dict__.get("fit")
         if fit is not None and not getattr(fit, "_shows_progress", False):
             cls.fit = _shown_when_verbose(_checked_fit(fit))
+        for name in ("predict", "transform", "predict_memberships"):
+            # inherited too (k-means' predict comes from a base outside this class tree); plain
+            # functions only, not scikit-learn's conditional methods
+            method = inspect.getattr_static(cls, name, None)
+            if inspect.isfunction(method) and not getattr(method, "_refuses_texts", False):
+                setattr(cls, name, _texts_refused(method))
 
     #: The fitted attributes that placing new documents (``predict``,
     #: ``predict_memberships``) and keywords need: what a saved model keeps
