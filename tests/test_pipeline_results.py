@@ -337,6 +337,20 @@ def test_cluster_saves_a_model_that_assign_reuses(tmp_path):
     assert header == open(tmp_path / "out" / "assignments.csv").readline()
 
 
+def test_assign_says_when_most_documents_are_foreign_to_the_model(caplog):
+    """A model of other documents put every document at -1 with status 0 and no hint."""
+    model = cluster_corpus(load_demo(), 5, "nmf-ncw").saved_model
+    foreign = Corpus(texts=["zzyzx qwertz", "lorem ipsum dolor", "planet orbit"],
+                     labels=[(), (), ()], ids=["a", "b", "c"])
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        assign_corpus(model, foreign)
+    assert "most documents (2 of 3) have no term the model knows" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        assign_corpus(model, load_demo())
+    assert "no term the model knows" not in caplog.text
+
+
 def test_methods_that_cannot_place_documents_save_no_model(tmp_path):
     run = cluster_corpus(load_demo(), 5, "aa")
     assert run.saved_model is None

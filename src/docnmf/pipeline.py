@@ -293,6 +293,10 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
     report = _diagnose(corpus, labels, None, None, None,
                        {"count": int(unplaced.size), "ids": [corpus.ids[i] for i in unplaced],
                         "reason": "no index term the model knows"})
+    if unplaced.size * 2 > len(corpus):
+        logger.warning("most documents (%d of %d) have no term the model knows: is it a model "
+                       "of documents like these (their language, their subject)?",
+                       unplaced.size, len(corpus))
     record = {"method": model.method, "n_clusters": k, "source_model": model.info,
               "n_docs": placed.X.shape[0], "n_terms": placed.X.shape[1], "nnz": placed.X.nnz,
               "unassigned_documents": int(unplaced.size)}

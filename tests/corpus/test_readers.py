@@ -305,3 +305,24 @@ def test_a_corpus_takes_a_plain_string_as_one_label_and_refuses_shared_ids():
     assert c.classes == ["finance", "football", "x", "y"]
     with pytest.raises(ValueError, match="document id '2' is given to more than one document"):
         Corpus(texts=["a", "b", "c"], labels=[(), (), ()], ids=["1", "2", "2"])
+
+
+def test_a_folder_docnmf_wrote_is_not_read_as_documents(tmp_path):
+    """docnmf cluster OUT (or assign OUT OUT, the arguments swapped) clustered the result
+    files as documents."""
+    out = tmp_path / "out"
+    write(out / "assignments.csv", "id,cluster\n")
+    write(out / ".docnmf-output", "{}")
+    with pytest.raises(CorpusError, match="is a folder docnmf wrote"):
+        read_folder(out)
+    with pytest.raises(CorpusError, match="is a folder docnmf wrote"):
+        read_corpus(out)
+
+
+def test_a_table_among_text_files_is_named_as_read_as_one_document(tmp_path):
+    write(tmp_path / "a.txt", "planet orbit")
+    write(tmp_path / "b.csv", "text\nfirst\nsecond\n")
+    with pytest.warns(UserWarning, match=r"1 CSV/TSV/JSONL file in .* \(b.csv\) is read as one "
+                                         r"document each"):
+        corpus = read_folder(tmp_path)
+    assert corpus.ids == ["a.txt", "b.csv"]

@@ -45,6 +45,14 @@ def _written_by_docnmf(folder: str) -> bool:
     return any(mark <= names for mark in _OUTPUT_MARKS)
 
 
+def refuse_output_folder(root: Path) -> None:
+    """A :class:`CorpusError` for a folder docnmf wrote given as the documents (``docnmf
+    cluster OUT``, or ``assign`` with its two folders swapped)."""
+    if _written_by_docnmf(str(root)):
+        raise CorpusError(f"{root} is a folder docnmf wrote (a result or a saved model), not "
+                          "documents: give the folder of the documents")
+
+
 def _binary(data: bytes) -> bool:
     """A NUL byte in the first 8 KiB, as git tells binary files (UTF-16/32 with a BOM aside)."""
     return b"\0" in data[:8192] and not data.startswith(_WIDE_BOMS)
@@ -138,6 +146,7 @@ def read_folder(
     root = Path(path)
     if not root.is_dir():
         raise CorpusError(f"no such folder: {root}")
+    refuse_output_folder(root)
     decode = Decoder(encoding)
     texts, labels, ids = [], [], []
     files, skipped = _files_under(root, pattern, follow_outside_links)
@@ -157,6 +166,14 @@ def read_folder(
                       UserWarning, stacklevel=2)
     if not ids:
         raise CorpusError(f"no documents found in {root}")
+    tables = [i for i in ids if i.lower().endswith(TABLE_SUFFIXES)]
+    if tables:
+        shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3
+                                         else "")
+        warnings.warn(f"{len(tables)} CSV/TSV/JSONL file{'s' if len(tables) != 1 else ''} in "
+                      f"{root} ({shown}) {'is' if len(tables) == 1 else 'are'} read "
+                      "as one document each, beside the text files: a folder is read as a "
+                      "table only when it holds nothing else", UserWarning, stacklevel=2)
     loose = sum(1 for labels_ in labels if not labels_)
     if 0 < loose < len(ids):
         warnings.warn(f"{root} holds {loose} file{'s' if loose != 1 else ''} of its own beside "
@@ -618,6 +635,7 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
     """
     path = Path(source)
     if path.is_dir():
+        refuse_output_folder(path)
         if table_files(path):       # the partitions of one table, as the Dask path reads them
             return read_table_folder(path, **options)
         return read_folder(path, **options)

@@ -19,7 +19,13 @@ from dask.delayed import Delayed
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import Decoder, readable_name
-from ..corpus.readers import TABLE_SUFFIXES, _files_under, _read_bytes, read_table_file
+from ..corpus.readers import (
+    TABLE_SUFFIXES,
+    _files_under,
+    _read_bytes,
+    read_table_file,
+    refuse_output_folder,
+)
 
 __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
 
@@ -125,6 +131,7 @@ class PartitionedCorpus:
             return cls(parts, name=root.stem, source=str(root))
         if not root.is_dir():
             raise CorpusError(f"no such file or folder: {root}")
+        refuse_output_folder(root)
         files, skipped = _files_under(root, None)
         if skipped:
             warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
