@@ -57,7 +57,8 @@ def test_a_document_frequency_with_a_point_is_a_fraction():
 
 
 @pytest.mark.parametrize("k_range, message", [("2-100000000", "more than 1,000 cluster numbers"),
-                                               ("0-3", "at least 2"), ("2-x", "expects e.g.")])
+                                               ("0-3", "at least 2"), ("2-x", "expects e.g."),
+                                               ("5-2,7", "5-2 runs backwards")])
 def test_absurd_k_ranges_are_refused_at_once(docs, tmp_path, capsys, k_range, message):
     code, _, err = run(capsys, "evaluate", str(docs), "--k-range", k_range,
                        "-o", str(tmp_path / "o"))

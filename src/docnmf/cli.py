@@ -1275,6 +1275,10 @@ def _k_range(text: str) -> tuple[int, ...]:
         raise UsageError(f"--k-range expects e.g. 2-10 or 2,4,6, got {text!r}") from None
     if any(lo < 2 for lo, _ in spans):
         raise UsageError(f"--k-range {text!r}: every cluster number must be at least 2")
+    reversed_ = [f"{lo}-{hi}" for lo, hi in spans if hi < lo]
+    if reversed_:
+        raise UsageError(f"--k-range {text!r}: {', '.join(reversed_)} runs backwards; write "
+                         "the smaller number first")
     if sum(max(0, hi - lo + 1) for lo, hi in spans) > _MAX_K_VALUES:
         raise UsageError(f"--k-range {text!r} holds more than {_MAX_K_VALUES:,} cluster numbers")
     values = {k for lo, hi in spans for k in range(lo, hi + 1)}
