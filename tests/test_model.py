@@ -310,3 +310,13 @@ def test_a_model_naming_no_method_reads_the_input_its_parameters_stand_for(demo_
         assert unnamed.reads_counts == named.reads_counts == (METHODS[method].input == "counts")
         np.testing.assert_allclose(unnamed.place(demo_split[1]).memberships,
                                    named.place(demo_split[1]).memberships)
+
+
+def test_info_that_json_cannot_hold_is_refused_at_save_time(tmp_path, demo_split):
+    """NaN in info ended save with a raw ValueError ('Out of range float values are not JSON
+    compliant'), not a ModelSaveError."""
+    model = _fitted("nmf", demo_split[0])
+    model.info["score"] = float("nan")
+    with pytest.raises(ModelSaveError, match="info cannot be saved as JSON"):
+        docnmf.save(model, tmp_path / "m")
+    assert not (tmp_path / "m").exists()

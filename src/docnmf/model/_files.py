@@ -94,8 +94,17 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
                       "state": state},
         "vectorizer": (None if model.vectorizer is None
                        else encode_value(model.vectorizer, "vectorizer", store)),
-        "info": json.loads(json.dumps(model.info, default=str)),
+        "info": _plain_info(model.info),
     }
+
+
+def _plain_info(info: Any) -> Any:
+    """``info`` as JSON values (other objects by their text); a number JSON cannot hold (NaN,
+    infinity) is refused rather than written as a token no JSON reader takes."""
+    try:
+        return json.loads(json.dumps(info, default=str, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ModelSaveError(f"the model's info cannot be saved as JSON: {exc}") from None
 
 
 def _width_mismatch(estimator, vectorizer) -> str | None:
