@@ -319,6 +319,19 @@ def test_constraint_counts_and_files_are_recorded(tmp_path, caplog):
     assert f"{expected_ml} of 2 must-link pairs kept by the result" in caplog.text
 
 
+def test_pairs_with_an_empty_document_are_counted_as_such(caplog):
+    """'0 of 2 must-link pairs kept by the result' did not say that both named an empty
+    document, which is in no cluster."""
+    demo = load_demo()
+    corpus = _with(demo, ["", "the of and"], ["blank", "stop-words-only"])
+    pairs = [(0, len(demo)), (1, len(demo) + 1)]
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        run = cluster_corpus(corpus, 5, "ssnmf-ncw", fit_params={"must_link": pairs})
+    assert run.diagnostics["constraints"]["must_link"]["with_unassigned_document"] == 2
+    assert ("0 of 2 must-link pairs kept by the result (2 with a document left unassigned, "
+            "in no cluster)") in caplog.text
+
+
 def test_cluster_saves_a_model_that_assign_reuses(tmp_path):
     demo = load_demo()
     order = np.random.default_rng(1).permutation(len(demo))

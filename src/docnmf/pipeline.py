@@ -415,8 +415,10 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
         for key, label in (("must_link", "must-link"), ("cannot_link", "cannot-link")):
             c = report["constraints"][key]
             if c["given"]:
-                logger.info("%d of %d %s pairs kept by the result", c["satisfied"], c["given"],
-                            label)
+                away = c.get("with_unassigned_document", 0)
+                logger.info("%d of %d %s pairs kept by the result%s", c["satisfied"], c["given"],
+                            label, f" ({away} with a document left unassigned, in no cluster)"
+                            if away else "")
     for line in diagnostics.warning_lines(report, method):
         logger.warning("%s", line)
     return report
