@@ -124,6 +124,7 @@ def test_a_repeated_singular_value_gets_one_basis_whatever_the_rounding(shape):
         np.random.default_rng(4).permutation(A.shape[1])
     for other, r, c in [(A, slice(None), slice(None)), (A[rows][:, cols], rows, cols)]:
         P2, s2, Qt2 = truncated_svd(other, k, np.random.default_rng(2))
+        np.testing.assert_allclose(s2, s, rtol=1e-12)
         np.testing.assert_allclose(P2, P[r], atol=1e-9)
         np.testing.assert_allclose(Qt2, Qt[:, c], atol=1e-9)
     # the first vector: the documents' sum projected on the groups' vectors D^{1/2} 1_g,
