@@ -320,3 +320,21 @@ def test_info_that_json_cannot_hold_is_refused_at_save_time(tmp_path, demo_split
     with pytest.raises(ModelSaveError, match="info cannot be saved as JSON"):
         docnmf.save(model, tmp_path / "m")
     assert not (tmp_path / "m").exists()
+
+
+def test_a_reloaded_estimator_checks_dataframe_columns_as_the_fitted_one(tmp_path, demo_split):
+    """feature_names_in_ was not saved: the reloaded estimator took reordered columns with a
+    warning and gave other labels."""
+    # pandas comes with the test extra (dask[dataframe] needs it)
+    import pandas as pd
+
+    X = DocumentVectorizer().fit_transform(demo_split[0])
+    frame = pd.DataFrame(X.toarray(), columns=[f"t{j}" for j in range(X.shape[1])])
+    fitted = make_estimator("nmf", 5, random_state=0).fit(frame)
+    loaded = docnmf.load(docnmf.save(fitted, tmp_path / "m"))
+    assert list(loaded.feature_names_in_) == list(frame.columns)
+    np.testing.assert_array_equal(loaded.predict(frame), fitted.predict(frame))
+    with pytest.raises(ValueError, match="Feature names must be in the same order"):
+        loaded.predict(frame[frame.columns[::-1]])
+    record = json.loads((tmp_path / "m" / "model.json").read_text())
+    assert record["estimator"]["state"]["feature_names_in_"]["kind"] == "strings"

@@ -66,6 +66,10 @@ def encode_value(value: Any, key: str, store: ArrayStore) -> dict[str, Any]:
     value = _plain(value)
     if isinstance(value, _SCALARS) and not (isinstance(value, float) and not math.isfinite(value)):
         return {"kind": "json", "value": value}
+    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "OU" \
+            and all(isinstance(v, str) for v in value):
+        # column names (feature_names_in_): text in the JSON, no object array in the NPZ
+        return {"kind": "strings", "value": [str(v) for v in value]}
     if isinstance(value, (float, np.ndarray)):
         return {"kind": "array", "key": store.put(key, np.asarray(value))}
     if sp.issparse(value):
@@ -91,6 +95,11 @@ def decode_value(record: Any, store: ArrayStore) -> Any:
         return value
     if kind == "array":
         return store.get(record.get("key"))
+    if kind == "strings":
+        value = record.get("value")
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise ModelFormatError("a list of names in the model must hold strings only")
+        return np.asarray(value, dtype=object)
     if kind == "csr":
         shape = record.get("shape")
         if not (isinstance(shape, list) and len(shape) == 2

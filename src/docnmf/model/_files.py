@@ -48,6 +48,12 @@ FORMAT_VERSION = 1
 MODEL_FILE, ARRAYS_FILE = "model.json", "arrays.npz"
 
 
+#: What scikit-learn checks new input against, kept for every estimator: the column names of
+#: a DataFrame it was fitted on (a reloaded estimator refuses reordered columns as the fitted
+#: one does).
+_INPUT_CHECKS = ("feature_names_in_",)
+
+
 def _estimator_classes() -> dict[str, type]:
     """The estimators a model file may name: those of the registered methods that place documents."""
     return {m.estimator.__name__: m.estimator for m in METHODS.values()
@@ -80,7 +86,7 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
     if mismatch:
         raise ModelSaveError(mismatch)
     state = {attr: encode_value(getattr(est, attr), f"estimator.{attr}", store)
-             for attr in est._placement_state if hasattr(est, attr)}
+             for attr in (*est._placement_state, *_INPUT_CHECKS) if hasattr(est, attr)}
     for attr in est._fit_results:
         if hasattr(est, attr) and attr not in state:
             found = _fit_result(getattr(est, attr), f"estimator.{attr}", store)
@@ -269,7 +275,8 @@ def _decode_estimator(record: Any, store: ArrayStore):
     if not isinstance(state, dict):
         raise ModelFormatError(f"the state of {name} must be a JSON object")
     for attr, value in state.items():
-        if attr not in cls._placement_state and attr not in cls._fit_results:
+        if attr not in cls._placement_state and attr not in cls._fit_results \
+                and attr not in _INPUT_CHECKS:
             raise ModelFormatError(f"{name} has no saved attribute {attr!r}")
         setattr(estimator, attr, decode_value(value, store))
     _check_placement(estimator, name)
