@@ -175,9 +175,15 @@ def isolated_groups(X, max_size: int | None = None) -> list[list[int]]:
     _, component = connected_components(graph, directed=False)
     component = component[:rows.size]
     sizes = np.bincount(component)
-    largest = int(np.argmax(sizes))
-    groups = [rows[component == c].tolist() for c in np.flatnonzero(sizes)
-              if c != largest and (max_size is None or sizes[c] <= max_size)]
+    wanted = sizes > 0
+    wanted[np.argmax(sizes)] = False
+    if max_size is not None:
+        wanted &= sizes <= max_size
+    # one sort, not a scan of every document per group: a corpus can have a group per document
+    members = np.flatnonzero(wanted[component])
+    members = members[np.argsort(component[members], kind="stable")]
+    _, starts = np.unique(component[members], return_index=True)
+    groups = [g.tolist() for g in np.split(rows[members], starts[1:])] if members.size else []
     return sorted(groups, key=len)
 
 
@@ -186,7 +192,7 @@ def small_isolated_groups(X, n_clusters: int) -> list[list[int]]:
     cluster of the usual size, yet no word links them to any other (the groups that explain
     tiny clusters; a large group sharing no term with the rest is a cluster like any other).
     """
-    n = int(np.sum(np.diff(sp.csr_matrix(X).indptr) > 0))
+    n = X.shape[0] - empty_rows(X).size
     return isolated_groups(X, max_size=int(np.ceil(n / (2 * n_clusters))) - 1)
 
 
