@@ -629,7 +629,7 @@ def _methods_taking(options) -> list:
 
 def _constraint_pairs(corpus, args) -> dict:
     """``must_link`` / ``cannot_link`` index pairs read from the files given on the command line."""
-    from .constraints import Constraints, read_constraint_pairs
+    from .constraints import read_constraint_pairs
     from .methods import METHODS
 
     files = {"must_link": getattr(args, "must_link", None),
@@ -650,8 +650,7 @@ def _constraint_pairs(corpus, args) -> dict:
                 raise UsageError(f"no such constraint file: {path}")
             out[key] = read_constraint_pairs(path, corpus.ids)
             logger.info("read %d %s pairs from %s", len(out[key]), key.replace("_", "-"), path)
-    # check now, before any work, and name documents by id in what is reported
-    Constraints(len(corpus), out.get("must_link"), out.get("cannot_link"), names=corpus.ids)
+    # cluster_corpus checks them (self-pairs, contradictions; named by id) before any work
     return out
 
 
