@@ -290,3 +290,15 @@ def test_a_header_naming_a_column_twice_is_an_error(tmp_path):
         read_csv(path)
     path.write_text("id,text,,\n1,planet star,,\n2,orbit moon,,\n")     # unnamed: fine
     assert read_csv(path).texts == ["planet star", "orbit moon"]
+
+
+def test_a_folder_of_tables_whose_name_is_not_utf8_gets_a_readable_name(tmp_path):
+    root = os.fsencode(tmp_path) + b"/parts\xff"
+    os.makedirs(root)
+    for i in range(2):
+        with open(root + b"/p%d.csv" % i, "w") as file:
+            file.write(f"text\nplanet orbit {i}\nsoil rose {i}\n")
+    corpus = read_corpus(os.fsdecode(root))
+    assert corpus.metadata["name"] == "parts\\xff"
+    assert corpus.metadata["source"].endswith("parts\\xff")
+    assert corpus.ids == ["p0.csv:1", "p0.csv:2", "p1.csv:1", "p1.csv:2"]

@@ -590,8 +590,8 @@ def read_table_folder(path: str | os.PathLike, **options: Any) -> Corpus:
         raise CorpusError(f"duplicate document id {first!r} across the files of {root}")
     return Corpus(texts=[t for part in parts for t in part.texts],
                   labels=[lab for part in parts for lab in part.labels], ids=ids,
-                  metadata={"name": root.resolve().name, "source": str(root),
-                            "format": "tables"})
+                  metadata={"name": readable_name(root.resolve().name),
+                            "source": readable_name(str(root)), "format": "tables"})
 
 
 def _looks_like_path(source: str) -> bool:
