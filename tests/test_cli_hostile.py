@@ -115,6 +115,20 @@ def test_constraint_files_that_give_no_constraint_are_errors(docs, tmp_path, cap
     assert code == 2 and err.startswith("docnmf: error: ") and out == "" and message in err
 
 
+def test_contradicting_constraint_files_end_with_one_line_and_no_output(docs, tmp_path, capsys):
+    for name, content in (("ml.csv", "d0,d4\n"), ("cl.csv", "d4,d0\n")):
+        (tmp_path / name).write_text(content)
+    code, out, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "ssnmf",
+                         "--min-df", "1", "--must-link", str(tmp_path / "ml.csv"),
+                         "--cannot-link", str(tmp_path / "cl.csv"), "-o", str(tmp_path / "o"))
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert code == 2 and out == "" and len(errors) == 1
+    assert errors[0].startswith("docnmf: error: cannot-link pairs between documents that "
+                                "must-links put in one group: (d")
+    # no output folder, and no staging or lock left beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cl.csv", "docs.csv", "ml.csv"]
+
+
 def test_constraint_pairs_are_reported_and_recorded(docs, tmp_path, capsys):
     ml = tmp_path / "ml.csv"
     ml.write_text("doc_a,doc_b\nd0,d4\nd1,d5\n")
