@@ -193,7 +193,13 @@ def test_a_pickle_or_joblib_file_is_never_unpickled(tmp_path):
     # parameters edited out of step with the saved arrays: refused on load, not inside numpy
     (lambda r: r["estimator"]["params"].update({"n_clusters": 7}),
      "places a document in 5 clusters, but n_clusters is 7"),
-    (lambda r: r["estimator"]["params"].update({"n_clusters": "5"}), "n_clusters is '5'"),
+    (lambda r: r["estimator"]["params"].update({"n_clusters": "5"}),
+     "n_clusters must be a positive integer, got '5'"),
+    # parameters fitting would refuse: refused on load too, not met when documents are placed
+    (lambda r: r["estimator"]["params"].update({"max_iter": -1}),
+     "bad parameters for NMFClustering: max_iter must be a positive integer"),
+    (lambda r: r["estimator"]["params"].update({"tol": "abc"}), "tol must be a number"),
+    (lambda r: r["estimator"]["params"].update({"labels": "nonsense"}), "labels must be one of"),
     (lambda r: r["estimator"]["state"].update({"n_features_in_": {"kind": "json", "value": 3}}),
      "parameters and arrays do not fit together"),
 ])
@@ -202,6 +208,61 @@ def test_json_naming_code_or_unknown_content_is_refused(tmp_path, demo_split, ch
     _rewrite_json(folder, change)
     with pytest.raises(ModelFormatError, match=message):
         docnmf.load(folder)
+
+
+def test_json_nested_beyond_the_parser_is_a_format_error(tmp_path, demo_split):
+    folder = _saved(tmp_path, demo_split)
+    (folder / "model.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ModelFormatError, match="cannot be read as JSON: RecursionError"):
+        docnmf.load(folder)
+
+
+def _edit_array(folder, key, edit):
+    with np.load(folder / "arrays.npz") as npz:
+        arrays = {k: npz[k].copy() for k in npz.files}
+    edit(arrays[key])
+    _rewrite_arrays(folder, arrays)
+
+
+@pytest.mark.parametrize("method, key, edit, message", [
+    ("nmf-ncw", "estimator.components_", lambda a: a.flat.__setitem__(0, np.nan),
+     "'estimator.components_' holds NaN or infinite values"),
+    ("nmf-ncw", "vectorizer.idf", lambda a: a.__setitem__(0, np.inf), "holds NaN or infinite"),
+    ("lccf-ncw", "estimator._W", lambda a: a.flat.__setitem__(3, np.nan), "holds NaN"),
+    # native code trusts a sparse matrix's column indices: one out of range crashed the process
+    ("lccf-ncw", "estimator._X_fit.indices", lambda a: a.__setitem__(0, 10**6),
+     "sparse matrix of the model is malformed"),
+])
+def test_arrays_that_would_crash_placing_are_refused(tmp_path, demo_split, method, key, edit,
+                                                     message):
+    folder = docnmf.save(_fitted(method, demo_split[0]), tmp_path / "model")
+    _edit_array(folder, key, edit)
+    with pytest.raises(ModelFormatError, match=message):
+        docnmf.load(folder)
+
+
+def test_a_diverged_restart_s_nan_in_what_the_fit_found_still_loads(tmp_path, demo_split):
+    folder = _saved(tmp_path, demo_split)
+    _edit_array(folder, "estimator.restart_objectives_", lambda a: a.__setitem__(0, np.nan))
+    model = docnmf.load(folder)
+    assert np.isnan(model.estimator.restart_objectives_[0])
+    assert model.predict(demo_split[1]).shape == (len(demo_split[1]),)
+
+
+@pytest.mark.parametrize("method, key", [("nmf-ncw", "estimator.components_"),
+                                         ("lccf-ncw", "estimator._W"),
+                                         ("lccf-ncw", "estimator._norms")])
+def test_numbers_edited_to_extremes_are_refused_or_place_finitely(tmp_path, demo_split, method,
+                                                                   key):
+    folder = docnmf.save(_fitted(method, demo_split[0]), tmp_path / "model")
+    _edit_array(folder, key, lambda a: a.__setitem__(slice(None), 1e308))
+    with np.errstate(all="ignore"):
+        try:
+            model = docnmf.load(folder)
+        except ModelFormatError as exc:
+            assert "not finite numbers" in str(exc)
+            return
+        assert np.all(np.isfinite(model.place(demo_split[1]).memberships))
 
 
 def test_a_newer_format_version_gets_a_clear_error(tmp_path, demo_split):

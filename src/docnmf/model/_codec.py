@@ -47,13 +47,17 @@ class ArrayStore:
         self.arrays[key] = array   # np.save keeps Fortran order: the same BLAS paths on load
         return key
 
-    def get(self, key: Any) -> np.ndarray:
+    def get(self, key: Any, finite: bool = True) -> np.ndarray:
+        """The array ``key``; numeric, and with ``finite`` free of NaN and infinity (what
+        placing a document computes with: a NaN there crashes native code downstream)."""
         if not isinstance(key, str) or key not in self.arrays:
             raise ModelFormatError(f"the model names an array {key!r} that its arrays file "
                                    "does not hold")
         array = self.arrays[key]
         if array.dtype.kind not in "biuf":
             raise ModelFormatError(f"array {key!r} is of type {array.dtype}, not numeric")
+        if finite and array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+            raise ModelFormatError(f"array {key!r} holds NaN or infinite values")
         return array
 
 
@@ -84,8 +88,9 @@ def encode_value(value: Any, key: str, store: ArrayStore) -> dict[str, Any]:
                          "writes to a model file")
 
 
-def decode_value(record: Any, store: ArrayStore) -> Any:
-    """The value a record of :func:`encode_value` stands for."""
+def decode_value(record: Any, store: ArrayStore, finite: bool = True) -> Any:
+    """The value a record of :func:`encode_value` stands for; ``finite``: its arrays must hold
+    finite numbers (see :meth:`ArrayStore.get`)."""
     kind = record.get("kind") if isinstance(record, dict) else None
     if kind == "json":
         value = record.get("value")
@@ -94,7 +99,7 @@ def decode_value(record: Any, store: ArrayStore) -> Any:
                                    f"or null, not {type(value).__name__}")
         return value
     if kind == "array":
-        return store.get(record.get("key"))
+        return store.get(record.get("key"), finite)
     if kind == "strings":
         value = record.get("value")
         if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
@@ -106,8 +111,11 @@ def decode_value(record: Any, store: ArrayStore) -> Any:
                 and all(isinstance(n, int) and n >= 0 for n in shape)):
             raise ModelFormatError(f"bad sparse matrix shape {shape!r}")
         try:
-            return sp.csr_matrix((store.get(record.get("data")), store.get(record.get("indices")),
-                                  store.get(record.get("indptr"))), shape=tuple(shape))
+            matrix = sp.csr_matrix((store.get(record.get("data"), finite),
+                                    store.get(record.get("indices")),
+                                    store.get(record.get("indptr"))), shape=tuple(shape))
+            matrix.check_format(full_check=True)    # indices in range: native code trusts them
+            return matrix
         except (ValueError, TypeError) as exc:
             raise ModelFormatError(f"a sparse matrix of the model is malformed: {exc}") from None
     if kind == "vectorizer":

@@ -224,6 +224,9 @@ def _read_record(folder: Path) -> dict[str, Any]:
         record = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFormatError(f"{folder / MODEL_FILE} is not valid JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:     # e.g. lists nested thousands deep
+        raise ModelFormatError(f"{folder / MODEL_FILE} cannot be read as JSON: "
+                               f"{type(exc).__name__}: {str(exc)[:200]}") from None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise ModelFormatError(f"{folder / MODEL_FILE} is not a docnmf model file")
     version = record.get("format_version")
@@ -278,9 +281,22 @@ def _decode_estimator(record: Any, store: ArrayStore):
         if attr not in cls._placement_state and attr not in cls._fit_results \
                 and attr not in _INPUT_CHECKS:
             raise ModelFormatError(f"{name} has no saved attribute {attr!r}")
-        setattr(estimator, attr, decode_value(value, store))
+        # what the fit found may hold a diverged restart's NaN; what places documents may not
+        setattr(estimator, attr, decode_value(value, store, finite=attr not in cls._fit_results))
+    _check_params(estimator, name)
     _check_placement(estimator, name)
     return estimator
+
+
+def _check_params(estimator, name: str) -> None:
+    """The saved parameters pass the checks fitting makes (an edited ``max_iter=-1`` or
+    ``labels='x'`` is refused on load, not met later)."""
+    labels = getattr(estimator, "labels_", None)
+    n_docs = len(labels) if isinstance(labels, np.ndarray) and labels.ndim == 1 else None
+    try:
+        estimator._check_params(n_docs if n_docs else estimator.n_clusters)
+    except (ValueError, TypeError) as exc:
+        raise ModelFormatError(f"bad parameters for {name}: {exc}") from None
 
 
 def _check_placement(estimator, name: str) -> None:
