@@ -236,3 +236,23 @@ def test_a_ctrl_c_while_results_are_written_takes_effect_after_the_writing():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_documents_all_alike_get_a_report_not_a_crash(tmp_path):
+    """k-means on identical documents gives every one the same memberships; drawing their map
+    crashed the process in t-SNE's native code (run apart, so a crash fails only this test)."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "same"
+    folder.mkdir()
+    for i in range(20):
+        (folder / f"d{i}.txt").write_text("apple banana cherry market price report\n")
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "docnmf", "-q", "cluster", str(folder), "-k", "2",
+                           "--method", "km", "--idf", "none", "--max-df", "1.0", "-o", str(out)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((out / "report_data.json").read_text())
+    assert "same memberships" in data["map"]["method"]
+    assert (out / "report.html").is_file()

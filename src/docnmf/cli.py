@@ -827,7 +827,7 @@ def _no_model_message(path: Path, exc: Exception) -> str:
         try:
             record = json.loads(run_json.read_text(encoding="utf-8"))
             method, packages = record["parameters"]["method"], record.get("packages", {})
-        except (ValueError, KeyError, TypeError, OSError):
+        except (ValueError, KeyError, TypeError, OSError, RecursionError):
             return str(exc)
         if "dask" in packages:
             return (f"{path} holds no model: runs on Dask save none; cluster without "
@@ -979,6 +979,11 @@ def _cmd_report(args) -> int:
         path = write_report(args.outdir)
     except ReportError as exc:
         raise UsageError(str(exc)) from None
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+        # files that parse but were edited out of the shape docnmf cluster writes
+        raise UsageError(f"the files in {args.outdir} are not as docnmf cluster writes them "
+                         f"({type(exc).__name__}: {str(exc)[:200]}); cluster again to get a "
+                         "report") from None
     except OSError as exc:
         raise UsageError(f"cannot write to {args.outdir}: {exc.strerror or exc}") from None
     print(f"wrote {path}")

@@ -14,7 +14,7 @@ from docnmf.corpus.demo import load_demo
 from docnmf.methods import DEFAULT_METHOD
 from docnmf.pipeline import cluster_corpus
 from docnmf.report import ReportError, read_run_folder, render_report
-from docnmf.report.data import map_sample, membership_bands
+from docnmf.report.data import map_layout, map_sample, membership_bands
 from docnmf.text.coherence import npmi_coherence
 
 
@@ -96,6 +96,40 @@ def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
     (broken / "run.json").write_text("{", encoding="utf-8")
     with pytest.raises(ReportError, match="not valid JSON"):
         read_run_folder(broken)
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("run.json", "[]", "holds a JSON list, not the object"),
+    ("run.json", "[" * 100_000 + "]" * 100_000, "not valid JSON: RecursionError"),
+    ("metrics.json", '"accuracy"', "holds a JSON str, not the object"),
+    # parses, but edited out of the shape cluster writes: one line, not a traceback
+    ("run.json", '{"corpus": "x", "parameters": [1, 2]}', "not as docnmf cluster writes them"),
+    ("report_data.json", '{"clusters": 5}', "not as docnmf cluster writes them"),
+])
+def test_edited_json_files_are_one_line_errors(tmp_path, demo_out, capsys, name, text, message):
+    for each in ("run.json", "clusters.csv", "assignments.csv", "report_data.json"):
+        (tmp_path / each).write_bytes((demo_out / each).read_bytes())
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_the_map_of_documents_with_no_spread_or_extreme_numbers_is_drawn():
+    """t-SNE's native code crashed the process on these (its PCA start divides by the spread)."""
+    same = np.full((20, 4), 0.25)
+    xy, how = map_layout(same)
+    assert xy.shape == (20, 2) and not xy.any() and "same memberships" in how
+    rng = np.random.default_rng(0)
+    for Z in (rng.random((20, 3)) * 1e300, rng.random((20, 3)) * 1e-300,
+              np.vstack([np.full((19, 3), np.nan), np.ones((1, 3))])):
+        xy, _ = map_layout(Z)
+        assert xy.shape == (20, 2) and np.all(np.isfinite(xy))
+    # scaling a row leaves its place on the map unchanged
+    Z = rng.random((30, 3))
+    assert np.allclose(map_layout(Z)[0], map_layout(Z * rng.uniform(1, 1e6, (30, 1)))[0],
+                       atol=1e-6)
 
 
 def test_older_folders_without_report_data_still_render(demo_out, tmp_path, capsys):

@@ -125,7 +125,7 @@ class ResultsFile:
     def _parse(self, line: str, number: int) -> dict[str, Any]:
         try:
             return json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise ProtocolError(f"{self.path}, line {number}, is not valid JSON; the file was "
                                 "edited or damaged") from None
 

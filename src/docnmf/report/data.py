@@ -53,11 +53,17 @@ def map_layout(factor: np.ndarray, random_state: int = 0) -> tuple[np.ndarray, s
     from threadpoolctl import threadpool_limits
 
     Z = np.asarray(factor, dtype=np.float64)
+    Z = np.where(np.isfinite(Z), Z, 0.0)    # t-SNE's native code crashes on NaN
+    peaks = np.abs(Z).max(axis=1, keepdims=True) if Z.size else np.ones((Z.shape[0], 1))
+    Z = np.divide(Z, peaks, out=np.zeros_like(Z), where=peaks > 0)   # no overflow in the sums
     sums = Z.sum(axis=1, keepdims=True)
     Z = np.divide(Z, sums, out=np.full_like(Z, 1.0 / max(Z.shape[1], 1)), where=sums > 0)
     n = Z.shape[0]
     if n < 3:
         return np.zeros((n, 2)), "none (fewer than 3 documents)"
+    if np.ptp(Z, axis=0).max() <= 1e-12:
+        # no spread: t-SNE's PCA start would divide by zero and its native code then crash
+        return np.zeros((n, 2)), "none (all documents have the same memberships)"
     with threadpool_limits(1):
         if n < 12:
             dims = min(2, Z.shape[1], n)

@@ -46,15 +46,21 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
         raise ReportError(f"{path} is not a readable CSV file: {exc}") from None
 
 
-def _read_json(path: Path, required: bool = True) -> Any:
+def _read_json(path: Path, required: bool = True) -> dict[str, Any] | None:
+    """The JSON object in ``path`` (None when absent and not ``required``)."""
     if not path.is_file() and not required:
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        value = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{path} is not valid JSON: {exc}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ReportError(f"{path} is not valid JSON: {type(exc).__name__}: "
+                          f"{str(exc)[:200]}") from None
+    if not isinstance(value, dict):
+        raise ReportError(f"{path} holds a JSON {type(value).__name__}, not the object docnmf "
+                          "cluster writes")
+    return value
 
 
 def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
