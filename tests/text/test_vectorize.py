@@ -16,6 +16,21 @@ def test_analyzer_porter_and_stop_words():
     assert Analyzer(stem=False)("The 3 cats") == ["cats"]
 
 
+@pytest.mark.parametrize("pattern", [None, r"(?u)\b\w\w+\b"])
+def test_accented_words_are_one_term_however_their_accents_are_encoded(pattern):
+    """NFD (a letter, then its combining accent: as macOS writes names, and some tools text)
+    split "café" at the accent; NFC and NFD spellings of a word are one term."""
+    import unicodedata
+
+    text = "Le café était déjà fermé; naïve Übung"
+    options = {} if pattern is None else {"token_pattern": pattern}
+    vec = DocumentVectorizer(min_df=1, max_df=1.0, idf="none", stop_words=None, stem=False,
+                             **options)
+    X = vec.fit_count([text, unicodedata.normalize("NFD", text)])
+    assert X.shape[1] == 7 and (X[0] != X[1]).nnz == 0
+    assert "café" in vec.get_feature_names_out()
+
+
 def test_xu2003_tfidf_by_hand():
     counts = np.array([[2, 1, 0], [0, 1, 3], [1, 1, 1]], dtype=float)
     n = 3

@@ -6,6 +6,7 @@ may differ from doing every step per occurrence, as documented.
 """
 
 import re
+import unicodedata
 from collections import Counter
 
 import numpy as np
@@ -42,8 +43,9 @@ NEW_TEXTS = ["", "galaxy rocket zebra unseen", "CAFÉ café running 東京", "th
 
 
 def reference_words(text: str) -> list[str]:
-    """Tokens as documented: lowercase, the token pattern, stop words out (no stemming)."""
-    return [t for t in re.findall(DEFAULT_TOKEN_PATTERN, text.lower())
+    """Tokens as documented: Unicode NFC, lowercase, the token pattern, stop words out (no
+    stemming)."""
+    return [t for t in re.findall(DEFAULT_TOKEN_PATTERN, unicodedata.normalize("NFC", text).lower())
             if t not in ENGLISH_STOP_WORDS]
 
 

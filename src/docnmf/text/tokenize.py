@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from array import array
 from typing import Iterable, NamedTuple, Sequence
 
@@ -27,6 +28,19 @@ _ASCII_RUNS = str.maketrans({chr(c): chr(c) if chr(c) in _ASCII_WORD_CHARS else 
                              for c in range(128)})
 _ASCII_RUNS_LOWER = str.maketrans({chr(c): chr(c).lower() if chr(c) in _ASCII_WORD_CHARS else " "
                                    for c in range(128)})
+
+
+def _composed(text: str) -> str:
+    """``text`` in Unicode NFC: a letter and its combining accent (NFD, as macOS writes names
+    and some tools write text) become one character, so "café" is one word, not "caf" + "e".
+
+    Examples
+    --------
+    >>> _composed("cafe\u0301") == "caf\u00e9"
+    True
+    """
+    return text if text.isascii() or unicodedata.is_normalized("NFC", text) \
+        else unicodedata.normalize("NFC", text)
 
 
 class CorpusTokens(NamedTuple):
@@ -169,12 +183,14 @@ class Analyzer:
         return f"Analyzer(stop_words={self.stop_words!r}, stem={self.stem})"
 
     def _tokens(self, text: str) -> list[str]:
+        text = _composed(text)
         return self._regex.findall(text.lower() if self.lowercase else text)
 
     def _word_runs(self, text: str) -> list[str]:
         """The maximal runs of word characters in ``text``, lowercased if asked."""
         if text.isascii():
             return text.translate(_ASCII_RUNS_LOWER if self.lowercase else _ASCII_RUNS).split()
+        text = _composed(text)
         return _WORD_RUN.findall(text.lower() if self.lowercase else text)
 
     def _is_word(self, token: str) -> bool:
