@@ -111,6 +111,12 @@ def test_folder_skips_broken_and_outside_links_with_one_warning(tmp_path):
     assert "a/out.txt" in everything.ids
 
 
+def test_a_pipe_given_as_the_input_is_named_as_one_not_called_missing(tmp_path):
+    os.mkfifo(tmp_path / "stream")
+    with pytest.raises(CorpusError, match="stream is neither a file nor a folder .a pipe"):
+        read_corpus(tmp_path / "stream")
+
+
 def test_an_unreadable_file_in_a_folder_is_a_corpus_error(tmp_path, monkeypatch):
     root = tmp_path / "docs"
     root.mkdir()

@@ -651,6 +651,9 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
             f"cannot tell how to read {path}: expected a folder or a .csv, .tsv, .jsonl, "
             ".ndjson or .mat file"
         )
+    if path.exists():
+        raise CorpusError(f"{source} is neither a file nor a folder (a pipe, socket or device); "
+                          "docnmf reads files and folders: save the stream to a file first")
     if isinstance(source, os.PathLike) or _looks_like_path(str(source)):
         raise CorpusError(f"no such file or folder: {source}")
     if str(source) == DEMO:
