@@ -21,11 +21,14 @@ def _texts(n_docs: int, seed: int) -> list[str]:
 
 
 def _fit(name: str, planted, n_init: int = 3):
+    return _fit_with(name, planted, random_state=0, n_init=n_init)
+
+
+def _fit_with(name: str, planted, **options):
     spec = METHODS[name]
     X, _ = planted(45, 30, 3, seed=1)
     data = {"tfidf": sp.csr_matrix(X), "counts": sp.csr_matrix(np.round(5 * X)),
             "texts": _texts(24, 1)}[spec.input]
-    options = {"random_state": 0, "n_init": n_init}
     if spec.input == "texts":
         from docnmf.text.vectorize import DocumentVectorizer
 
@@ -104,6 +107,12 @@ def test_a_bad_tolerance_is_named_before_any_work(name, tol, planted):
         options["vectorizer"] = DocumentVectorizer(min_df=1)
     with pytest.raises(ValueError, match="tol must be a (non-negative )?number"):
         spec.estimator(n_clusters=3, tol=tol, **options).fit(data)
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_a_negative_seed_is_named(name, planted):
+    with pytest.raises(ValueError, match="random_state must be a non-negative integer, got -1"):
+        _fit_with(name, planted, random_state=-1)
 
 
 @pytest.mark.parametrize("name", [m for m, spec in METHODS.items() if spec.input != "texts"])

@@ -15,6 +15,9 @@ def as_generator(random_state) -> np.random.Generator:
     >>> bool(as_generator(0).integers(100) == as_generator(0).integers(100))
     True
     """
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
+            and random_state < 0:
+        raise ValueError(f"random_state must be a non-negative integer, got {random_state!r}")
     if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
         return np.random.default_rng(random_state)
     if isinstance(random_state, np.random.Generator):
