@@ -428,3 +428,21 @@ def test_methods_without_term_weights_leave_empty_documents_out_of_their_keyword
     X = np.array([[1.0, 0.0], [3.0, 0.0], [0.0, 2.0], [9.0, 9.0]])
     np.testing.assert_allclose(cluster_centroids(X, np.array([0, 0, 1, -1]), 3),
                                [[2.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
+
+
+def test_ids_holding_control_characters_keep_the_summary_one_line_a_cluster(tmp_path, capsys):
+    from docnmf.cli import main
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(6):     # a newline and a terminal escape in names a folder may hold
+        (folder / f"fruit\n{i}.txt").write_text(f"apple banana orange fruit market {i}\n")
+        (folder / f"\x1b[31mstar{i}.txt").write_text("comet star galaxy orbit planet\n")
+    assert main(["-q", "cluster", str(folder), "-k", "2", "--method", "nmf",
+                 "-o", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "\x1b" not in out and sum(line.lstrip().startswith("e.g.") for line in lines) == 2
+    assert "fruit\\n" in out and "\\x1b[31mstar" in out
+    assert all(line.startswith(("cluster", " " * 22, "nmf on", "wrote")) or not line
+               for line in lines)

@@ -638,6 +638,21 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
                          n_keywords, unassigned=unassigned)
 
 
+#: Control characters as escapes: an id holding a newline (a file name may) keeps the table's lines.
+_ONE_LINE = {c: f"\\x{c:02x}" for c in (*range(32), 127)} | {10: "\\n", 13: "\\r", 9: "\\t"}
+
+
+def _one_line(text: str) -> str:
+    r"""``text`` with its control characters escaped.
+
+    Examples
+    --------
+    >>> print(_one_line("a\nb\tc.txt"))
+    a\nb\tc.txt
+    """
+    return text.translate(_ONE_LINE)
+
+
 def cluster_table(title: str, sizes, keywords: list[list[str]],
                   representatives: list[list[str]], metrics: dict[str, Any] | None,
                   n_keywords: int = 8, unassigned: tuple[int, str] | None = None) -> str:
@@ -645,11 +660,11 @@ def cluster_table(title: str, sizes, keywords: list[list[str]],
 
     ``unassigned``, (count, reason), adds a line for documents left out of every cluster.
     """
-    lines = [title, ""]
+    lines = [_one_line(title), ""]
     for c in range(len(sizes)):
         lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs  {', '.join(keywords[c][:n_keywords])}")
         if representatives[c]:
-            lines.append(f"{'':>22}e.g. {', '.join(representatives[c])}")
+            lines.append(f"{'':>22}e.g. {', '.join(map(_one_line, representatives[c]))}")
     if unassigned is not None:
         lines.append(f"{'':>9}{unassigned[0]:>5} docs  unassigned ({unassigned[1]})")
     if metrics is not None:
