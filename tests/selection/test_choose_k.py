@@ -108,6 +108,10 @@ def test_a_range_beyond_the_documents_is_cut_short(caplog):
         sel = select_k(X, range(2, 31), n_runs=2, max_documents=10, random_state=0)
     assert sel.k_values == list(range(2, 6))
     assert "it is half of the 10 documents drawn (--max-documents)" in caplog.text
+    # documents without index terms are not a draw: they are left out, and said to be
+    X = sp.vstack([X[:5], sp.csr_matrix((35, X.shape[1]))]).tocsr()
+    with pytest.raises(ValueError, match="half of the 5 documents with index terms"):
+        select_k(X, range(3, 31), n_runs=2, random_state=0)
 
 
 def test_the_reason_says_when_no_k_is_stable_enough():

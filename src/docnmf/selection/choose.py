@@ -204,7 +204,8 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     rows = sample_documents(X, max_documents, rng)
     # as evaluated (benchmarks/choose_k.py): k up to half the documents used; above it clusters
     # of one or two documents are trivially stable
-    used = (f"the {len(rows)} documents drawn (--max-documents)" if len(rows) < X.shape[0]
+    with_terms = int(np.count_nonzero(np.diff(sp.csr_matrix(X).indptr)))
+    used = (f"the {len(rows)} documents drawn (--max-documents)" if len(rows) < with_terms
             else f"the {len(rows)} documents with index terms")
     fits = [k for k in ks if k <= len(rows) // 2]
     if not fits:
