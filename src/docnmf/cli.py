@@ -985,7 +985,8 @@ def _cmd_report(args) -> int:
                          f"({type(exc).__name__}: {str(exc)[:200]}); cluster again to get a "
                          "report") from None
     except OSError as exc:
-        raise UsageError(f"cannot write to {args.outdir}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {Path(args.outdir) / 'report.html'}: "
+                         f"{exc.strerror or exc}") from None
     print(f"wrote {path}")
     return 0
 

@@ -85,6 +85,8 @@ def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
     assert "no such result folder" in capsys.readouterr().err
     assert main(["report", str(tmp_path)]) == 2
     assert "has no run.json" in capsys.readouterr().err
+    assert main(["report", str(demo_out / "run.json")]) == 2
+    assert "run.json is a file; docnmf report takes the folder" in capsys.readouterr().err
     broken = tmp_path / "broken"
     broken.mkdir()
     for name in ("run.json", "clusters.csv", "assignments.csv"):
@@ -93,6 +95,9 @@ def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
     assert main(["report", str(broken)]) == 2
     assert "memberships" in capsys.readouterr().err
     (broken / "memberships.npz").unlink()
+    (broken / "report.html").mkdir()
+    assert main(["report", str(broken)]) == 2
+    assert f"cannot write {broken / 'report.html'}: Is a directory" in capsys.readouterr().err
     (broken / "run.json").write_text("{", encoding="utf-8")
     with pytest.raises(ReportError, match="not valid JSON"):
         read_run_folder(broken)

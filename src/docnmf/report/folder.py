@@ -80,6 +80,9 @@ def read_run_folder(path: str | Path) -> RunFolder:
     """The result files of ``path``: run.json, clusters.csv and assignments.csv are needed;
     metrics.json, memberships.npz and report_data.json are used when present."""
     path = Path(path)
+    if path.is_file():
+        raise ReportError(f"{path} is a file; docnmf report takes the folder docnmf cluster "
+                          "wrote (its -o)")
     if not path.is_dir():
         raise ReportError(f"no such result folder: {path}")
     for name in ("run.json", "clusters.csv", "assignments.csv"):
