@@ -227,3 +227,36 @@ def test_verbose_shows_progress_without_logging_set_up():
     assert all(r.returncode == 0 for r in shown), [r.stderr for r in shown]
     assert "docnmf: NMF restart 1/2: objective" in shown[0].stderr
     assert "restart" not in shown[1].stderr
+
+
+_SCALE_FREE_PLACING = [m for m, spec in METHODS.items()
+                       if spec.places_new_documents and spec.input != "texts"
+                       and make_estimator(m, 3)._scale_free()]
+
+
+@pytest.mark.filterwarnings("ignore:.*multiplied by 2")
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name", _SCALE_FREE_PLACING)
+@pytest.mark.parametrize("factor", [1e-7, 1e200])
+def test_documents_of_a_rescaled_fit_are_placed_as_the_fit_saw_them(name, factor, planted,
+                                                                    tmp_path):
+    """A fit on X far from [0.5, 1) runs on X times a power of two; new documents get the same
+    factor, so that placing them matches a fit on the scaled X itself (they once all went to one
+    cluster, k-means' nearest centre for a tiny X)."""
+    import docnmf
+
+    spec = METHODS[name]
+    X, _ = planted(45, 30, 3, seed=1)
+    data = sp.csr_matrix(np.round(5 * X) if spec.input == "counts" else X) * factor
+    fitted = make_estimator(name, 3, random_state=0, n_init=2).fit(data)
+    assert fitted.scale_exponent_ != 0
+    seen = data.copy()
+    seen.data = np.ldexp(seen.data, fitted.scale_exponent_)
+    reference = make_estimator(name, 3, random_state=0, n_init=2).fit(seen)
+    assert reference.scale_exponent_ == 0
+    assert np.allclose(fitted.predict_memberships(data), reference.predict_memberships(seen),
+                       rtol=1e-9, atol=1e-12)
+    loaded = docnmf.load(docnmf.save(fitted, tmp_path / "model"))
+    assert loaded.scale_exponent_ == fitted.scale_exponent_
+    assert np.allclose(loaded.predict_memberships(data), fitted.predict_memberships(data),
+                       rtol=1e-9, atol=1e-12)

@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._rng import child_generators
 
@@ -146,6 +146,7 @@ def check_fit_input(estimator, X):
         raise ValueError(f"{name}: X is all zero; there is nothing to cluster")
     _warn_empty_rows(name, X)
     low, high = FIT_RANGE
+    estimator.scale_exponent_ = 0
     if low <= top <= high:
         return X
     exponent = int(np.frexp(top)[1])
@@ -156,12 +157,29 @@ def check_fit_input(estimator, X):
                          "scale of X: divide X by its largest entry before fitting")
     warnings.warn(f"{name}: X was multiplied by 2**{-exponent} before fitting, since {why}; "
                   "the labels are those of X (the method is scale-free), the objective and "
-                  "factors those of the scaled X", UserWarning, stacklevel=3)
+                  "factors those of the scaled X, and new documents are scaled alike",
+                  UserWarning, stacklevel=3)
+    estimator.scale_exponent_ = -exponent
+    return _scaled(X, -exponent)
+
+
+def _scaled(X, exponent: int):
+    """``X`` times ``2**exponent``, exactly (a new matrix)."""
     if sp.issparse(X):
         X = X.copy()
-        X.data = np.ldexp(X.data, -exponent)
+        X.data = np.ldexp(X.data, exponent)
         return X
-    return np.ldexp(X, -exponent)
+    return np.ldexp(X, exponent)
+
+
+def check_new_input(estimator, X):
+    """New documents ``X`` for a fitted ``estimator``'s ``transform``/``predict``: validated
+    against the fit (finite, as many columns, dense or CSR float64) and scaled as
+    :func:`check_fit_input` scaled the fitted ``X``, so that the fitted documents placed
+    again land where the fit put them."""
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    exponent = getattr(estimator, "scale_exponent_", 0)
+    return _scaled(X, exponent) if exponent else X
 
 
 def _warn_empty_rows(name: str, X) -> None:

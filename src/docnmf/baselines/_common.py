@@ -19,9 +19,9 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_numbers,
-                          check_positive_ints, cluster_means, distance_memberships,
-                          kmeans_restarts)
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_new_input,
+                          check_numbers, check_positive_ints, cluster_means,
+                          distance_memberships, kmeans_restarts)
 from .._rng import as_generator
 
 __all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
@@ -206,7 +206,7 @@ class NearestCentre:
 
     def _centre_sq_distances(self, X) -> np.ndarray:
         check_is_fitted(self, "cluster_centers_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = check_new_input(self, X)
         return euclidean_distances(self._embed_new(X), self.cluster_centers_, squared=True)
 
     def predict(self, X):

@@ -45,8 +45,9 @@ from sklearn.cluster import KMeans
 from sklearn.metrics import euclidean_distances, normalized_mutual_info_score
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_positive_ints,
-                          cluster_means, distance_memberships, kmeans_restarts, store_params)
+from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_new_input,
+                          check_positive_ints, cluster_means, distance_memberships,
+                          kmeans_restarts, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.init import truncated_svd
 from ..text.weighting import TfidfWeighting
@@ -227,7 +228,7 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
 
     def _centre_sq_distances(self, X) -> np.ndarray:
         check_is_fitted(self, "cluster_centers_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = check_new_input(self, X)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         return euclidean_distances(unit_tfidf(X, self.idf_), self.cluster_centers_, squared=True)
 

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_fit_input,
+from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_new_input,
                           check_n_clusters, check_numbers, check_positive_ints,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator
@@ -215,7 +215,7 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         weights for ``"fit-then-weigh"``, the final weights for ``"alternating"``.
         """
         check_is_fitted(self, "components_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = check_new_input(self, X)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         G0 = np.full((X.shape[0], self.n_clusters), 1.0 / self.n_clusters)
         return memberships_from(solve_g(X, self.components_.T, self._g_weights, G0))

@@ -15,7 +15,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_clusters,
-                          check_numbers, check_positive_ints, distance_memberships,
+                          check_new_input, check_numbers, check_positive_ints, distance_memberships,
                           fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
@@ -502,7 +502,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
     def _new_embedding(self, X, kernel_diag=None) -> np.ndarray:
         """Eqs. 29-30 for each new document, then the output scaling of Section 3.2."""
         check_is_fitted(self, "embedding_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = check_new_input(self, X)
         if self.weighting == "ncw" and not self._precomputed():
             check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         W, V, g = self._W, self._V, self.ncw_scale_

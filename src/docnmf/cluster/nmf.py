@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_fit_input,
+from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_new_input,
                           check_n_clusters, check_numbers, check_positive_ints,
                           memberships_from, store_params)
 from .._rng import as_generator, child_generators
@@ -216,7 +216,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     def transform(self, X):
         """Soft memberships of new documents, the topic factor ``U`` held fixed (eq. 9 alone)."""
         check_is_fitted(self, "components_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = check_new_input(self, X)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         column_sums = self.ncw_column_sums_ if self.weighting == "ncw" else None
         return place_documents(X, self.components_, column_sums)

@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_fit_input,
+from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_new_input,
                           check_n_clusters, check_numbers, check_positive_ints, cluster_means,
                           distance_memberships, fit_restarts, memberships_from, store_params)
 from .._rng import as_generator, child_generators
@@ -351,7 +351,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         ``g >= 0``. Constraints concern fitted documents only and play no part.
         """
         check_is_fitted(self, "embedding_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = check_new_input(self, X)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         if self.factorization == "ncw":    # NMF-NCW's placement, its factors held
             return place_documents(X, self.components_, self.ncw_column_sums_)

@@ -48,10 +48,10 @@ FORMAT_VERSION = 1
 MODEL_FILE, ARRAYS_FILE = "model.json", "arrays.npz"
 
 
-#: What scikit-learn checks new input against, kept for every estimator: the column names of
-#: a DataFrame it was fitted on (a reloaded estimator refuses reordered columns as the fitted
-#: one does).
-_INPUT_CHECKS = ("feature_names_in_",)
+#: What new input is checked and scaled by, kept for every estimator: the column names of a
+#: DataFrame it was fitted on (a reloaded estimator refuses reordered columns as the fitted
+#: one does), and the power of two the fit scaled ``X`` by (new documents are scaled alike).
+_INPUT_CHECKS = ("feature_names_in_", "scale_exponent_")
 
 
 def _estimator_classes() -> dict[str, type]:
