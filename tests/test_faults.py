@@ -273,7 +273,9 @@ def test_a_failing_system_call_never_mixes_or_tears_the_folder(shim, corpora, tm
             assert line.startswith(f"docnmf: error: cannot write to {out}: "), line
             assert os.strerror(code) in line
         assert snapshot(out) == (new if result.returncode == 0 else old), (op, at)
-        # the next run cleans what this one left and publishes whole
+        # a failed run tidies up after itself (a folder renamed aside that could not be once
+        # stayed beside the target), and the next run publishes whole
+        assert leftovers(parent, "out") == [], (op, at, result.stderr)
         assert docnmf("cluster", str(a), "-k", "4", "--min-df", "1", "-o", str(out)).returncode == 0
         assert snapshot(out) == old and leftovers(parent, "out") == []
 

@@ -223,3 +223,44 @@ def test_a_carriage_return_in_a_cell_stays_inside_its_row(tmp_path):
     write_csv(tmp_path / "a.csv", ["id", "n"], [["a\rb", 1], ["c", 2]])
     with open(tmp_path / "a.csv", newline="") as fh:
         assert list(module.reader(fh)) == [["id", "n"], ["a\rb", "1"], ["c", "2"]]
+
+
+def test_the_current_folder_or_one_holding_it_is_refused(tmp_path, capsys, monkeypatch):
+    """Replacing the shell's folder left it pointing at a removed one: the results seemed lost
+    and the next run ended in a traceback."""
+    here = tmp_path / "work" / "here"
+    here.mkdir(parents=True)
+    src = corpus_csv(tmp_path / "l.csv")
+    monkeypatch.chdir(here)
+    for target, says in ((".", ". is the current folder:"),
+                         ("", ". is the current folder:"),
+                         ("..", ".. is the current folder or holds it")):
+        code, stdout, err = cluster(src, target, capsys)
+        assert code == 2 and stdout == "" and says in err and "-o results" in err
+    assert sorted(os.listdir(tmp_path / "work")) == ["here"] and os.listdir(here) == []
+    assert cluster(src, "results", capsys)[0] == 0 and (here / "results" / "run.json").is_file()
+    # a shell left in a removed folder: one line, not a traceback from a relative path
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code, _, err = cluster(src, "out", capsys)
+    assert code == 2 and "the current folder no longer exists" in err
+
+
+def test_a_name_as_long_as_the_system_allows_is_an_output_folder(tmp_path, capsys):
+    """The folders and lock beside it add to its name: a 250-byte name once failed with
+    'File name too long'."""
+    src = corpus_csv(tmp_path / "l.csv")
+    for name in ("x" * 250, "é" * 127):
+        out = tmp_path / name
+        assert cluster(src, out, capsys)[0] == 0 and (out / "run.json").is_file()
+        assert cluster(src, out, capsys)[0] == 0        # replaced, with its leftovers removed
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["l.csv", "x" * 250, "é" * 127])
+
+
+def test_a_saved_model_folder_is_named_as_such(tmp_path, capsys):
+    src = corpus_csv(tmp_path / "l.csv")
+    assert cluster(src, tmp_path / "out", capsys)[0] == 0
+    code, _, err = cluster(src, tmp_path / "out" / "model", capsys)
+    assert code == 2 and "out/model is a saved model; a result folder is replaced whole" in err

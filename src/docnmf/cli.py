@@ -1522,6 +1522,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
+            _check_current_folder()
             return COMMANDS[args.command](args)
     except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
@@ -1533,6 +1534,16 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"docnmf: error: not enough memory for this run{f' ({exc})' if str(exc) else ''}; "
               "try fewer documents, terms (--max-features) or clusters", file=sys.stderr)
         return 2
+
+
+def _check_current_folder() -> None:
+    """A usage error when the shell's current folder was removed (every relative path is then
+    unreadable, and Python says so with a traceback)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise UsageError("the current folder no longer exists (was it removed or replaced?); "
+                         "cd to one that does") from None
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -14,6 +14,7 @@ import contextlib
 import csv
 import errno
 import functools
+import hashlib
 import inspect
 import io
 import json
@@ -180,6 +181,7 @@ class OutputFolder:
     def __init__(self, target: str | os.PathLike, *, resume: Sequence[str] = ()):
         self.given = Path(target)
         self.target = Path(os.path.realpath(target))
+        self._stem = _beside_stem(self.target.name)
         self.resume = tuple(resume)
         self.staging: Path | None = None
         self._outer: OutputFolder | None = None
@@ -188,7 +190,7 @@ class OutputFolder:
 
     # --- names beside the target
     def _beside(self, suffix: str) -> Path:
-        return self.target.parent / f".{self.target.name}.{suffix}"
+        return self.target.parent / f".{self._stem}.{suffix}"
 
     def public_path(self, path: str | os.PathLike) -> Path:
         """Where ``path`` (inside the staging folder) will be once the folder is published."""
@@ -211,7 +213,7 @@ class OutputFolder:
         try:
             self._remove_leftovers()
             self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
-                prefix=f".{self.target.name}.staging-", dir=self.target.parent))
+                prefix=f".{self._stem}.staging-", dir=self.target.parent))
             os.chmod(self.staging, 0o777 & ~_umask())
         except BaseException:
             self._unlock()
@@ -224,7 +226,11 @@ class OutputFolder:
             return False
         try:
             if exc_type is None:
-                self._publish()
+                try:
+                    self._publish()
+                except BaseException as failure:    # the target is as it was: tidy up
+                    self._discard(type(failure))
+                    raise
             else:
                 self._discard(exc_type)
         finally:
@@ -239,7 +245,7 @@ class OutputFolder:
         A run killed between its two renames left the old folder aside and
         none in place: the old one is put back first.
         """
-        prefixes = (f".{self.target.name}.staging-", f".{self.target.name}.old-")
+        prefixes = (f".{self._stem}.staging-", f".{self._stem}.old-")
         entries = sorted(os.scandir(self.target.parent), key=lambda e: e.name)
         for entry in entries:
             aside = Path(entry.path, self.target.name)
@@ -258,7 +264,7 @@ class OutputFolder:
                 tmp.unlink()
             return partial
         _remove(partial)
-        seed = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.staging-",
+        seed = Path(tempfile.mkdtemp(prefix=f".{self._stem}.staging-",
                                      dir=self.target.parent))
         if self.target.is_dir():
             for pattern in self.resume:
@@ -276,9 +282,13 @@ class OutputFolder:
         _fsync_dir(staging)
         old = None
         if self.target.is_dir():
-            old = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.old-",
+            old = Path(tempfile.mkdtemp(prefix=f".{self._stem}.old-",
                                         dir=self.target.parent))
-            os.rename(self.target, old / self.target.name)
+            try:
+                os.rename(self.target, old / self.target.name)
+            except BaseException:
+                os.rmdir(old)
+                raise
         try:
             os.rename(staging, self.target)
         except BaseException:
@@ -313,6 +323,30 @@ class OutputFolder:
             self._lock_fd = None
 
 
+#: The longest name (in bytes) whose folders beside get it whole: file names stop at 255 bytes,
+#: and ``.<name>.staging-XXXXXXXX`` adds 18.
+_LONGEST_STEM = 200
+
+
+def _beside_stem(name: str) -> str:
+    """What the names of the folders and lock beside the folder ``name`` start with: ``name``,
+    or for a longer one its start and a hash of the whole, so that they fit too.
+
+    Examples
+    --------
+    >>> _beside_stem("out")
+    'out'
+    >>> stem = _beside_stem("x" * 250)
+    >>> len(stem), stem.startswith("x" * 100), stem == _beside_stem("x" * 249)
+    (117, True, False)
+    """
+    raw = os.fsencode(name)
+    if len(raw) <= _LONGEST_STEM:
+        return name
+    start = raw[:100].decode("utf-8", "ignore")     # a character cut in two is left out
+    return f"{start}~{hashlib.sha256(raw).hexdigest()[:16]}"
+
+
 def check_output_folder(target: str | os.PathLike) -> None:
     """An :class:`OutputFolderError` unless ``target`` can become a result folder.
 
@@ -324,6 +358,15 @@ def check_output_folder(target: str | os.PathLike) -> None:
     target = Path(target)
     if target.exists() and not target.is_dir():
         raise OutputFolderError(f"{target} is a file, not a folder; give a folder with -o")
+    real, here = Path(os.path.realpath(target)), Path(os.getcwd())
+    if real == here or real in here.parents:
+        raise OutputFolderError(
+            f"{target} is the current folder{'' if real == here else ' or holds it'}: a result "
+            "folder is replaced whole, which would pull it from under the shell; give a folder "
+            "inside it with -o, e.g. -o results")
+    if real.is_dir() and os.path.ismount(real):
+        raise OutputFolderError(f"{target} is a mount point, which cannot be replaced whole; "
+                                "give a folder inside it with -o")
     if not target.is_dir():
         for parent in target.parents:
             if parent.exists():
@@ -332,6 +375,9 @@ def check_output_folder(target: str | os.PathLike) -> None:
                 break
         return
     names = sorted(os.listdir(target))
+    if {"model.json", "arrays.npz"} <= set(names):
+        raise OutputFolderError(f"{target} is a saved model; a result folder is replaced whole, "
+                                "so give another folder with -o")
     if names and MARKER not in names and not set(_EARLIER_OUTPUTS) & set(names):
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
         raise OutputFolderError(f"{target} holds files docnmf did not write ({shown}); a result "
