@@ -256,3 +256,15 @@ def test_documents_all_alike_get_a_report_not_a_crash(tmp_path):
     data = json.loads((out / "report_data.json").read_text())
     assert "same memberships" in data["map"]["method"]
     assert (out / "report.html").is_file()
+
+
+def test_fs_nmf_s_solver_is_not_the_solver_option(docs, tmp_path, capsys):
+    """FS-NMF's own ``solver`` picks between its update schemes: --solver (NMF's mu or hals)
+    does not apply to it, and it is not listed among the methods that take --solver."""
+    code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "fsnmf",
+                       "--solver", "mu", "-o", str(tmp_path / "o"))
+    assert code == 2 and "--solver does not apply to fsnmf" in err
+    code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "km",
+                       "--solver", "mu", "-o", str(tmp_path / "o"))
+    assert code == 2 and err.strip().endswith("methods that take it: nmf, nmf-ncw")
+

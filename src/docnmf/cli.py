@@ -592,6 +592,11 @@ def _estimator_params(args) -> dict:
     if "labels" in params and rules is not None and params["labels"] not in rules:
         raise UsageError(f"--labels {params['labels']} does not apply to {args.method} "
                          f"(its rules: {', '.join(rules)})")
+    if "solver" in params and _other_solvers(spec):
+        users = ", ".join(m.name for m in _methods_taking(["solver"]))
+        raise UsageError(f"--solver does not apply to {args.method} (its own solver option picks "
+                         f"among {', '.join(spec.estimator.SOLVERS)}); methods that take it: "
+                         f"{users}")
     if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
     return {**params, "verbose": 1}
@@ -624,7 +629,14 @@ def _methods_taking(options) -> list:
     """The registered methods that take every one of ``options``."""
     from .methods import METHODS
 
-    return [m for m in METHODS.values() if set(options) <= set(m.parameters())]
+    return [m for m in METHODS.values() if set(options) <= set(m.parameters())
+            and not ("solver" in options and _other_solvers(m))]
+
+
+def _other_solvers(spec) -> bool:
+    """Whether ``spec``'s ``solver`` is another option than --solver's (FS-NMF's, which picks
+    between its two update schemes, not between NMF's mu and hals)."""
+    return "hals" not in getattr(spec.estimator, "SOLVERS", ("hals",))
 
 
 def _constraint_pairs(corpus, args) -> dict:

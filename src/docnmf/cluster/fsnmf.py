@@ -141,6 +141,9 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     _placement_state = ("n_features_in_", "components_", "_g_weights", "feature_weights_",
                         "feature_ranking_")
 
+    #: The values ``solver`` takes.
+    SOLVERS = SOLVERS
+
     def __init__(self, n_clusters: int = 8, *, alpha: float = 0.7,
                  solver: str = "fit-then-weigh", residuals: str = "relative", n_init: int = 10,
                  max_iter: int = 300, tol: float = 1e-5, random_state=None, verbose: int = 0):
