@@ -1180,7 +1180,8 @@ def _cmd_summarize(args) -> int:
         logger.info("summarizing %d of the %d documents, drawn at random (--max-documents; "
                     "--per-cluster gives one summary per cluster)", picked.size, len(texts))
         texts = [texts[i] for i in picked]
-    logger.info("summarizing %d documents with %s, limit %s", len(texts), args.method, args.length)
+    logger.info("summarizing %d document%s with %s, limit %s", len(texts),
+                "" if len(texts) == 1 else "s", args.method, args.length)
     summary = summarize_texts(texts, length=args.length, method=args.method,
                               random_state=args.seed, policy=policy)
     if not summary:
