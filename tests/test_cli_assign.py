@@ -70,6 +70,19 @@ def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, cli, text_folder):
     assert code == 2 and "but n_clusters is 7" in err and not (tmp_path / "p").exists()
 
 
+def test_folders_that_look_like_a_model_point_to_the_one_that_is(fitted, tmp_path, cli,
+                                                                 text_folder):
+    new = text_folder(tmp_path / "new", NEW)
+    # model.json named beside the result folder's model, not inside it
+    code, _, err = cli(["assign", str(fitted / "model.json"), str(new)])
+    assert code == 2 and f"the model of the result folder {fitted} is {fitted / 'model'}" in err
+    # the output of assign holds placed documents, and no model of its own
+    placed = tmp_path / "placed"
+    assert cli(["assign", str(fitted), str(new), "-o", str(placed)])[0] == 0
+    code, _, err = cli(["assign", str(placed), str(new)])
+    assert code == 2 and "placed by docnmf assign, which saves no model" in err
+
+
 def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_path, cli,
                                                                            text_folder,
                                                                            toy_topics):

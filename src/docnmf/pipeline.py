@@ -592,6 +592,9 @@ def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> li
 
 def why_no_model(run: ClusterRun) -> str:
     """Why ``run`` saved no model that places new texts."""
+    if "assign_s" in run.timings:
+        return ("it holds documents placed by docnmf assign, which saves no model: give the "
+                "model they were placed with (the folder docnmf cluster wrote)")
     if run.corpus.texts is None:
         return "the corpus is a count matrix, and a saved model places texts"
     spec = METHODS.get(run.method)

@@ -214,7 +214,11 @@ def model_folder(path: str | os.PathLike) -> Path:
     if path.name == MODEL_FILE and path.is_file():
         return path.parent
     if not path.exists():
-        raise ModelFormatError(f"no such model: {path}")
+        hint = (f" (the model of the result folder {path.parent} is {path.parent / 'model'}, "
+                f"or give {path.parent} itself)"
+                if path.name == MODEL_FILE and (path.parent / "model" / MODEL_FILE).is_file()
+                else "")
+        raise ModelFormatError(f"no such model: {path}{hint}")
     raise ModelFormatError(f"{path} is not a docnmf model (no {MODEL_FILE}; docnmf never "
                            "loads pickle or joblib files)")
 
