@@ -446,3 +446,16 @@ def test_ids_holding_control_characters_keep_the_summary_one_line_a_cluster(tmp_
     assert "fruit\\n" in out and "\\x1b[31mstar" in out
     assert all(line.startswith(("cluster", " " * 22, "nmf on", "wrote")) or not line
                for line in lines)
+
+
+def test_long_documents_are_read_for_hints_and_snippets_by_their_start():
+    """A few documents of megabytes each spent most of a run on the report's snippets and the
+    text hints, which read every character of them."""
+    from docnmf.report.data import snippet
+
+    big = "Comet orbit. " * 400_000 + "TAIL"
+    hints = diagnostics.text_hints([big, big], sample=10_000)
+    assert hints["characters_read"] == 10_000 and hints["lowercased"] is False
+    blank_start = " \n" * 5_000 + "Stars and galaxies are far away, " * 20
+    assert snippet(blank_start, 30) == "Stars and galaxies are far …"
+    assert snippet(big, 20) == "Comet orbit. Comet …" and snippet("a  b", 20) == "a b"

@@ -257,8 +257,8 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     """
     chunk, size = [], 0
     for text in texts:
-        chunk.append(text)
-        size += len(text)
+        chunk.append(text[:sample - size])      # a long document: its start only
+        size += len(chunk[-1])
         if size >= sample:
             break
     tokens = Analyzer(stem=False).tokenize(chunk)
@@ -266,9 +266,9 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     changed = _stem_changes(tokens.words, counts)
     if counts.sum() < STEM_HINT_MIN_WORDS:
         changed = math.nan
-    letters = sum(sum(ch.isalpha() for ch in t) for t in chunk)
-    upper = sum(sum(ch.isupper() for ch in t) for t in chunk)
-    latin = sum(sum(ch.isascii() and ch.isalpha() for ch in t) for t in chunk)
+    letters = sum(sum(map(str.isalpha, t)) for t in chunk)
+    upper = sum(sum(map(str.isupper, t)) for t in chunk)
+    latin = sum(sum(map(str.isalpha, t.encode("ascii", "ignore").decode())) for t in chunk)
     # runs of such letters between spaces: words are 1-4 letters long, sentences far more
     runs = [len(w) for t in chunk for w in t.split() if _unspaced_script(w[0])]
     unspaced = sum(runs) if runs and np.mean(runs) > 6 else 0

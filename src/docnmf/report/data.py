@@ -139,7 +139,11 @@ def snippet(text: str | None, length: int = 200) -> str:
     """
     if not text:
         return ""
-    flat = re.sub(r"\s+", " ", text).strip()
+    head = 4 * length + 100
+    flat = re.sub(r"\s+", " ", text[:head]).strip()
+    while len(flat) <= length and head < len(text):    # the start was mostly blank: read on
+        head *= 4
+        flat = re.sub(r"\s+", " ", text[:head]).strip()
     if len(flat) <= length:
         return flat
     cut = flat.rfind(" ", 0, length)
