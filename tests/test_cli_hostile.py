@@ -268,3 +268,19 @@ def test_fs_nmf_s_solver_is_not_the_solver_option(docs, tmp_path, capsys):
                        "--solver", "mu", "-o", str(tmp_path / "o"))
     assert code == 2 and err.strip().endswith("methods that take it: nmf, nmf-ncw")
 
+
+@pytest.mark.parametrize("texts, says", [
+    # each document one run of characters, none repeated: one token each, in one document each
+    (["天文学家观测到一颗明亮的彗星和遥远的星系"[i:] + "天文学家观测到一颗明亮的彗星和遥远的星系"[:i]
+      for i in range(9)], "split the texts into words with spaces first"),
+    (["12 34.5 99", "2024-01-01 17", "3.14 2.71 1.41"], "no word of two or more letters"),
+    (["the of and", "it is was", "and the it"], "every word is an English stop word"),
+])
+def test_texts_that_give_no_index_term_say_why(tmp_path, capsys, texts, says):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i, text in enumerate(texts * (9 // len(texts))):
+        (folder / f"{i}.txt").write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "cluster", str(folder), "-k", "2", "-o", str(tmp_path / "o"))
+    assert code == 2 and "all documents are empty after preprocessing" in err and says in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "o").exists()

@@ -292,6 +292,33 @@ def _unspaced_script(ch: str) -> bool:
             or 0x20000 <= code <= 0x2A6DF or 0xF900 <= code <= 0xFAFF)
 
 
+def empty_vocabulary_hint(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> str:
+    """Why texts may give no index term, to add to the error that says they gave none: a script
+    written without spaces, or no word of two letters at all (numbers, codes), or stop words
+    only; empty when none of these holds.
+
+    Examples
+    --------
+    >>> empty_vocabulary_hint(["12 34.5", "2024-01-01"])[:49]
+    'the texts hold no word of two or more letters (nu'
+    >>> empty_vocabulary_hint(["the of and", "it is"])[:35]
+    'every word is an English stop word '
+    """
+    hints = text_hints(texts, sample=sample)
+    if hints["unspaced_script"]:
+        return ("the texts are mostly in a script written without spaces between words "
+                "(Chinese, Japanese, Thai), and docnmf takes a run of letters as one word: split "
+                "the texts into words with spaces first (e.g. with a segmenter such as jieba)")
+    chunk = [text[:sample] for text in texts[:1000]]
+    if not Analyzer(stop_words=None, stem=False).tokenize(chunk).words:
+        return ("the texts hold no word of two or more letters (numbers, punctuation and single "
+                "letters are not index terms; a token_pattern of your own can make them so)")
+    if not Analyzer(stem=False).tokenize(chunk).words:
+        return ("every word is an English stop word (--keep-stop-words, or stop_words=None, "
+                "keeps them)")
+    return ""
+
+
 def vocabulary_hints(vocabulary: Sequence[str]) -> dict[str, Any]:
     """Does a count matrix's vocabulary look stemmed (see :func:`text_hints`)?
 

@@ -41,7 +41,7 @@ from .report import write_report
 from .report.collect import collect_report_data
 from .report.data import cluster_centroids
 from .text.coherence import npmi_coherence
-from .text.vectorize import DocumentVectorizer
+from .text.vectorize import DocumentVectorizer, EmptyVocabularyError
 from .text.weighting import TfidfWeighting
 
 __all__ = ["ClusterRun", "vectorize_corpus", "cluster_corpus", "assign_corpus", "write_run",
@@ -109,7 +109,11 @@ def _vectorize(corpus: Corpus, options: Mapping[str, Any]):
     counts on the same terms."""
     if corpus.texts is not None:
         vectorizer = DocumentVectorizer(**options)
-        counts = vectorizer.fit_count(corpus.texts)
+        try:
+            counts = vectorizer.fit_count(corpus.texts)
+        except EmptyVocabularyError as exc:
+            hint = diagnostics.empty_vocabulary_hint(corpus.texts)
+            raise EmptyVocabularyError(f"{exc}; {hint}" if hint else str(exc)) from None
         X = vectorizer.weighting_.transform(counts)
         return X, vectorizer.readable_feature_names(corpus.texts), vectorizer, counts
     weighting = TfidfWeighting(**{k: v for k, v in options.items() if k in ("tf", "idf", "norm")})
