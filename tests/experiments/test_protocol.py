@@ -95,13 +95,17 @@ def test_results_file_layout(planted_data, planted_condition, tmp_path):
 
 
 def test_a_run_of_fewer_methods_keeps_only_its_own_records(planted_data, planted_condition,
-                                                            tmp_path):
+                                                            tmp_path, caplog):
     """Resumed from a file of more methods, a run reuses their runs and writes its own only:
-    the published results.jsonl is one run's."""
+    the published results.jsonl is one run's, and the records dropped are said to be."""
     path = tmp_path / "results.jsonl"
     both = run_protocol(small_protocol(planted_condition), path, jobs=1, data=planted_data)
-    one = run_protocol(small_protocol(planted_condition, methods=("nmf",)), path, jobs=1,
-                       data=planted_data)
+    with caplog.at_level("WARNING", logger="docnmf"):
+        one = run_protocol(small_protocol(planted_condition, methods=("nmf",)), path, jobs=1,
+                           data=planted_data)
+    dropped = len(both.records) - len(one.records)
+    assert f"{dropped} records of runs outside this plan (other methods, k or runs) are " \
+        "dropped" in caplog.text
     assert one.n_reused == len(one.records) and not one.computed
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert lines[0]["kind"] == "header"

@@ -281,8 +281,9 @@ def run_protocol(protocol: Protocol, results_path: str | os.PathLike, *, jobs: i
             progress.step(record)
         records = sorted((done[t.key(name)] for t in plan), key=run_key)
         if len(done) > len(records):    # resumed from a run of more methods, k or runs
-            logger.info("%s: %d records of runs outside this plan left out", results.path,
-                        len(done) - len(records))
+            logger.warning("%s: %d records of runs outside this plan (other methods, k or runs) "
+                           "are dropped: the folder holds this plan's runs only (write to another "
+                           "folder with -o to keep both)", results.path, len(done) - len(records))
             results.keep_only(records)
     return ProtocolResult(records, computed, n_reused, time.perf_counter() - t0, params,
                           Path(results_path))
