@@ -128,7 +128,10 @@ DASK_DEFAULT_METHOD = "nmf-ncw"
 
 def _add_dask_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
-        "Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')")
+        "Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')",
+        "On Dask the result folder holds the assignments (also one file per partition), "
+        "clusters, metrics and run.json, but no memberships.npz, model or report: each needs "
+        "the whole documents x clusters matrix in one process.")
     where = g.add_mutually_exclusive_group()
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
@@ -1149,6 +1152,8 @@ def _cmd_cluster_dask(args) -> int:
             cluster.close()
     print(format_partitioned_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    logger.info("on Dask no memberships.npz, model or report.html is written: each needs the "
+                "whole documents x clusters matrix in one process")
     return 0
 
 
