@@ -265,6 +265,21 @@ def test_numbers_edited_to_extremes_are_refused_or_place_finitely(tmp_path, demo
         assert np.all(np.isfinite(model.place(demo_split[1]).memberships))
 
 
+@pytest.mark.parametrize("change, says", [({"n_clusters": 7}, "but n_clusters is 7"),
+                                          ({"weighting": "ncw"}, "ncw_column_sums_")])
+def test_save_refuses_what_load_would_refuse(tmp_path, demo_split, change, says):
+    """Parameters changed after fit (set_params) once gave a folder that load refused."""
+    estimator = _fitted("nmf", demo_split[0]).estimator
+    estimator.set_params(**change)
+    with pytest.raises(ModelSaveError, match=f"would not load back: .*{says}.*fit it again"):
+        docnmf.save(estimator, tmp_path / "model")
+    assert not (tmp_path / "model").exists()
+    # a change that placing does not depend on is saved, and loads back
+    model = _fitted("nmf", demo_split[0])
+    model.estimator.set_params(max_iter=5)
+    assert docnmf.load(docnmf.save(model, tmp_path / "model")).estimator.max_iter == 5
+
+
 def test_a_newer_format_version_gets_a_clear_error(tmp_path, demo_split):
     folder = _saved(tmp_path, demo_split)
     _rewrite_json(folder, lambda r: r.update(format_version=FORMAT_VERSION + 1,

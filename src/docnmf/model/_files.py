@@ -166,6 +166,12 @@ def save(model, path: str | os.PathLike) -> Path:
     wrapped = ClusteringModel(model) if bare else model
     store = ArrayStore()
     record = _encode(wrapped, store)
+    try:        # what load will check, now: a model is never written that cannot be read back
+        _decode_estimator(record["estimator"], ArrayStore(dict(store.arrays)))
+    except ModelFormatError as exc:
+        raise ModelSaveError(f"the fitted estimator would not load back: {exc} (were its "
+                             "parameters changed after fit, with set_params? fit it again before "
+                             "saving)") from None
     record["kind"] = "estimator" if bare else "pipeline"
     data = _npz_bytes(store.arrays)
     record["arrays"] = {"file": ARRAYS_FILE, "sha256": hashlib.sha256(data).hexdigest()}
