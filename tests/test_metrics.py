@@ -101,3 +101,13 @@ def test_labels_that_name_no_cluster_are_refused(score):
         score([0, 0, 1, 1], [0, 1, 2, math.nan])
     with pytest.raises(ValueError, match="y_true must be 1-d"):
         score([[0, 0], [1, 1]], [0, 1])
+
+
+@pytest.mark.parametrize("score", [clustering_accuracy, nmi, purity])
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_text_labels_with_some_missing_are_refused_in_words(score, missing):
+    """None or NaN among text labels (a column read with gaps) was a TypeError from sorting,
+    or NaN became the label "nan"."""
+    with pytest.raises(ValueError, match="y_true has no label for 1 documents .* at 2"):
+        score(["a", "b", missing, "a"], [0, 1, 1, 0])
+    assert score(["a", 1, "a", 1], [0, 1, 0, 1]) == 1.0     # mixed kinds: told apart by text

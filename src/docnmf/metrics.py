@@ -7,6 +7,7 @@ sequences of hashable labels of the same length; label values are arbitrary
 
 from __future__ import annotations
 
+import math
 from typing import Literal, Sequence
 
 import numpy as np
@@ -19,12 +20,28 @@ __all__ = ["confusion_matrix", "clustering_accuracy", "best_mapping", "nmi", "pu
 NMINormalization = Literal["max", "min", "arithmetic", "geometric", "joint"]
 
 
+def _missing(value) -> bool:
+    """None, NaN, or pandas' NA / NaT: a document without a label."""
+    return value is None or (isinstance(value, float) and math.isnan(value)) \
+        or type(value).__name__ in ("NAType", "NaTType")
+
+
 def _codes(labels: Sequence, name: str) -> tuple[np.ndarray, np.ndarray]:
+    if not isinstance(labels, np.ndarray) or labels.dtype.kind == "O":
+        # looked at before numpy turns a NaN among strings into the label "nan" (among numbers
+        # numpy keeps it a NaN, refused below)
+        values = list(labels)
+        missing = [i for i, v in enumerate(values) if _missing(v)]
+        if missing and not all(isinstance(v, (int, float, np.number)) for v in values):
+            raise ValueError(f"{name} has no label for {len(missing)} documents (None or NaN, "
+                             f"e.g. at {missing[0]}): score the labelled ones only")
     labels = np.asarray(labels)
     if labels.ndim != 1:
         raise ValueError(f"{name} must be 1-d, one label per document; got shape {labels.shape}")
     if labels.dtype.kind in "fc" and not np.all(np.isfinite(labels)):
         raise ValueError(f"{name} holds NaN or infinite labels")
+    if labels.dtype.kind == "O":    # mixed kinds, e.g. 1 and "a", which do not sort together
+        labels = labels.astype(str)
     values, codes = np.unique(labels, return_inverse=True)
     return values, codes.ravel()
 
