@@ -414,3 +414,13 @@ def test_a_reloaded_estimator_checks_dataframe_columns_as_the_fitted_one(tmp_pat
         loaded.predict(frame[frame.columns[::-1]])
     record = json.loads((tmp_path / "m" / "model.json").read_text())
     assert record["estimator"]["state"]["feature_names_in_"]["kind"] == "strings"
+
+
+def test_a_model_of_an_estimator_that_cannot_place_documents_says_so_when_asked_to(demo_split):
+    vectorizer = DocumentVectorizer()
+    X = vectorizer.fit_transform(demo_split[0])
+    model = ClusteringModel(make_estimator("nc", 3, random_state=0).fit(X), vectorizer)
+    with pytest.raises(TypeError, match="GraphCutClustering cannot place new documents"):
+        model.place(demo_split[1])
+    with pytest.raises(TypeError, match="cluster_corpus takes a docnmf.Corpus, not list"):
+        docnmf.cluster_corpus(demo_split[0], 3)

@@ -168,6 +168,10 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     -------
     ClusterRun
     """
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"cluster_corpus takes a docnmf.Corpus, not {type(corpus).__name__}: "
+                        "read one with docnmf.read_corpus(path), or make one with "
+                        "docnmf.Corpus(texts, labels, ids)")
     if method is None:
         method, fallback = DEFAULT_METHOD, fallback or DEFAULT_FALLBACK
     timings: dict[str, float] = {}

@@ -170,6 +170,9 @@ class ClusteringModel:
         """Labels and memberships of new documents; see :class:`Placement`."""
         if isinstance(texts, str):
             raise TypeError("expected a list of documents, got a single string")
+        if not hasattr(self.estimator, "predict_memberships"):
+            raise TypeError(f"{type(self.estimator).__name__} cannot place new documents (see "
+                            "Method.places_new_documents): its ClusteringModel holds the fit only")
         texts = list(texts)     # each must be a string: the vectorizer says which is not
         if not texts:
             nothing = np.zeros(0, dtype=np.int64)
