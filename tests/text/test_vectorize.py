@@ -106,3 +106,22 @@ def test_ncw_weights_without_n_by_n():
     X = sp.random(50, 30, density=0.2, random_state=0, format="csr")
     d = (X @ X.T).toarray().sum(axis=1)
     np.testing.assert_allclose(ncw_weights(X), 1.0 / d)
+
+
+def test_settings_that_cannot_work_are_named(tiny_texts):
+    texts, _ = tiny_texts
+    with pytest.raises(ValueError, match=r"token_pattern '\(' is not a regular expression"):
+        DocumentVectorizer(token_pattern="(").fit(texts)
+    with pytest.raises(ValueError, match="max_df must be above 0"):
+        DocumentVectorizer(max_df=0.0).fit(texts)
+    # min_df=1.0 is every document, above the default max_df: both named, with their counts
+    with pytest.raises(ValueError, match=r"max_df=0.95 \(5.7 of the 6 documents\) is below "
+                                         r"min_df=1.0 \(6\)"):
+        DocumentVectorizer(min_df=1.0).fit(texts)
+
+
+def test_no_documents_give_no_rows(tiny_texts):
+    texts, _ = tiny_texts
+    vec = DocumentVectorizer(min_df=1).fit(texts)
+    X = vec.transform([])
+    assert sp.issparse(X) and X.shape == (0, len(vec.vocabulary_))

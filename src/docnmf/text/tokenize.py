@@ -161,7 +161,11 @@ class Analyzer:
             raise ValueError(f"unknown stop word list {self.stop_words!r}; use 'english' or a list")
         else:
             self._stop = frozenset(w.lower() for w in self.stop_words)
-        self._regex = re.compile(self.token_pattern)
+        try:
+            self._regex = re.compile(self.token_pattern)
+        except (re.error, TypeError) as exc:
+            raise ValueError(f"token_pattern {self.token_pattern!r} is not a regular "
+                             f"expression: {exc}") from None
         self._by_runs = self.token_pattern == DEFAULT_TOKEN_PATTERN
         # no stem cache: a C Porter step is cheaper than the cache lookup, even on repeated words
         self._stemmer = Stemmer.Stemmer("porter", 0) if self.stem else None

@@ -186,7 +186,10 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
 
     def transform(self, raw_documents):
         check_is_fitted(self, "weighting_")
-        return self.weighting_.transform(self.count(raw_documents))
+        counts = self.count(raw_documents)
+        if counts.shape[0] == 0:       # no documents: no rows, as scikit-learn's vectorizers
+            return sp.csr_matrix(counts.shape)
+        return self.weighting_.transform(counts)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "vocabulary_")
@@ -225,6 +228,8 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
     """
     _check_df("min_df", min_df)
     _check_df("max_df", max_df)
+    if max_df == 0:
+        raise ValueError("max_df must be above 0: no term is in fewer than one document")
     if max_features is not None and not _is_count(max_features):
         raise ValueError(f"max_features must be None or an int >= 1, not {max_features!r}")
     # a count above the number of documents is clipped, so a tiny corpus is not emptied
@@ -234,7 +239,8 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
     low = min_df if isinstance(min_df, int) else min_df * n_docs
     high = max_df if isinstance(max_df, Integral) else max_df * n_docs
     if high < low:
-        raise ValueError("max_df corresponds to fewer documents than min_df")
+        raise ValueError(f"max_df={max_df!r} ({high:g} of the {n_docs} documents) is below "
+                         f"min_df={min_df!r} ({low:g}): no term could be kept")
     return low, high
 
 
