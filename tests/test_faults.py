@@ -332,6 +332,45 @@ def test_kill_9_during_cluster_leaves_one_whole_folder(corpora, tmp_path):
     assert docnmf(*args).returncode == 0 and leftovers(tmp_path, "out") == []
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_term_or_hangup_during_cluster_stops_as_ctrl_c_does(corpora, tmp_path, signum):
+    """kill, timeout, CI cancelling and a closed terminal send these: the run ends with one line
+    and status 128 + the signal, the folder is the old one or the new one whole, and no staging
+    folder or lock is left beside it. CI sends the signal once the fit has begun; the long
+    profile at random moments of the whole run, TRIES times."""
+    a, _ = corpora
+    big = write_corpus(tmp_path / "big.csv", 150, seed=3)
+    out = tmp_path / "out"
+    args = ["cluster", str(big), "-k", "4", "--min-df", "1", "--method", "lccf", "-o", str(out)]
+    t0 = time.monotonic()
+    assert docnmf(*args).returncode == 0
+    duration = time.monotonic() - t0
+    new = snapshot(out)
+    assert docnmf("cluster", str(a), "-k", "4", "--min-df", "1", "-o", str(out)).returncode == 0
+    old = snapshot(out)
+    rng = random.Random(int(signum))
+    for t in range(TRIES if LONG else 1):
+        proc = subprocess.Popen([sys.executable, "-m", "docnmf", *args],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        said = []
+        while not said or (not LONG and "clustering 600 documents" not in said[-1]):
+            assert select.select([proc.stderr], [], [], 120)[0], "no progress line"
+            said.append(proc.stderr.readline())     # the command runs: its handlers are set
+        wait = rng.uniform(0.0, duration * 0.8) if LONG else 0.1
+        time.sleep(wait)
+        proc.send_signal(signum)
+        err = "".join(said) + proc.communicate(timeout=60)[1]
+        assert proc.returncode in (128 + signum, 0), (t, wait, err)  # 0: done before it
+        if proc.returncode:
+            assert err.splitlines()[-1] == f"docnmf: stopped by {signal.Signals(signum).name}"
+        assert "Traceback" not in err
+        assert snapshot(out) in (old, new)
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")] == [], t
+        if proc.returncode == 0:    # put the old folder back for the next try
+            assert docnmf("cluster", str(a), "-k", "4", "--min-df", "1", "-o",
+                          str(out)).returncode == 0
+
+
 def records(path: Path) -> list[dict]:
     """The run records of a results file, without the times (which differ by run)."""
     rows = [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]

@@ -759,9 +759,34 @@ def _cluster_summaries(run, args) -> list[str]:
                               random_state=args.seed, policy="skip")
 
 
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (``kill``, ``timeout``, a closed terminal), raised where Python runs
+    next as Ctrl-C's KeyboardInterrupt is, so the run stops the same clean way: no staging
+    folder or lock left behind, the finished part of a resumable run kept."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The signals that stop a run as Ctrl-C does (where the platform has them).
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                      if hasattr(signal, name))
+
+
+def _raise_stopped(signum, frame):
+    raise _Stopped(signum)
+
+
+def _held_signals() -> list[int]:
+    """Ctrl-C and the stop signals this process acts on (not those ignored, e.g. under nohup)."""
+    held = [] if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else [signal.SIGINT]
+    return held + [s for s in _STOP_SIGNALS if signal.getsignal(s) is _raise_stopped]
+
+
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while result files and plots are written, then act on it.
+    """Hold Ctrl-C (and SIGTERM/SIGHUP) while result files and plots are written, then act on it.
 
     An interrupt that lands inside matplotlib (an import, a garbage-collection
     callback) comes back wrapped in another error or is printed and dropped;
@@ -771,18 +796,21 @@ def _interrupts_held() -> Iterator[None]:
     """
     import threading
 
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+    held = _held_signals() if threading.current_thread() is threading.main_thread() else []
+    if not held:
         yield                           # nothing to hold, or Ctrl-C ignored already
         return
     received = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    previous = {s: signal.signal(s, lambda signum, frame: received.append(signum)) for s in held}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if received:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if signal.SIGINT in received:
         raise KeyboardInterrupt
+    if received:
+        raise _Stopped(received[0])
 
 
 def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
@@ -1478,6 +1506,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # \xNN instead of ending the command with UnicodeEncodeError
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    if argv is None:
+        for signum in _STOP_SIGNALS:    # left alone when ignored (nohup) or handled already
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _raise_stopped)
     try:
         status = _main(argv)
         sys.stdout.flush()              # here, where a reader gone away is caught below
@@ -1488,19 +1520,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         # (128 + 13)
         _detach_stdout()
         return 141
-    except KeyboardInterrupt:
-        print("docnmf: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except Exception as exc:
         # a Ctrl-C in the middle of an import can come back wrapped (e.g. matplotlib's
         # "Error calling __set_name__"): still an interruption, not a failure
-        if not _caused_by_interrupt(exc):
+        interrupt = _interrupt_in(exc)
+        if interrupt is None:
             raise
-        print("docnmf: interrupted", file=sys.stderr)
-        return 130
+        return _interrupted(interrupt)
     finally:
         if argv is None:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            for signum in (signal.SIGINT, *_STOP_SIGNALS):
+                signal.signal(signum, signal.SIG_IGN)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    """One line, and the status of a process the signal ended (128 + its number)."""
+    if isinstance(exc, _Stopped):
+        print(f"docnmf: stopped by {signal.Signals(exc.signum).name}", file=sys.stderr)
+        return 128 + exc.signum
+    print("docnmf: interrupted", file=sys.stderr)
+    return 130
 
 
 def _detach_stdout() -> None:
@@ -1510,15 +1551,15 @@ def _detach_stdout() -> None:
     os.close(devnull)
 
 
-def _caused_by_interrupt(exc: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is in ``exc``'s chain of causes and contexts."""
+def _interrupt_in(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt in ``exc``'s chain of causes and contexts, if there is one."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
-            return True
+            return exc
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
-    return False
+    return None
 
 
 def _main(argv: Sequence[str] | None) -> int:
