@@ -255,12 +255,7 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     >>> hints["stemmed"], hints["lowercased"], hints["unspaced_script"]
     (False, False, True)
     """
-    chunk, size = [], 0
-    for text in texts:
-        chunk.append(text[:sample - size])      # a long document: its start only
-        size += len(chunk[-1])
-        if size >= sample:
-            break
+    chunk = _first_characters(texts, sample)
     tokens = Analyzer(stem=False).tokenize(chunk)
     counts = tokens.word_counts().astype(np.float64)
     changed = _stem_changes(tokens.words, counts)
@@ -280,7 +275,18 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
             "lowercased": bool(english and letters >= 10_000 and upper == 0),
             "uppercase_share": round(upper / letters, 4) if letters else None,
             "unspaced_script": bool(letters and unspaced / letters >= 0.5),
-            "characters_read": size}
+            "characters_read": sum(map(len, chunk))}
+
+
+def _first_characters(texts: Sequence[str], sample: int) -> list[str]:
+    """The texts up to ``sample`` characters in all (a long document: its start only)."""
+    chunk, size = [], 0
+    for text in texts:
+        chunk.append(text[:sample - size])
+        size += len(chunk[-1])
+        if size >= sample:
+            break
+    return chunk
 
 
 def _unspaced_script(ch: str) -> bool:
@@ -309,7 +315,7 @@ def empty_vocabulary_hint(texts: Sequence[str], *, sample: int = HINT_SAMPLE) ->
         return ("the texts are mostly in a script written without spaces between words "
                 "(Chinese, Japanese, Thai), and docnmf takes a run of letters as one word: split "
                 "the texts into words with spaces first (e.g. with a segmenter such as jieba)")
-    chunk = [text[:sample] for text in texts[:1000]]
+    chunk = _first_characters(texts, sample)
     if not Analyzer(stop_words=None, stem=False).tokenize(chunk).words:
         return ("the texts hold no word of two or more letters (numbers, punctuation and single "
                 "letters are not index terms; a token_pattern of your own can make them so)")

@@ -26,6 +26,7 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "Dask dashboard: http" in captured.err
     assert "iteration 1: objective" in captured.err
+    assert "on Dask no memberships.npz, model or report.html is written" in captured.err
     names = sorted(p.name for p in out.iterdir())
     # the in-memory run's folder marker: the folder was published whole by docnmf
     assert names == [".docnmf-output", "assignments", "assignments.csv", "clusters.csv",

@@ -54,7 +54,7 @@ def map_layout(factor: np.ndarray, random_state: int = 0) -> tuple[np.ndarray, s
 
     Z = np.asarray(factor, dtype=np.float64)
     Z = np.where(np.isfinite(Z), Z, 0.0)    # t-SNE's native code crashes on NaN
-    peaks = np.abs(Z).max(axis=1, keepdims=True) if Z.size else np.ones((Z.shape[0], 1))
+    peaks = np.abs(Z).max(axis=1, keepdims=True, initial=0.0)
     Z = np.divide(Z, peaks, out=np.zeros_like(Z), where=peaks > 0)   # no overflow in the sums
     sums = Z.sum(axis=1, keepdims=True)
     Z = np.divide(Z, sums, out=np.full_like(Z, 1.0 / max(Z.shape[1], 1)), where=sums > 0)
