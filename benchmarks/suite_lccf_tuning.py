@@ -60,8 +60,8 @@ def fit_all(names, lams, out: Path) -> None:
                     rec = dict(corpus=name, weighting=weighting, lam=lam,
                                seconds=round(time.perf_counter() - t0, 1))
                     for rule in RULES:
-                        labels = labels_from_factor(model.embedding_, rule,
-                                                    np.random.default_rng(seed), X=X)
+                        labels, _ = labels_from_factor(model.embedding_, rule,
+                                                       np.random.default_rng(seed), X=X)
                         rec[rule] = round(clustering_accuracy(y, labels), 4)
                     fh.write(json.dumps(rec) + "\n")
                     fh.flush()

@@ -12,6 +12,7 @@ from docnmf.baselines.kernel_kmeans import KernelKMeansClustering, kernel_matrix
 from docnmf.baselines.semi_supervised import SSKernelKMeansClustering, SSNormalizedCutClustering
 from docnmf import constraints as constraints_module
 from docnmf.constraints import ConstraintError, sample_constraints
+from docnmf.cluster.nmf import new_document_factor
 from docnmf.cluster.ssnmf import SSNMFClustering as _SSNMF
 
 #: The paper's factorization of the changed similarity, which the tests below check; the
@@ -258,6 +259,26 @@ def test_ncw_reads_constrained_labels_from_nmf_ncw_and_breaks_no_must_link():
     for factorization in ("ncw", "consensus"):
         with pytest.raises(ValueError, match="needs factorization='similarity'"):
             _SSNMF(2, factorization=factorization, affinity="precomputed").fit(X @ X.T)
+
+
+def test_ncw_places_by_the_mean_directions_its_labels_were_read_by():
+    rng = np.random.default_rng(0)
+    topics = rng.gamma(0.3, 1.0, (200, 4))
+    X = rng.poisson(30 * rng.dirichlet([0.3] * 4, 300) @ topics.T / topics.sum(axis=0).mean())
+    X = X[X.sum(axis=1) > 0].astype(float)
+    fit, new = X[:240], X[240:]
+    ml, cl = np.array([(0, 1), (2, 3)]), np.array([(4, 5)])
+    model = _SSNMF(4, factorization="ncw", random_state=0).fit(fit, must_link=ml, cannot_link=cl)
+    # a document in no pair has its label as its largest membership
+    free = np.setdiff1d(np.arange(len(fit)), np.concatenate([ml.ravel(), cl.ravel()]))
+    np.testing.assert_array_equal(np.argmax(model.memberships_[free], axis=1),
+                                  model.labels_[free])
+    # a new document goes to the centre of largest cosine with its unit row of V
+    V = new_document_factor(new, model.components_, model.ncw_column_sums_)
+    unit = V / np.linalg.norm(V, axis=1, keepdims=True)
+    cosines = [[float(np.dot(v, c)) for c in model.cluster_centers_] for v in unit]
+    np.testing.assert_array_equal(model.predict(new), [row.index(max(row)) for row in cosines])
+    assert np.mean(model.predict(fit)[free] == model.labels_[free]) > 0.99
 
 
 def _topic_counts(seed=0, n=120, k=3, per_pair=0.02):

@@ -17,6 +17,11 @@
 Clusters found by k-means are numbered after the factor's columns they share
 most documents with (a matching on the k x k overlap), so cluster ``c`` is
 still described by topic ``c`` (``components_``, keywords).
+
+The k-means rules keep their centres: a document's memberships are read from
+its squared distances to them (:func:`rule_memberships`), for the fitted
+documents and for new ones alike, so the largest membership is the label and
+a new document goes where the rule would have put it.
 """
 
 from __future__ import annotations
@@ -27,8 +32,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import KMeans
+from sklearn.metrics import euclidean_distances
 
-__all__ = ["LABEL_RULES", "LabelRule", "constrained_spherical_kmeans", "labels_from_factor"]
+from .._estimator import distance_memberships, memberships_from
+
+__all__ = ["LABEL_RULES", "LabelRule", "constrained_spherical_kmeans", "labels_from_factor",
+           "rule_memberships"]
 
 LabelRule = Literal["argmax", "kmeans", "skmeans", "refine"]
 LABEL_RULES: tuple[str, ...] = ("argmax", "kmeans", "skmeans", "refine")
@@ -44,58 +53,103 @@ def _unit_rows(A):
     return np.divide(A, norms, out=np.zeros_like(A), where=norms > 0)
 
 
-def _aligned(labels: np.ndarray, argmax: np.ndarray, k: int) -> np.ndarray:
-    """``labels`` renumbered so that cluster ``c`` overlaps column ``c``'s argmax cluster most."""
+def _renaming(labels: np.ndarray, argmax: np.ndarray, k: int) -> np.ndarray:
+    """The new number of each cluster of ``labels``: the column whose argmax cluster it
+    overlaps most (a matching)."""
     overlap = np.zeros((k, k))
     np.add.at(overlap, (labels, argmax), 1)
     rows, cols = linear_sum_assignment(overlap, maximize=True)
     rename = np.empty(k, dtype=np.int64)
     rename[rows] = cols
-    return rename[labels]
+    return rename
+
+
+def _aligned(labels: np.ndarray, argmax: np.ndarray, k: int) -> np.ndarray:
+    """``labels`` renumbered so that cluster ``c`` overlaps column ``c``'s argmax cluster most."""
+    return _renaming(labels, argmax, k)[labels]
+
+
+def _label_space(V: np.ndarray, rule: str, X=None):
+    """The coordinates ``rule`` runs k-means in: ``V``, its unit rows, or the unit rows of ``X``."""
+    if rule == "kmeans":
+        return V
+    if rule == "skmeans":
+        return _unit_rows(V)
+    if X is None:
+        raise ValueError("labels='refine' needs the documents X")
+    return _unit_rows(X)
+
+
+def rule_memberships(V: np.ndarray, rule: str, centres: np.ndarray | None, X=None) -> np.ndarray:
+    """Memberships of documents with factor ``V`` (and terms ``X``) by ``rule``'s centres.
+
+    ``centres`` as :func:`labels_from_factor` returns them; ``None`` (argmax)
+    gives the rows of ``V`` scaled to sum to one. Otherwise fuzzy c-means
+    memberships of the squared distances to the centres in the rule's
+    coordinates (:func:`~docnmf._estimator.distance_memberships`): the
+    largest is the nearest centre.
+
+    Examples
+    --------
+    >>> V = np.array([[3.0, 1.0], [0.1, 0.2]])
+    >>> rule_memberships(V, "argmax", None).tolist()
+    [[0.75, 0.25], [0.3333333333333333, 0.6666666666666666]]
+    >>> rule_memberships(V, "skmeans", np.array([[1.0, 0.0], [0.0, 1.0]])).argmax(axis=1).tolist()
+    [0, 1]
+    """
+    if centres is None:
+        return memberships_from(V)
+    return distance_memberships(euclidean_distances(_label_space(V, rule, X), centres,
+                                                    squared=True))
 
 
 def labels_from_factor(V: np.ndarray, rule: str, rng: np.random.Generator, *, X=None,
-                       n_init: int = 10) -> np.ndarray:
-    """Cluster labels of the documents from their factor ``V`` by ``rule`` (see the module).
+                       n_init: int = 10) -> tuple[np.ndarray, np.ndarray | None]:
+    """Cluster labels of the documents from their factor ``V`` by ``rule`` (see the module),
+    and the centres that place documents by it (:func:`rule_memberships`).
 
     ``X`` (documents x terms) is needed by ``"refine"``. Clusters argmax
     leaves empty are filled by k-means' own rule (the farthest documents).
+    The centres (``None`` for argmax) are numbered as the labels, in the
+    rule's coordinates: ``V``, its unit rows, or the unit rows of ``X``.
 
     Examples
     --------
     >>> V = np.array([[2.0, 1.9], [1.9, 2.0], [1.0, 0.1], [0.9, 0.0]])
-    >>> labels_from_factor(V, "argmax", np.random.default_rng(0)).tolist()
-    [0, 1, 0, 0]
-    >>> lab = labels_from_factor(V, "skmeans", np.random.default_rng(0))
-    >>> bool(lab[0] == lab[1] != lab[2] == lab[3])
-    True
+    >>> labels, centres = labels_from_factor(V, "argmax", np.random.default_rng(0))
+    >>> labels.tolist(), centres
+    ([0, 1, 0, 0], None)
+    >>> lab, centres = labels_from_factor(V, "skmeans", np.random.default_rng(0))
+    >>> bool(lab[0] == lab[1] != lab[2] == lab[3]), centres.shape
+    (True, (2, 2))
     """
     k = V.shape[1]
     argmax = np.argmax(V, axis=1).astype(np.int64)
     if rule == "argmax":
-        return argmax
+        return argmax, None
+    if rule not in LABEL_RULES:
+        raise ValueError(f"labels must be one of {LABEL_RULES}, got {rule!r}")
     seed = int(rng.integers(np.iinfo(np.int32).max))
-    if rule in ("kmeans", "skmeans"):
-        E = _unit_rows(V) if rule == "skmeans" else V
-        return _aligned(KMeans(k, n_init=n_init, random_state=seed).fit_predict(E), argmax, k)
+    E = _label_space(V, rule, X)
     if rule == "refine":
-        if X is None:
-            raise ValueError("labels='refine' needs the documents X")
-        Xu = _unit_rows(X)
-        centers = np.zeros((k, Xu.shape[1]))
+        centers = np.zeros((k, E.shape[1]))
         present = np.unique(argmax)
         for c in present:
-            centers[c] = np.asarray(Xu[argmax == c].mean(axis=0)).ravel()
+            centers[c] = np.asarray(E[argmax == c].mean(axis=0)).ravel()
         if len(present) < k:
             # an empty argmax cluster starts from the documents farthest from their centre
-            sims = np.asarray((Xu.multiply(centers[argmax]) if sp.issparse(Xu)
-                               else Xu * centers[argmax]).sum(axis=1)).ravel()
+            sims = np.asarray((E.multiply(centers[argmax]) if sp.issparse(E)
+                               else E * centers[argmax]).sum(axis=1)).ravel()
             far = np.argsort(sims, kind="stable")
             for c, i in zip(sorted(set(range(k)) - set(present.tolist())), far):
-                centers[c] = np.asarray(Xu[i].todense() if sp.issparse(Xu) else Xu[i]).ravel()
-        km = KMeans(k, init=centers, n_init=1, random_state=seed)
-        return _aligned(km.fit_predict(Xu), argmax, k)
-    raise ValueError(f"labels must be one of {LABEL_RULES}, got {rule!r}")
+                centers[c] = np.asarray(E[i].todense() if sp.issparse(E) else E[i]).ravel()
+        km = KMeans(k, init=centers, n_init=1, random_state=seed).fit(E)
+    else:
+        km = KMeans(k, n_init=n_init, random_state=seed).fit(E)
+    rename = _renaming(km.labels_, argmax, k)
+    centres = np.empty_like(km.cluster_centers_)
+    centres[rename] = km.cluster_centers_
+    return rename[km.labels_], centres
 
 
 def constrained_spherical_kmeans(E, k: int, group: np.ndarray, group_cannot: np.ndarray,

@@ -12,15 +12,14 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_new_input,
-                          check_n_clusters, check_numbers, check_positive_ints,
-                          memberships_from, store_params)
+                          check_n_clusters, check_numbers, check_positive_ints, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.init import INITS, make_starts, truncated_svd
 from ..factor.nmf import solve_v
 from ..factor.solvers import BATCHED_SOLVERS
 from ..factor.sparse import SparseProducts
 from ..text.weighting import ncw_weights
-from ._labels import LABEL_RULES, labels_from_factor
+from ._labels import LABEL_RULES, labels_from_factor, rule_memberships
 
 __all__ = ["NMFClustering"]
 
@@ -96,7 +95,15 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     ----------
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        Soft memberships: rows of ``V`` scaled to sum to one.
+        Soft memberships. For argmax labels the rows of ``V`` scaled to sum
+        to one; for the k-means rules read from the squared distances to
+        ``cluster_centers_`` (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`). The largest is the label.
+    cluster_centers_ : ndarray of shape (n_clusters, n_coordinates)
+        The k-means rules' centres, numbered as the clusters, in the
+        coordinates they ran in: ``V`` (``"kmeans"``), its unit rows
+        (``"skmeans"``), or the unit rows of ``X`` (``"refine"``). New
+        documents go to the nearest. Absent for argmax labels.
     embedding_ : ndarray of shape (n_docs, n_clusters)
         The document factor ``V`` (``V'`` for NCW) after eqs. 10-11.
     components_ : ndarray of shape (n_clusters, n_terms)
@@ -123,7 +130,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     True
     """
 
-    _placement_state = ("n_features_in_", "components_", "ncw_column_sums_")
+    _placement_state = ("n_features_in_", "components_", "ncw_column_sums_", "cluster_centers_")
 
     def __init__(self, n_clusters: int = 8, *, weighting: Weighting = "none", n_init: int = 10,
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",
@@ -172,8 +179,15 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
                                         max_iter=self.max_iter)
         self.components_ = best.U.T.copy()
         self.embedding_ = best.V
-        self.memberships_ = memberships_from(best.V)
-        self.labels_ = labels_from_factor(best.V, self.labels, rng, X=X)
+        labels, centres = labels_from_factor(best.V, self.labels, rng, X=X)
+        self.memberships_ = rule_memberships(best.V, self.labels, centres, X)
+        # the k-means rules: the nearest centre, as new documents are placed (and their
+        # largest membership), which k-means' own labels are but for rounding
+        self.labels_ = labels if centres is None else np.argmax(self.memberships_, axis=1)
+        if centres is None:
+            self.__dict__.pop("cluster_centers_", None)
+        else:
+            self.cluster_centers_ = centres
         self.loss_history_ = best.losses
         self.objective_ = float(best.losses[-1])
         self.restart_objectives_ = objectives
@@ -214,17 +228,20 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
             yield from solve_data(make_starts(data, self.n_clusters, self.init, [child], svd=svd))
 
     def transform(self, X):
-        """Soft memberships of new documents, the topic factor ``U`` held fixed (eq. 9 alone)."""
+        """Soft memberships of new documents, the topic factor ``U`` held fixed (eq. 9 alone),
+        read as ``memberships_`` are: by the label rule's centres, if it has them."""
         check_is_fitted(self, "components_")
         X = check_new_input(self, X)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         column_sums = self.ncw_column_sums_ if self.weighting == "ncw" else None
-        return place_documents(X, self.components_, column_sums)
+        # a model saved before the centres were kept places by the argmax, as it did
+        return rule_memberships(new_document_factor(X, self.components_, column_sums),
+                                self.labels, getattr(self, "cluster_centers_", None), X)
 
 
-def place_documents(X, components: np.ndarray, ncw_column_sums: np.ndarray | None = None
-                    ) -> np.ndarray:
-    """Memberships of new documents ``X`` in a fitted NMF: eq. 9 alone, ``U`` held fixed.
+def new_document_factor(X, components: np.ndarray, ncw_column_sums: np.ndarray | None = None
+                        ) -> np.ndarray:
+    """The document factor of new documents ``X`` in a fitted NMF: eq. 9 alone, ``U`` held fixed.
 
     ``components`` is ``U^T`` (k, n_terms); with ``ncw_column_sums`` (the
     fitted matrix's column sums) each new row is first weighted as NMF-NCW
@@ -235,7 +252,7 @@ def place_documents(X, components: np.ndarray, ncw_column_sums: np.ndarray | Non
         X = _scale_rows(X, np.sqrt(np.divide(1.0, d, out=np.zeros_like(d), where=d > 0)))
     k = components.shape[0]
     V0 = np.full((X.shape[0], k), 1.0 / k)
-    return memberships_from(solve_v(X, components.T, V0))
+    return solve_v(X, components.T, V0)
 
 
 def _scale_rows(X, s: np.ndarray):

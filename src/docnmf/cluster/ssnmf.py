@@ -18,7 +18,8 @@ from .._rng import as_generator, child_generators
 from ..constraints import build_constraints, constrained_pairs
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
                             fit_ssnmf_restarts, random_init, solve_g)
-from .nmf import place_documents
+from ._labels import _aligned, _unit_rows, constrained_spherical_kmeans, rule_memberships
+from .nmf import NMFClustering, new_document_factor
 
 __all__ = ["SSNMFClustering", "constraint_f1"]
 
@@ -119,7 +120,15 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     ----------
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
-        Soft memberships: rows of ``G`` scaled to sum to one.
+        Soft memberships: rows of ``G`` scaled to sum to one; for ``"ncw"``
+        and ``"consensus"``, read from the squared distances to
+        ``cluster_centers_`` (fuzzy c-means with m = 2,
+        :func:`~docnmf._estimator.distance_memberships`), so that a document
+        no constraint moved has its label as its largest membership.
+    cluster_centers_ : ndarray of shape (n_clusters, n_coordinates)
+        ``"ncw"``: each cluster's mean direction among the unit rows of ``V``;
+        ``"consensus"``: its unit mean tf-idf document. New documents go to
+        the nearest.
     embedding_ : ndarray of shape (n_docs, n_clusters)
         The cluster indicator ``G`` (unit-length columns); with
         ``factorization="ncw"`` NMF-NCW's document factor ``V``.
@@ -268,9 +277,6 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
     def _fit_ncw(self, X):
         """NMF-NCW of the documents, the constraints applied as labels are read."""
-        from ._labels import _aligned, constrained_spherical_kmeans
-        from .nmf import NMFClustering
-
         k = int(self.n_clusters)
         # started from spherical k-means on V, as on the suite (reports/benchmark-suite)
         nmf = NMFClustering(k, weighting="ncw", labels="skmeans", n_init=int(self.n_init),
@@ -283,8 +289,10 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         self.n_constrained_pairs_ = (len(c.must_link), len(c.cannot_link))
         self.embedding_ = V
         self.S_ = None
-        self.memberships_ = nmf.memberships_
         self.labels_ = _aligned(labels, np.argmax(V, axis=1), k)
+        # placed as the labels were read: the nearest mean direction of the unit rows of V
+        self.cluster_centers_ = _unit_rows(cluster_means(_unit_rows(V), self.labels_, k))
+        self.memberships_ = rule_memberships(V, "skmeans", self.cluster_centers_)
         self.components_ = nmf.components_
         self.ncw_column_sums_ = nmf.ncw_column_sums_
         self.loss_history_ = nmf.loss_history_
@@ -295,7 +303,6 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
     def _fit_consensus(self, X):
         """The consensus and its members; the one that keeps most constraints, repaired."""
-        from ._labels import _unit_rows, constrained_spherical_kmeans
         from .consensus import ConsensusClustering, indicator_matrix, unit_tfidf
 
         k = int(self.n_clusters)
@@ -354,7 +361,9 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         X = check_new_input(self, X)
         check_non_negative(X, f"{type(self).__name__}.transform (input X)")
         if self.factorization == "ncw":    # NMF-NCW's placement, its factors held
-            return place_documents(X, self.components_, self.ncw_column_sums_)
+            # a model saved before the centres were kept places by the argmax, as it did
+            V = new_document_factor(X, self.components_, self.ncw_column_sums_)
+            return rule_memberships(V, "skmeans", getattr(self, "cluster_centers_", None))
         if self.factorization == "consensus":     # the most similar mean document
             from .consensus import unit_tfidf
 
