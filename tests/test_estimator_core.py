@@ -260,3 +260,48 @@ def test_documents_of_a_rescaled_fit_are_placed_as_the_fit_saw_them(name, factor
     assert loaded.scale_exponent_ == fitted.scale_exponent_
     assert np.allclose(loaded.predict_memberships(data), fitted.predict_memberships(data),
                        rtol=1e-9, atol=1e-12)
+
+
+def _mixed_topic_counts(n_docs: int = 120, seed: int = 0) -> np.ndarray:
+    """Counts of documents mixing three topics (Dirichlet 0.3), on which the ways of reading
+    labels (argmax, k-means on the factor, nearest centre) part."""
+    rng = np.random.default_rng(seed)
+    topics = rng.gamma(0.3, 1.0, (len(_WORDS), 3))
+    mix = rng.dirichlet([0.3] * 3, n_docs)
+    X = rng.poisson(40 * mix @ topics.T / topics.sum(axis=0).mean()).astype(float)
+    X[:, :3] += 1       # no empty document
+    return X
+
+
+def _rules(spec) -> list[dict]:
+    rules = getattr(spec.estimator, "LABEL_RULES", ())
+    return [{}] + [{"labels": rule} for rule in rules if rule not in ("argmax", "auto")]
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name, rule", [
+    pytest.param(name, rule, id=f"{name}-{rule.get('labels', 'default')}")
+    for name, spec in METHODS.items() for rule in _rules(spec)])
+def test_the_largest_membership_is_the_label_for_fitted_and_new_documents(name, rule):
+    spec = METHODS[name]
+    X = _mixed_topic_counts()
+    fit, new = X[:100], X[100:]
+    options = {k: v for k, v in {"n_init": 2, "max_iter": 100}.items() if k in spec.parameters()}
+    model = make_estimator(name, 3, random_state=0, **options, **rule)
+    pairs = {"must_link": [(0, 1)], "cannot_link": [(2, 3)]} if spec.constraints else {}
+    if spec.input == "texts":
+        from docnmf.text.vectorize import DocumentVectorizer
+
+        def texts(A):
+            return [". ".join(" ".join(np.repeat(_WORDS, row.astype(int))[i::4])
+                              for i in range(4)) + "." for row in A]
+
+        model.set_params(vectorizer=DocumentVectorizer(min_df=1))
+        fit, new = texts(fit), texts(new)
+    model.fit(fit, **pairs)
+    free = np.arange(4 if spec.constraints else 0, 100)     # in no pair
+    np.testing.assert_array_equal(np.argmax(model.memberships_[free], axis=1),
+                                  model.labels_[free])
+    if spec.places_new_documents:
+        np.testing.assert_array_equal(model.predict(new),
+                                      np.argmax(model.predict_memberships(new), axis=1))
