@@ -305,3 +305,23 @@ def test_the_largest_membership_is_the_label_for_fitted_and_new_documents(name, 
     if spec.places_new_documents:
         np.testing.assert_array_equal(model.predict(new),
                                       np.argmax(model.predict_memberships(new), axis=1))
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name", [name for name, spec in METHODS.items()
+                                  if hasattr(spec.estimator, "transform")])
+def test_set_output_reaches_fit_transform_as_well_as_transform(name):
+    # pandas: the test extra brings it (dask[dataframe])
+    import pandas as pd
+
+    spec = METHODS[name]
+    X = _mixed_topic_counts(60)
+    options = {k: v for k, v in {"n_init": 1, "max_iter": 50}.items() if k in spec.parameters()}
+    model = make_estimator(name, 3, random_state=0, **options).set_output(transform="pandas")
+    pairs = {"must_link": [(0, 1)], "cannot_link": [(2, 3)]} if spec.constraints else {}
+    fitted = model.fit_transform(X, **pairs)
+    placed = model.transform(X[:5])
+    for frame in (fitted, placed):
+        assert isinstance(frame, pd.DataFrame)
+        assert frame.columns.tolist() == model.get_feature_names_out().tolist()
+    np.testing.assert_array_equal(fitted.to_numpy(), model.memberships_)

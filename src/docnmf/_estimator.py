@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import TransformerMixin
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.metaestimators import available_if
@@ -515,11 +516,13 @@ class DocumentClusterer:
         return tags
 
 
-class SoftClusterer(DocumentClusterer):
+class SoftClusterer(DocumentClusterer, TransformerMixin):
     """A :class:`DocumentClusterer` whose ``transform`` gives soft memberships of new documents.
 
     ``fit_transform`` returns the fitted documents' ``memberships_``;
-    ``predict`` is the argmax of ``transform``.
+    ``predict`` is the argmax of ``transform``. Being a scikit-learn
+    transformer here (not only in the estimators' own bases) lets
+    ``set_output`` reach this ``fit_transform`` as well as ``transform``.
     """
 
     def fit_transform(self, X, y=None, **fit_params):
