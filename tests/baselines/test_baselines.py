@@ -303,6 +303,17 @@ def test_lsi_embedding_is_truncated_svd(container):
     np.testing.assert_array_equal(model.predict(container(X)), model.labels_)
 
 
+def test_lsi_of_one_term_is_k_means_on_that_term(container):
+    """TruncatedSVD refuses a single column; its SVD is the column itself (U S = x, V = 1)."""
+    x = np.array([1.0, 1.1, 5.0, 5.2, 9.0, 9.3])[:, None]
+    model = LSIClustering(3, random_state=0).fit(container(x))
+    np.testing.assert_allclose(model.embedding_, x)
+    np.testing.assert_allclose(model.singular_values_, [np.linalg.norm(x)])
+    assert model.labels_[0] == model.labels_[1] != model.labels_[2] == model.labels_[3] \
+        != model.labels_[4] == model.labels_[5] != model.labels_[0]
+    np.testing.assert_array_equal(model.predict(container(x)), model.labels_)
+
+
 def test_pca_embedding_is_centred_svd(container):
     X, _ = short_documents(seed=10)
     model = PCAClustering(3, random_state=0).fit(container(X))

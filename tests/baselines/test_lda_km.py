@@ -1,5 +1,7 @@
 """LDA-Km (Ding & Li 2007): Fisher LDA against the scatter matrices, descent, fixed point, recovery."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -177,6 +179,17 @@ def test_principal_components_are_capped_and_degenerate_cases():
     # more clusters than principal directions: the subspace has all of them
     model = LDAKMeansClustering(4, n_components=2, random_state=0).fit(X)
     assert model.embedding_.shape == (30, 2) and len(np.unique(model.labels_)) == 4
+
+
+@pytest.mark.parametrize("X", [np.ones((6, 1)), np.tile([[0.2, 0.5, 0.3]], (6, 1)) / 0.62],
+                         ids=["one-term", "three-terms"])
+def test_identical_documents_are_one_cluster_not_a_linear_algebra_error(X, container):
+    # the implicitly centred sparse PCA leaves ~1e-16 of variance from rounding; the
+    # discriminant problem on it has no positive definite scatter (LinAlgError before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        model = LDAKMeansClustering(2, random_state=0).fit(container(X))
+    assert model.labels_.tolist() == [0] * 6
 
 
 def test_bad_parameters():

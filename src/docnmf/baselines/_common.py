@@ -27,7 +27,7 @@ from .._rng import as_generator
 __all__ = ["MEMBERSHIP_ATTRIBUTES", "Weighting", "EmbeddingKMeans", "NearestCentre",
            "check_n_clusters",
            "scale_rows", "int_seed", "top_left_singular_vectors", "cluster_means", "one_hot",
-           "kmeans_restarts", "pca_solver"]
+           "kmeans_restarts", "no_variance", "pca_solver"]
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +121,22 @@ def pca_solver(X, r: int):
     if X.shape[1] <= X.shape[0]:
         return X, "covariance_eigh"
     return X.toarray(), "full"
+
+
+def no_variance(X) -> bool:
+    """Whether every column of ``X`` (dense or sparse) is constant: the documents are all one
+    vector.
+
+    Examples
+    --------
+    >>> no_variance(sp.csr_matrix([[1.0, 2.0], [1.0, 2.0]])), no_variance(np.eye(2))
+    (True, False)
+    """
+    if sp.issparse(X):
+        from sklearn.utils.sparsefuncs import mean_variance_axis
+
+        return bool(np.all(mean_variance_axis(sp.csr_matrix(X), axis=0)[1] == 0))
+    return bool(np.all(np.ptp(np.asarray(X), axis=0) == 0))
 
 
 def one_hot(labels: np.ndarray, n_clusters: int) -> np.ndarray:

@@ -23,7 +23,8 @@ from .._estimator import (DocumentClusterer, best_restart, check_fit_input, chec
                           check_numbers, check_positive_ints, distance_memberships,
                           fit_restarts, store_params)
 from .._rng import as_generator
-from ._common import MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, pca_solver
+from ._common import (MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, no_variance,
+                      pca_solver)
 
 __all__ = ["lda_subspace", "within_scatter", "LDAKMeansClustering"]
 
@@ -110,7 +111,9 @@ def within_scatter(Y: np.ndarray, labels: np.ndarray) -> float:
 def _principal_coordinates(X, r: int, rng: np.random.Generator) -> PCA:
     """A fitted PCA with ``r`` components; sparse input is centred implicitly (ARPACK)."""
     X, solver = pca_solver(X, r)
-    return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
+    # documents all alike have no variance: the explained variance ratio (not used) is 0 / 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
 
 
 class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEstimator):
@@ -249,7 +252,7 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
         r = max(1, min(int(self.n_components), X.shape[0] - 1, X.shape[1]))
         pca = _principal_coordinates(X, r, rng)
         keep = pca.explained_variance_ > pca.explained_variance_[0] * 1e-10 \
-            if pca.explained_variance_[0] > 0 else np.zeros(r, dtype=bool)
+            if pca.explained_variance_[0] > 0 and not no_variance(X) else np.zeros(r, dtype=bool)
         if not keep.any() or k == 1:  # no variance to discriminate, or nothing to separate
             self._set_fitted(X, pca, np.zeros((pca.n_components_, 1)), np.zeros(X.shape[0], int),
                              [0.0], 0, True, np.zeros(1), k)

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.decomposition import PCA, TruncatedSVD
 
 from .._estimator import store_params
-from ._common import MEMBERSHIP_ATTRIBUTES, EmbeddingKMeans, NearestCentre, int_seed, pca_solver
+from ._common import (
+    MEMBERSHIP_ATTRIBUTES,
+    EmbeddingKMeans,
+    NearestCentre,
+    int_seed,
+    no_variance,
+    pca_solver,
+)
 
 __all__ = ["LSIClustering", "PCAClustering"]
 
@@ -101,11 +109,16 @@ class LSIClustering(_ProjectedKMeans):
 
     def _embed(self, X, rng):
         r = self._n_components(X)
-        algorithm = "arpack" if r < min(X.shape) else "randomized"
-        svd = TruncatedSVD(r, algorithm=algorithm, random_state=int_seed(rng))
-        self.embedding_ = svd.fit_transform(X)
-        self.components_ = svd.components_
-        self.singular_values_ = svd.singular_values_
+        if X.shape[1] == 1:     # one term: the column is its own SVD (TruncatedSVD needs two)
+            column = np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
+            self.embedding_, self.components_ = column, np.ones((1, 1))
+            self.singular_values_ = np.array([np.linalg.norm(column)])
+        else:
+            algorithm = "arpack" if r < min(X.shape) else "randomized"
+            svd = TruncatedSVD(r, algorithm=algorithm, random_state=int_seed(rng))
+            self.embedding_ = svd.fit_transform(X)
+            self.components_ = svd.components_
+            self.singular_values_ = svd.singular_values_
         self.mean_ = np.zeros(X.shape[1])
         self.n_components_ = r
         return self.embedding_, None
@@ -157,7 +170,7 @@ class PCAClustering(_ProjectedKMeans):
 
     def _embed(self, X, rng):
         r = self._n_components(X)
-        if X.shape[0] > 1 and _no_variance(X):   # centred, X is 0: ARPACK stops at a zero start
+        if X.shape[0] > 1 and no_variance(X):   # centred, X is 0: ARPACK stops at a zero start
             raise ValueError(f"{type(self).__name__}: all {X.shape[0]} documents are the same "
                              "vector, so their principal components are undefined")
         X, solver = pca_solver(X, r)
@@ -168,14 +181,3 @@ class PCAClustering(_ProjectedKMeans):
         self.mean_ = pca.mean_
         self.n_components_ = r
         return self.embedding_, None
-
-
-def _no_variance(X) -> bool:
-    """Whether every column of ``X`` (dense or sparse) is constant."""
-    import scipy.sparse as sp
-
-    if sp.issparse(X):
-        from sklearn.utils.sparsefuncs import mean_variance_axis
-
-        return bool(np.all(mean_variance_axis(sp.csr_matrix(X), axis=0)[1] == 0))
-    return bool(np.all(np.ptp(np.asarray(X), axis=0) == 0))
