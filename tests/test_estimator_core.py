@@ -325,3 +325,21 @@ def test_set_output_reaches_fit_transform_as_well_as_transform(name):
         assert isinstance(frame, pd.DataFrame)
         assert frame.columns.tolist() == model.get_feature_names_out().tolist()
     np.testing.assert_array_equal(fitted.to_numpy(), model.memberships_)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", [m for m, spec in METHODS.items() if spec.input != "texts"])
+def test_sparse_input_with_64_bit_indices_fits_as_with_32_bit(name):
+    """numpy's default integers give a matrix built from (row, col) arrays 64-bit indices;
+    scikit-learn's k-means takes 32-bit ones only, and said so in its own words."""
+    spec = METHODS[name]
+    X = sp.csr_matrix(_mixed_topic_counts(40))
+    wide = X.copy()
+    wide.indices, wide.indptr = X.indices.astype(np.int64), X.indptr.astype(np.int64)
+    pairs = {"must_link": [(0, 1)], "cannot_link": [(2, 3)]} if spec.constraints else {}
+    options = {k: v for k, v in {"n_init": 2, "max_iter": 50}.items() if k in spec.parameters()}
+    fits = [make_estimator(name, 3, random_state=0, **options).fit(data, **pairs)
+            for data in (X, wide)]
+    np.testing.assert_array_equal(fits[1].labels_, fits[0].labels_)
+    if spec.places_new_documents:
+        np.testing.assert_array_equal(fits[1].predict(wide), fits[0].predict(X))

@@ -141,6 +141,7 @@ def check_fit_input(estimator, X):
     ValueError: DocumentClusterer: X is all zero; there is nothing to cluster
     """
     name = type(estimator).__name__
+    X = _int32_indices(X)
     values = X.data if sp.issparse(X) else np.asarray(X)
     top = float(np.max(np.abs(values), initial=0.0))
     if top == 0.0:
@@ -164,6 +165,16 @@ def check_fit_input(estimator, X):
     return _scaled(X, -exponent)
 
 
+def _int32_indices(E):
+    """``E`` with 32-bit sparse indices where they fit (scikit-learn's KMeans takes no other; a
+    matrix built from numpy's default integers has 64-bit ones)."""
+    if not sp.issparse(E) or E.format != "csr" or E.indices.dtype == np.int32 \
+            or max(E.nnz, *E.shape) >= np.iinfo(np.int32).max:
+        return E
+    return sp.csr_matrix((E.data, E.indices.astype(np.int32), E.indptr.astype(np.int32)),
+                         shape=E.shape)
+
+
 def _scaled(X, exponent: int):
     """``X`` times ``2**exponent``, exactly (a new matrix)."""
     if sp.issparse(X):
@@ -178,7 +189,8 @@ def check_new_input(estimator, X):
     against the fit (finite, as many columns, dense or CSR float64) and scaled as
     :func:`check_fit_input` scaled the fitted ``X``, so that the fitted documents placed
     again land where the fit put them."""
-    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    X = _int32_indices(validate_data(estimator, X, accept_sparse="csr", dtype=np.float64,
+                                     reset=False))
     exponent = getattr(estimator, "scale_exponent_", 0)
     return _scaled(X, exponent) if exponent else X
 
