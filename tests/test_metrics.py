@@ -111,3 +111,28 @@ def test_text_labels_with_some_missing_are_refused_in_words(score, missing):
     with pytest.raises(ValueError, match="y_true has no label for 1 documents .* at 2"):
         score(["a", "b", missing, "a"], [0, 1, 1, 0])
     assert score(["a", 1, "a", 1], [0, 1, 0, 1]) == 1.0     # mixed kinds: told apart by text
+
+
+@pytest.mark.parametrize("score", [clustering_accuracy, nmi, purity])
+@pytest.mark.parametrize("first, second", [(1, "1"), (b"a", "a"), (2.5, "2.5")])
+def test_labels_of_two_types_that_read_alike_are_refused_not_merged(score, first, second):
+    """numpy turns [1, "1"] into ["1", "1"]: two classes scored as one, silently."""
+    with pytest.raises(ValueError, match=r"y_true holds .* labels of different types that "
+                                         r"would be read as one"):
+        score([first, second, "b", "b"], [0, 1, 2, 2])
+    with pytest.raises(ValueError, match="y_pred holds"):
+        score([0, 1, 2, 2], np.array([first, second, "b", "b"], dtype=object))
+
+
+def test_nmi_reads_mixed_labels_as_the_confusion_matrix_does():
+    y_true, y_pred = ["a", 1, "a", 1, 2, 2], [0, 0, 1, 1, 2, 2]
+    _, classes, _ = confusion_matrix(y_true, y_pred)
+    assert classes.tolist() == ["1", "2", "a"]
+    # the same partition in plain integers
+    assert nmi(y_true, y_pred) == nmi([0, 1, 0, 1, 2, 2], y_pred)
+
+
+@pytest.mark.parametrize("given", [(x for x in [0, 1]), "ab", 3])
+def test_labels_that_are_not_a_sequence_are_refused_in_words(given):
+    with pytest.raises(TypeError, match="y_true must be a list or an array of labels"):
+        clustering_accuracy(given, [0, 1])

@@ -2,7 +2,11 @@
 
 All functions take the true classes and the predicted clusters as 1-d
 sequences of hashable labels of the same length; label values are arbitrary
-(strings or integers), only the partition they induce matters.
+(strings or integers), only the partition they induce matters. ``-1`` is a
+label like any other here: the documents a docnmf clustering leaves in no
+cluster (label ``-1``) count as one more cluster unless they are left out
+first (``docnmf cluster`` scores the placed ones, and also counts the others
+as errors: ``accuracy_all_documents`` in ``metrics.json``).
 """
 
 from __future__ import annotations
@@ -26,15 +30,33 @@ def _missing(value) -> bool:
         or type(value).__name__ in ("NAType", "NaTType")
 
 
+def _kind(value) -> str:
+    return "text" if isinstance(value, str) else "bytes" if isinstance(value, bytes) else "other"
+
+
+def _refuse_lookalikes(values: list, name: str) -> None:
+    """Labels of different kinds that numpy would turn into one string (``1`` and ``"1"``,
+    ``b"a"`` and ``"a"``) are refused rather than merged into one class."""
+    if len({_kind(v) for v in values}) < 2:
+        return
+    seen: dict[str, object] = {}
+    for v in values:
+        first = seen.setdefault(v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v), v)
+        if _kind(first) != _kind(v):
+            raise ValueError(f"{name} holds {first!r} and {v!r}, labels of different types that "
+                             "would be read as one: give labels of one type")
+
+
 def _codes(labels: Sequence, name: str) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(labels, np.ndarray) or labels.dtype.kind == "O":
         # looked at before numpy turns a NaN among strings into the label "nan" (among numbers
-        # numpy keeps it a NaN, refused below)
+        # numpy keeps it a NaN, refused below), or 1 and "1" into one label
         values = list(labels)
         missing = [i for i, v in enumerate(values) if _missing(v)]
         if missing and not all(isinstance(v, (int, float, np.number)) for v in values):
             raise ValueError(f"{name} has no label for {len(missing)} documents (None or NaN, "
                              f"e.g. at {missing[0]}): score the labelled ones only")
+        _refuse_lookalikes(values, name)
     labels = np.asarray(labels)
     if labels.ndim != 1:
         raise ValueError(f"{name} must be 1-d, one label per document; got shape {labels.shape}")
@@ -61,6 +83,16 @@ def confusion_matrix(y_true: Sequence, y_pred: Sequence) -> tuple[np.ndarray, np
     >>> C.tolist(), rows.tolist(), cols.tolist()
     ([[1, 1], [1, 0]], ['a', 'b'], [0, 1])
     """
+    C, classes, clusters, _, _ = _table(y_true, y_pred)
+    return C, classes, clusters
+
+
+def _table(y_true: Sequence, y_pred: Sequence):
+    """The contingency table, its rows' and columns' labels, and each document's codes."""
+    for name, labels in (("y_true", y_true), ("y_pred", y_pred)):
+        if not hasattr(labels, "__len__") or isinstance(labels, (str, bytes)):
+            raise TypeError(f"{name} must be a list or an array of labels, one per document; "
+                            f"got {type(labels).__name__}")
     if len(y_true) != len(y_pred):
         raise ValueError(f"y_true has {len(y_true)} entries, y_pred {len(y_pred)}")
     if len(y_true) == 0:
@@ -71,7 +103,7 @@ def confusion_matrix(y_true: Sequence, y_pred: Sequence) -> tuple[np.ndarray, np
     clusters, p = _codes(y_pred, "y_pred")
     C = np.zeros((len(classes), len(clusters)), dtype=np.int64)
     np.add.at(C, (t, p), 1)
-    return C, classes, clusters
+    return C, classes, clusters, t, p
 
 
 def best_mapping(y_true: Sequence, y_pred: Sequence) -> dict:
@@ -128,7 +160,7 @@ def nmi(y_true: Sequence, y_pred: Sequence, normalization: NMINormalization = "m
     >>> round(nmi([0, 0, 1, 1], [0, 1, 0, 1]), 6)
     0.0
     """
-    C, _, _ = confusion_matrix(y_true, y_pred)
+    C, _, _, t, p = _table(y_true, y_pred)
     if normalization not in ("max", "min", "arithmetic", "geometric", "joint"):
         raise ValueError(f"unknown normalization {normalization!r}; use one of "
                          "['arithmetic', 'geometric', 'joint', 'max', 'min']")
@@ -140,8 +172,8 @@ def nmi(y_true: Sequence, y_pred: Sequence, normalization: NMINormalization = "m
                  "geometric": np.sqrt(hx * hy)}[normalization]
         if denom <= 0:
             return 1.0 if hx == hy else 0.0
-        score = normalized_mutual_info_score(np.asarray(y_true), np.asarray(y_pred),
-                                             average_method=normalization)
+        # on the codes: the labels as confusion_matrix reads them
+        score = normalized_mutual_info_score(t, p, average_method=normalization)
         return float(max(0.0, min(1.0, score)))
     hxy = _entropy(pxy.ravel())   # MI / H(C, C'), which scikit-learn does not offer
     if hxy <= 0:
