@@ -12,7 +12,7 @@ from scipy.spatial.distance import squareform
 from sklearn.metrics import silhouette_samples
 
 from docnmf.cli import main
-from docnmf.selection import select_k
+from docnmf.selection import kmeans_silhouette_curve, select_k
 from docnmf.selection.choose import MAX_K_VALUES, STABILITY_THRESHOLD, _choose
 from docnmf.selection.criteria import (_silhouette_samples, consensus_matrix,
                                        cophenetic_correlation, match_topics, topic_stability)
@@ -101,13 +101,20 @@ def test_a_range_beyond_the_documents_is_cut_short(caplog):
     with caplog.at_level("WARNING", logger="docnmf"):
         sel = select_k(X, range(2, 31), n_runs=2, random_state=0)
     assert sel.k_values == list(range(2, 7))       # as benchmarks/choose_k.py evaluated it
-    assert "k above 6 is not tried: it is half of the 12 documents with index terms" in caplog.text
+    assert "not trying k=7-30: above half (6) of the 12 documents with index terms" \
+        in caplog.text
     caplog.clear()
     X, _ = _planted(k=2, n=40)
     with caplog.at_level("WARNING", logger="docnmf"):
         sel = select_k(X, range(2, 31), n_runs=2, max_documents=10, random_state=0)
     assert sel.k_values == list(range(2, 6))
-    assert "it is half of the 10 documents drawn (--max-documents)" in caplog.text
+    assert "above half (5) of the 10 documents drawn (--max-documents)" in caplog.text
+    caplog.clear()
+    # the limit is half the documents, not the largest k below it that was asked for
+    X60, _ = _planted(k=2, n=60)
+    with caplog.at_level("WARNING", logger="docnmf"):
+        assert select_k(X60, [2, 3, 40], n_runs=2, random_state=0).k_values == [2, 3]
+    assert "not trying k=40: above half (30) of the 60 documents" in caplog.text
     # documents without index terms are not a draw: they are left out, and said to be
     X = sp.vstack([X[:5], sp.csr_matrix((35, X.shape[1]))]).tocsr()
     with pytest.raises(ValueError, match="half of the 5 documents with index terms"):
@@ -177,3 +184,31 @@ def test_cluster_with_k_auto(demo_jsonl, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["-q", "cluster", demo_jsonl, "-k", "many"])
     assert exc.value.code == 2 and "a whole number or 'auto'" in capsys.readouterr().err
+
+
+def test_k_values_that_are_not_whole_numbers_are_refused_not_truncated():
+    X, _ = _planted(k=2, n=30)
+    for ks in ([2.9, 3.7], [2, 3.0], [True, 3], ["3"]):
+        with pytest.raises(ValueError, match="k must be a whole number of at least 2"):
+            select_k(X, ks, n_runs=2)
+        with pytest.raises(ValueError, match="k must be a whole number of at least 2"):
+            kmeans_silhouette_curve(X, ks)
+    assert select_k(X, [np.int64(2), 3], n_runs=2, random_state=0).k_values == [2, 3]
+
+
+def test_the_baseline_checks_k_as_the_selection_does():
+    X, _ = _planted(k=2, n=30)
+    with pytest.raises(ValueError, match="k must be a whole number of at least 2, got 1"):
+        kmeans_silhouette_curve(X, [1, 2])
+    with pytest.raises(ValueError, match="k=30 leaves no two documents together"):
+        kmeans_silhouette_curve(X, [30])
+    assert len(kmeans_silhouette_curve(X, [2, 29])) == 2
+
+
+def test_two_selections_alike_but_for_their_timings_are_equal():
+    X, _ = _planted(k=2, n=30)
+    a, b = (select_k(X, [2, 3], n_runs=2, random_state=0) for _ in range(2))
+    b.table[0]["seconds"] += 1.0
+    assert a == b
+    b.table[0]["cophenetic"] += 0.5
+    assert a != b

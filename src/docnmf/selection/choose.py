@@ -53,6 +53,17 @@ class KSelection:
     def k_values(self) -> list[int]:
         return [row["k"] for row in self.table]
 
+    def __eq__(self, other) -> bool:
+        """The same criteria, choice and parameters; the seconds each k took may differ."""
+        if not isinstance(other, KSelection):
+            return NotImplemented
+
+        def untimed(sel):
+            return ([{c: v for c, v in row.items() if c != "seconds"} for row in sel.table],
+                    sel.chosen, sel.k, sel.reason, sel.params)
+
+        return untimed(self) == untimed(other)
+
 
 def sample_documents(X, max_documents: int, rng: np.random.Generator) -> np.ndarray:
     """Sorted indices of at most ``max_documents`` documents with index terms, drawn at random."""
@@ -190,13 +201,9 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     -------
     KSelection
     """
-    ks = sorted({int(k) for k in k_values})
-    if not ks:
-        raise ValueError("no value of k to try")
+    ks = sorted(set(_check_k_values(k_values)))
     if len(ks) > MAX_K_VALUES:
         raise ValueError(f"{len(ks)} values of k to try; at most {MAX_K_VALUES}")
-    if ks[0] < 2:
-        raise ValueError(f"k must be at least 2, got {ks[0]}")
     if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 2:
         raise ValueError(f"the criteria compare restarts: n_runs (--restarts) must be at least "
                          f"2, got {n_runs!r}")
@@ -211,8 +218,9 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     if not fits:
         raise ValueError(f"k={ks[0]} is more than half of {used}: too few to choose k among")
     if len(fits) < len(ks):
-        logger.warning("k above %d is not tried: it is half of %s, and beyond it clusters of one "
-                       "or two documents are trivially stable", fits[-1], used)
+        logger.warning("not trying %s: above half (%d) of %s, clusters of one or two documents "
+                       "are trivially stable", _describe(ks[len(fits):], "k="),
+                       len(rows) // 2, used)
         ks = fits
     Xs = _restrict(X, rows)
     logger.info("choosing k among %s on %d of %d documents, %d restarts per k",
@@ -231,10 +239,21 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     return KSelection(table, chosen, k, reason, params)
 
 
-def _describe(ks: Sequence[int]) -> str:
+def _describe(ks: Sequence[int], prefix: str = "") -> str:
     if len(ks) > 2 and ks == list(range(ks[0], ks[-1] + 1)):
-        return f"{ks[0]}-{ks[-1]}"
-    return ",".join(map(str, ks))
+        return f"{prefix}{ks[0]}-{ks[-1]}"
+    return prefix + ",".join(map(str, ks))
+
+
+def _check_k_values(k_values) -> list[int]:
+    """``k_values`` as ints, each at least 2, or a ValueError naming the first that is not."""
+    ks = list(k_values)
+    if not ks:
+        raise ValueError("no value of k to try")
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+            raise ValueError(f"k must be a whole number of at least 2, got {k!r}")
+    return [int(k) for k in ks]
 
 
 def kmeans_silhouette_curve(X, k_values: Sequence[int], *, max_documents: int = 1000,
@@ -242,12 +261,16 @@ def kmeans_silhouette_curve(X, k_values: Sequence[int], *, max_documents: int = 
     """The plain baseline: silhouette (cosine) of k-means on the tf-idf documents, per k."""
     from sklearn.cluster import KMeans
 
+    ks = _check_k_values(k_values)
     rng = as_generator(random_state)
     Xs = _restrict(X, sample_documents(X, max_documents, rng))
+    if max(ks) >= Xs.shape[0]:
+        raise ValueError(f"k={max(ks)} leaves no two documents together: the silhouette needs "
+                         f"k below the {Xs.shape[0]} documents it is computed on")
     seed = int(rng.integers(2**31 - 1))
     out = []
-    for k in k_values:
-        labels = KMeans(int(k), n_init=3, random_state=seed).fit_predict(Xs)
+    for k in ks:
+        labels = KMeans(k, n_init=3, random_state=seed).fit_predict(Xs)
         out.append(float(silhouette_score(Xs, labels, metric="cosine"))
                    if len(np.unique(labels)) > 1 else float("nan"))
     return out
