@@ -337,6 +337,9 @@ def test_place_takes_a_list_of_texts_and_says_what_else_it_got(demo_split):
         model.place("stars and planets")
     with pytest.raises(ValueError, match="document 1 is NoneType"):
         model.place(["stars", None])
+    with pytest.raises(TypeError, match="expected an iterable of documents .strings., got "
+                                        "NoneType"):
+        model.place(None)
     nothing = model.place([])
     assert nothing.labels.shape == (0,) and nothing.memberships.shape == (0, 5)
     assert nothing.X.shape == (0, model.estimator.n_features_in_)

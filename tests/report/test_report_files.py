@@ -309,3 +309,13 @@ def test_an_objective_that_rises_is_said_to_rise(demo_out, tmp_path, method, his
     html = (folder / "report.html").read_text(encoding="utf-8")
     section = html[html.index('<section id="objective">'):]
     assert says in section[:section.index("</section>")]
+
+
+def test_render_report_takes_the_folder_or_its_path_and_names_anything_else(demo_out):
+    read = render_report(read_run_folder(demo_out))
+    assert render_report(demo_out) == render_report(str(demo_out)) == read
+    with pytest.raises(TypeError, match="takes a result folder .its path, or read_run_folder's "
+                                        "result., not dict"):
+        render_report({"run": {}})
+    with pytest.raises(ReportError, match="no such result folder"):
+        render_report(demo_out / "missing")

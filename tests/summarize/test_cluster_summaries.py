@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+import pytest
 
+from docnmf.summarize import summarize_texts
 from docnmf.summarize.api import pick_documents, summarize_clusters
 
 TOPICS = {
@@ -79,3 +81,14 @@ def test_a_cluster_summary_comes_from_its_most_representative_documents():
     np.testing.assert_array_equal(pick_documents(3, 2, scores=memberships[:, 0]), [1, 2])
     assert pick_documents(10, 4, random_state=1).tolist() == \
         sorted(pick_documents(10, 4, random_state=1).tolist())
+
+
+def test_a_single_text_or_a_missing_one_is_refused_in_words():
+    """A bare string was summarized character by character ('no index terms left'), and None
+    became the sentence 'None'."""
+    text = "The rover landed on Mars on Monday. Engineers cheered the landing at noon."
+    with pytest.raises(TypeError, match="expected an iterable of documents, got a single string"):
+        summarize_texts(text, "20w")
+    with pytest.raises(ValueError, match="document 1 is NoneType None, not a string"):
+        summarize_texts([text, None], "20w")
+    assert summarize_texts([text], "20w")

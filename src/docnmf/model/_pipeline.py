@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ..text.vectorize import DocumentVectorizer
+from ..text.vectorize import DocumentVectorizer, as_text_list
 
 __all__ = ["ClusteringModel", "Placement"]
 
@@ -168,12 +168,10 @@ class ClusteringModel:
 
     def place(self, texts: Sequence[str]) -> Placement:
         """Labels and memberships of new documents; see :class:`Placement`."""
-        if isinstance(texts, str):
-            raise TypeError("expected a list of documents, got a single string")
         if not hasattr(self.estimator, "predict_memberships"):
             raise TypeError(f"{type(self.estimator).__name__} cannot place new documents (see "
                             "Method.places_new_documents): its ClusteringModel holds the fit only")
-        texts = list(texts)     # each must be a string: the vectorizer says which is not
+        texts = as_text_list(texts)
         if not texts:
             nothing = np.zeros(0, dtype=np.int64)
             return Placement(nothing, np.zeros((0, self.n_clusters)), nothing,

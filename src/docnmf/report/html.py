@@ -12,6 +12,7 @@ import colorsys
 import html
 import json
 import logging
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
@@ -374,8 +375,14 @@ def _json_for_script(obj: Any) -> str:
             .replace("</", "<\\/").replace("<!--", "<\\!--"))
 
 
-def render_report(folder: RunFolder) -> str:
-    """The HTML text of the report of a result folder read by :func:`read_run_folder`."""
+def render_report(folder: RunFolder | str | os.PathLike) -> str:
+    """The HTML text of the report of a result folder: read by :func:`read_run_folder`, or
+    its path."""
+    if isinstance(folder, (str, os.PathLike)):
+        folder = read_run_folder(folder)
+    elif not isinstance(folder, RunFolder):
+        raise TypeError(f"render_report takes a result folder (its path, or read_run_folder's "
+                        f"result), not {type(folder).__name__}")
     run = folder.run
     corpus = (run.get("corpus") or {}).get("name") or folder.path.name
     method = (run.get("parameters") or {}).get("method", "")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._rng import as_generator
+from ..text.vectorize import as_text_list
 from .assemble import LengthPolicy, assemble_summary
 from .matrices import build_pool, term_matrices
 from .rankers import RANKERS, Context
@@ -56,7 +57,7 @@ def summarize_documents(documents: Sequence[str], length: str = "665b", *,
     if method not in RANKERS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(RANKERS)}")
     parse_length(length)
-    documents = [str(d) for d in documents]
+    documents = as_text_list(documents)
     pool = build_pool(documents, min_words=min_words)
     if len(pool) == 0:
         pool = build_pool(documents, min_words=0)

@@ -149,7 +149,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         (topic models, the consensus) beside the tf-idf, from one pass over
         the texts.
         """
-        docs = _as_text_list(raw_documents)
+        docs = as_text_list(raw_documents)
         if not docs:
             raise EmptyVocabularyError("no documents to learn a vocabulary from")
         low, high = self._document_count_bounds(len(docs))
@@ -179,7 +179,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
     def count(self, raw_documents) -> sp.csr_matrix:
         """Raw term counts of ``raw_documents`` on the fitted vocabulary."""
         check_is_fitted(self, "vocabulary_")
-        tokens = self.analyzer_.tokenize(_as_text_list(raw_documents))
+        tokens = self.analyzer_.tokenize(as_text_list(raw_documents))
         stems = self.analyzer_.stem_words(tokens.words)
         columns = np.array([self.vocabulary_.get(s, -1) for s in stems], dtype=np.int32)
         return _count_matrix(tokens, columns, len(self.vocabulary_))
@@ -204,7 +204,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         are returned without reading the texts again.
         """
         check_is_fitted(self, "vocabulary_")
-        docs = _as_text_list(raw_documents)
+        docs = as_text_list(raw_documents)
         if _digest(docs) == getattr(self, "_fit_digest", None):
             return self._fit_readable_names.copy()
         forms = self.analyzer_.readable_forms(docs)
@@ -244,10 +244,16 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
     return low, high
 
 
-def _as_text_list(raw_documents) -> list[str]:
-    if isinstance(raw_documents, str):
+def as_text_list(raw_documents) -> list[str]:
+    """``raw_documents`` as a list of strings, or a TypeError/ValueError that names the problem
+    (a single string, no iterable at all, a document that is not a string)."""
+    if isinstance(raw_documents, (str, bytes)):
         raise TypeError("expected an iterable of documents, got a single string")
-    docs = list(raw_documents)
+    try:
+        docs = list(raw_documents)
+    except TypeError:
+        raise TypeError(f"expected an iterable of documents (strings), got "
+                        f"{type(raw_documents).__name__}") from None
     for i, d in enumerate(docs):
         if not isinstance(d, str):
             # str(nan) would become the term "nan", str(b"x") the terms "b" and "x"
