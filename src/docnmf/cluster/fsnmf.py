@@ -216,6 +216,9 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
         ``W`` is the one the fitted ``G`` was computed under: the equal starting
         weights for ``"fit-then-weigh"``, the final weights for ``"alternating"``.
+        The alternating updates stop when eq. 1 settles, before ``G`` solves
+        eq. 3 for the final ``F`` and ``W``, so fitted documents placed again
+        can change cluster there.
         """
         check_is_fitted(self, "components_")
         X = check_new_input(self, X)

@@ -544,6 +544,11 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
     def transform(self, X, *, kernel_diag=None):
         """Memberships of new documents by the out-of-sample updates (eqs. 29-30), no refit.
 
+        Each new document is appended to the fit as one more document, with a
+        concept weight ``w'`` of its own (Section 3.6), so a fitted document
+        placed again is not its fitted row: a few change cluster (more with
+        the squared kernel, where a document's similarity to itself weighs most).
+
         With ``kernel="precomputed"``, ``X`` is the (n_new, n_docs) kernel
         between the new and the fitted documents and ``kernel_diag`` the
         (n_new,) values ``k(x', x')``.
