@@ -189,6 +189,33 @@ def test_documents_without_terms_are_named_once(name, planted):
     assert caught[[str(w.message) for w in caught].index(said[0])].filename == __file__
 
 
+@pytest.mark.parametrize("name", [m for m, spec in METHODS.items()
+                                  if spec.input != "texts" and spec.places_new_documents])
+def test_new_documents_without_terms_are_named_where_they_are_placed(name, planted):
+    """predict gave them a cluster from ties (usually 0) with no word, where fit warns and
+    ClusteringModel.place labels them -1."""
+    import warnings
+
+    model = _fit(name, planted, n_init=1)
+    X, _ = planted(45, 30, 3, seed=1)
+    new = sp.vstack([sp.csr_matrix(X[:3]), sp.csr_matrix((2, 30))]).tocsr()
+    if METHODS[name].input == "counts":
+        new = sp.csr_matrix(np.round(5 * new.toarray()))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.predict(new)
+    said = [w for w in caught if "have no terms" in str(w.message)]
+    expected = (f"{type(model).__name__}: 2 of the 5 documents placed have no terms the model "
+                "knows (all-zero rows); their labels come from ties, not content "
+                "(ClusteringModel.place and docnmf assign label them -1)")
+    assert [str(w.message) for w in said] == [expected]
+    assert said[0].filename == __file__
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.predict(new[:3])
+    assert not [w for w in caught if "have no terms" in str(w.message)]
+
+
 def test_restarts_fitted_side_by_side_are_logged_without_a_time_of_their_own(caplog):
     import logging
 

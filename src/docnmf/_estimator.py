@@ -13,6 +13,8 @@ import contextvars
 import functools
 import inspect
 import logging
+import os
+import sys
 import time
 import warnings
 from typing import Any, Callable, Iterable, Sequence, TypeVar
@@ -191,21 +193,42 @@ def check_new_input(estimator, X):
     again land where the fit put them."""
     X = _int32_indices(validate_data(estimator, X, accept_sparse="csr", dtype=np.float64,
                                      reset=False))
+    _warn_empty_rows(type(estimator).__name__, X, placing=True)
     exponent = getattr(estimator, "scale_exponent_", 0)
     return _scaled(X, exponent) if exponent else X
 
 
-def _warn_empty_rows(name: str, X) -> None:
+def _caller_outside_docnmf() -> int:
+    """The ``stacklevel`` that names the first caller outside docnmf (and scikit-learn's
+    wrappers of its methods), for a warning given here: placing goes through more or fewer
+    of their calls depending on the estimator."""
+    import sklearn
+
+    ours = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+                 for m in (sys.modules[__package__], sklearn))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(ours):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _warn_empty_rows(name: str, X, placing: bool = False) -> None:
     """Documents without a term have nothing to be clustered by: say so (their labels come from
-    ties, usually cluster 0, which they swell), once, in the outermost fit."""
-    if _FIT_DEPTH.get() > 1:
+    ties, usually cluster 0, which they swell), once, in the outermost fit, or when new
+    documents are placed outside any fit."""
+    if _FIT_DEPTH.get() > (0 if placing else 1):
         return
     if sp.issparse(X):
         empty = int(np.sum(np.diff(sp.csr_matrix(X).indptr) == 0)) if X.format == "csr" \
             else int(np.sum(np.asarray(abs(X).sum(axis=1)).ravel() == 0))
     else:
         empty = int(np.sum(~np.any(np.asarray(X) != 0, axis=1)))
-    if empty:
+    if empty and placing:
+        warnings.warn(f"{name}: {empty} of the {X.shape[0]} documents placed have no terms the "
+                      "model knows (all-zero rows); their labels come from ties, not content "
+                      "(ClusteringModel.place and docnmf assign label them -1)",
+                      UserWarning, stacklevel=_caller_outside_docnmf())
+    elif empty:
         warnings.warn(f"{name}: {empty} of the {X.shape[0]} documents have no terms (all-zero "
                       "rows); their labels come from ties, not content: leave them out before "
                       "fitting (docnmf.cluster_corpus and docnmf cluster label them -1)",
