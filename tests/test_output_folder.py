@@ -155,6 +155,48 @@ def test_a_folder_of_other_files_is_never_replaced(tmp_path, capsys):
         OutputFolder(out).__enter__()
 
 
+def test_files_added_to_a_result_folder_are_never_replaced_with_it(tmp_path, capsys):
+    """The marker made the whole folder docnmf's: a user's notes.txt or folder put beside the
+    results went when the command ran again."""
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    (out / "notes.txt").write_text("keep me")
+    (out / "mine").mkdir()
+    (out / "mine" / "a.txt").write_text("keep me too")
+    code, _, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+    assert code == 2 and "holds files docnmf did not write (mine, notes.txt)" in err
+    assert (out / "notes.txt").read_text() == "keep me" and (out / "mine" / "a.txt").is_file()
+    # what docnmf writes into its own folder afterwards stays its own
+    (out / "notes.txt").unlink()
+    (out / "mine" / "a.txt").unlink()
+    (out / "mine").rmdir()
+    (out / "report.html").unlink()
+    assert main(["-q", "report", str(out)]) == 0
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+
+
+@pytest.mark.parametrize("earlier", ["run.json", "results.jsonl", "results.json"])
+def test_a_folder_with_a_results_file_of_its_own_is_not_taken_for_docnmfs(tmp_path, capsys,
+                                                                         earlier):
+    """Folders from before the marker are recognised by their results file; a user's folder
+    holding a file of that name (and a thesis, a folder of figures) was replaced whole."""
+    out = tmp_path / "project"
+    out.mkdir()
+    (out / earlier).write_text('{"my": "data"}')
+    (out / "thesis.tex").write_text("draft")
+    (out / "figs").mkdir()
+    code, _, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+    assert code == 2 and "holds files docnmf did not write (figs, thesis.tex)" in err
+    assert (out / "thesis.tex").read_text() == "draft" and (out / earlier).is_file()
+    # a folder of an earlier version, with only the kinds of file docnmf writes, is replaced
+    (out / "thesis.tex").unlink()
+    (out / "figs").rmdir()
+    (out / "report.md").write_text("# an earlier report")
+    (out / "model").mkdir()
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    assert not (out / "report.md").exists()
+
+
 def _tree(folder):
     return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*"))
             if p.is_file()}

@@ -34,7 +34,7 @@ except ImportError:  # Windows: folders are still published whole, without the l
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "to_jsonable",
            "spreadsheet_safe", "OutputFolder", "OutputFolderError", "writes_folder",
-           "published_path"]
+           "published_path", "note_written"]
 
 logger = logging.getLogger(__name__)
 
@@ -278,7 +278,7 @@ class OutputFolder:
 
     def _publish(self) -> None:
         staging = self.staging
-        atomic_write_text(staging / MARKER, json.dumps({"written_by": "docnmf"}) + "\n")
+        _write_marker(staging, {name for name in os.listdir(staging) if name != MARKER})
         _fsync_dir(staging)
         old = None
         if self.target.is_dir():
@@ -351,9 +351,10 @@ def check_output_folder(target: str | os.PathLike) -> None:
     """An :class:`OutputFolderError` unless ``target`` can become a result folder.
 
     It can when it does not exist yet, is an empty folder, or was written by
-    docnmf (it holds the marker file, or ``run.json`` / ``results.jsonl`` /
-    ``results.json`` of an earlier version): a folder of other files is never
-    replaced.
+    docnmf and holds nothing else: the marker file lists what docnmf put
+    there; a folder of an earlier version (``run.json`` / ``results.jsonl`` /
+    ``results.json``, no marker) may hold only the kinds of file docnmf
+    writes. A folder of other files, or with others added, is never replaced.
     """
     target = Path(target)
     if target.exists() and not target.is_dir():
@@ -378,10 +379,62 @@ def check_output_folder(target: str | os.PathLike) -> None:
     if {"model.json", "arrays.npz"} <= set(names):
         raise OutputFolderError(f"{target} is a saved model; a result folder is replaced whole, "
                                 "so give another folder with -o")
-    if names and MARKER not in names and not set(_EARLIER_OUTPUTS) & set(names):
-        shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    # a write of docnmf's cut short by a kill (atomic_write_bytes) goes with the folder
+    names = [n for n in names if not (n.startswith(".") and n.endswith(".tmp"))]
+    if MARKER in names:
+        written = _marked_entries(target)
+        foreign = [] if written is None else [n for n in names if n not in written | {MARKER}]
+    elif set(_EARLIER_OUTPUTS) & set(names):
+        foreign = [n for n in names if not _earlier_output(target / n)]
+    else:
+        foreign = names
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
         raise OutputFolderError(f"{target} holds files docnmf did not write ({shown}); a result "
-                                "folder is replaced whole, so give a new or empty folder with -o")
+                                "folder is replaced whole, so move them out or give a new or "
+                                "empty folder with -o")
+
+
+def _marked_entries(folder: Path) -> set[str] | None:
+    """The names the marker of ``folder`` lists as docnmf's; None for a marker of a version
+    that did not list them (or one that cannot be read)."""
+    try:
+        entries = json.loads((folder / MARKER).read_text(encoding="utf-8")).get("entries")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        return None
+    return set(entries)
+
+
+#: What a result folder written before the marker listed its entries may hold: the kinds of
+#: file docnmf writes, and its subfolders. Anything else (notes.txt, thesis.tex, figs/) is not
+#: docnmf's, whatever else the folder holds.
+_OUTPUT_SUFFIXES = (".csv", ".json", ".jsonl", ".npz", ".png", ".md", ".html")
+_OUTPUT_SUBFOLDERS = ("model", "assignments")
+
+
+def _earlier_output(path: Path) -> bool:
+    if path.name.startswith("."):
+        return False
+    if path.is_dir():
+        return path.name in _OUTPUT_SUBFOLDERS
+    return path.suffix in _OUTPUT_SUFFIXES
+
+
+def note_written(folder: str | os.PathLike, name: str) -> None:
+    """Add ``name`` to the entries the marker of the published ``folder`` lists, for a file
+    written into it afterwards (``docnmf report``'s report.html), so the next run may replace
+    it with the rest."""
+    folder = Path(folder)
+    written = _marked_entries(folder) if (folder / MARKER).is_file() else None
+    if written is not None and name not in written:
+        _write_marker(folder, written | {name})
+
+
+def _write_marker(folder: Path, entries: set[str]) -> None:
+    atomic_write_text(folder / MARKER, json.dumps({"written_by": "docnmf",
+                                                   "entries": sorted(entries)}) + "\n")
 
 
 def published_path(path: str | os.PathLike) -> Path:

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..diagnostics import warning_lines
-from ..io import atomic_write_text, published_path, to_jsonable
+from ..io import atomic_write_text, note_written, published_path, to_jsonable
 from .data import membership_bands
 from .folder import RunFolder, read_run_folder
 
@@ -438,7 +438,9 @@ def write_report(outdir: str | Path) -> Path:
     if folder.data is None:
         logger.warning("%s has no report_data.json (docnmf cluster writes it): the report lacks "
                        "the map, keyword weights, snippets and cluster similarity", outdir)
-    return atomic_write_text(Path(outdir) / "report.html", render_report(folder))
+    written = atomic_write_text(Path(outdir) / "report.html", render_report(folder))
+    note_written(outdir, "report.html")     # the folder stays docnmf's, to be replaced whole
+    return written
 
 
 def _representative_ids(cell: str) -> list[str]:
