@@ -460,7 +460,8 @@ def _add_benchmark_parser(sub) -> None:
                    help="which half of the suite (default all: both); confirm, confirm2: the "
                         "confirmation sets declared after the defaults were fixed")
     p.add_argument("--corpora", default=None,
-                   help="comma-separated corpus names (default: every corpus of --role)")
+                   help="comma-separated corpus names of --role (default: every one; a "
+                        "confirmation corpus is named with its --role)")
     p.add_argument("--methods", nargs="+", default=None, metavar="ENTRY",
                    help="docnmf methods, 'default' (what 'docnmf cluster' runs), "
                         "'method:option=value,...' variants and peers "
@@ -1466,11 +1467,19 @@ def _cmd_benchmark(args) -> int:
         return 0
     corpora = suite_corpora(None if args.role == "all" else args.role)
     if args.corpora:
+        named = [name.strip() for name in args.corpora.split(",")]
+        roles = {c.name: c.role for c in declared}
+        elsewhere = [n for n in named if n in roles and n not in {c.name for c in corpora}]
+        if elsewhere:
+            # the halves and the confirmation sets are reported apart: a corpus runs in its own
+            raise UsageError(f"{elsewhere[0]} is a corpus of --role {roles[elsewhere[0]]}, not of "
+                             f"--role {args.role}: name it with its role")
         corpora = [c for c in declared
                    if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]
     missing = [c.name for c in corpora if c.dataset not in found]
     if missing:
         raise UsageError(f"corpora not found: {', '.join(missing)}; set DOCNMF_DATA")
+    _check_benchmark_folder(args.output)
     try:
         records = run_suite(args.output / "results.jsonl", entries,
                             corpora=corpora, runs=args.runs, seed=args.seed, jobs=args.jobs)
@@ -1481,6 +1490,33 @@ def _cmd_benchmark(args) -> int:
     paths = write_benchmark_report(args.output, records)
     print(f"report: {paths[0]}")
     return 0
+
+
+#: What docnmf benchmark writes into its folder; it leaves the folder's other files alone.
+_BENCHMARK_FILES = ("results.jsonl", "report.md", "summary.json", "accuracy.png")
+
+
+def _check_benchmark_folder(outdir: Path) -> None:
+    """A UsageError unless ``outdir`` can take docnmf benchmark's files: not a file, a saved
+    model or another command's result folder (each is one run's, whole), and none of the
+    files benchmark writes there unless its results.jsonl is (they would be overwritten)."""
+    from .io import MARKER
+
+    if outdir.exists() and not outdir.is_dir():
+        raise UsageError(f"{outdir} is a file, not a folder; give a folder with -o")
+    if not outdir.is_dir():
+        return
+    if (outdir / "model.json").is_file() and (outdir / "arrays.npz").is_file():
+        raise UsageError(f"{outdir} is a saved model; give benchmark a folder of its own with -o")
+    if (outdir / MARKER).exists():
+        raise UsageError(f"{outdir} is the result folder of another docnmf command, which is "
+                         "one run's, whole; give benchmark a folder of its own with -o")
+    if not (outdir / "results.jsonl").exists():
+        clash = [name for name in _BENCHMARK_FILES if (outdir / name).exists()]
+        if clash:
+            raise UsageError(f"{outdir} holds {', '.join(clash)}, which benchmark would "
+                             "overwrite, and no results.jsonl of a benchmark beside them; give "
+                             "a new folder, or one benchmark wrote, with -o")
 
 
 def _safe_name(name: str) -> str:

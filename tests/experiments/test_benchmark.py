@@ -174,7 +174,10 @@ def test_the_command_runs_one_half_only_and_reports_it(data_home, tmp_path, caps
     # a tuning corpus is not in the held-back half
     assert main(["-q", "benchmark", "--role", "held_back", "--corpora", "20newsgroups_rec",
                  "-o", str(out)]) == 2
-    assert "unknown corpus '20newsgroups_rec'" in capsys.readouterr().err
+    assert ("20newsgroups_rec is a corpus of --role tuning, not of --role held_back: name it "
+            "with its role") in capsys.readouterr().err
+    assert main(["-q", "benchmark", "--corpora", "no_such_corpus", "-o", str(out)]) == 2
+    assert "unknown corpus 'no_such_corpus'" in capsys.readouterr().err
 
 
 def test_the_confirmation_sets_are_listed_and_run_by_their_role(data_home, tmp_path, capsys):
@@ -189,7 +192,34 @@ def test_the_confirmation_sets_are_listed_and_run_by_their_role(data_home, tmp_p
     assert "corpora not found: tdt2_5c_1" in capsys.readouterr().err
     # the whole suite is both halves; a confirmation corpus is named with its role
     assert main(["-q", "benchmark", "--corpora", "tdt2_5c_1", "-o", str(tmp_path)]) == 2
-    assert "unknown corpus 'tdt2_5c_1'" in capsys.readouterr().err
+    assert "tdt2_5c_1 is a corpus of --role confirm, not of --role all: name it with its role" \
+        in capsys.readouterr().err
+
+
+def test_the_folder_is_a_benchmarks_own_or_new(data_home, tmp_path, capsys):
+    """benchmark wrote its files into any folder: over a user's report.md, into another
+    command's result folder (one run's, whole), which the next run of that command then
+    replaced whole with the user's files in it."""
+    def bench(out):
+        return main(["-q", "benchmark", "--role", "held_back", "--corpora", "cluto_tr31",
+                     "--methods", "nmf", "--runs", "1", "--jobs", "1", "-o", str(out)])
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.md").write_text("my report")
+    assert bench(mine) == 2
+    assert "holds report.md, which benchmark would overwrite" in capsys.readouterr().err
+    assert (mine / "report.md").read_text() == "my report"
+    result = tmp_path / "result"
+    assert main(["-q", "demo", "-o", str(result)]) == 0
+    assert bench(result) == 2
+    assert "is the result folder of another docnmf command" in capsys.readouterr().err
+    assert not (result / "results.jsonl").exists()
+    # a folder with other files but none of benchmark's takes them beside its own, and again
+    (mine / "report.md").unlink()
+    (mine / "notes.txt").write_text("my notes")
+    assert bench(mine) == 0 and bench(mine) == 0
+    assert (mine / "notes.txt").read_text() == "my notes" and (mine / "report.md").exists()
 
 
 def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
