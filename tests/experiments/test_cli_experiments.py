@@ -118,6 +118,40 @@ def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_fol
     assert "as_published" not in header["params"]
 
 
+def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_path, capsys):
+    """The consensus and PLSI got tf-idf (the consensus said 'give counts'), NMA tf-idf too,
+    which it cannot read: a traceback and a .partial folder left behind."""
+    from docnmf.corpus import read_corpus
+    from docnmf.experiments.protocol import method_seed
+    from docnmf.methods import make_estimator
+    from docnmf.metrics import clustering_accuracy
+    from docnmf.text.vectorize import DocumentVectorizer
+
+    out = tmp_path / "ev"
+    code, _, err = run(["-q", "evaluate", str(labelled_folder), "--methods", "nma,consensus,plsi",
+                        "--k-range", "4", "--runs", "1", "--restarts", "2", "--jobs", "1",
+                        "-o", str(out)], capsys)
+    assert code == 0, err
+    records = {r["method"]: r for r in map(json.loads, (out / "results.jsonl").read_text()
+                                           .splitlines()[1:])}
+    assert sorted(records) == ["consensus", "nma", "plsi"]
+    assert not any(r["warnings"] for r in records.values())
+    # the same fit as docnmf cluster makes of these texts: counts of its vocabulary, the texts
+    corpus = read_corpus(str(labelled_folder))
+    labels = [labs[0] for labs in corpus.labels]
+    options = {"stop_words": "english", "stem": True, "min_df": 2, "max_df": 0.95}
+    counts = DocumentVectorizer(**options).fit_count(corpus.texts)
+    for method, data, extra in [
+            ("consensus", counts, {}),
+            ("nma", corpus.texts, {"vectorizer": DocumentVectorizer(**options)})]:
+        model = make_estimator(method, 4, random_state=method_seed(0, 4, 0, method), n_init=2,
+                               **extra)
+        expected = clustering_accuracy(labels, model.fit_predict(data))
+        assert records[method]["accuracy"] == pytest.approx(expected, abs=1e-12)
+    assert records["nma"]["n_terms"] == counts.shape[1]
+    assert not list(tmp_path.glob(".ev.*"))
+
+
 @pytest.mark.parametrize("argv, message", [
     (["reproduce", "nope"], "unknown table 'nope'"),
     (["reproduce"], "give a table name"),

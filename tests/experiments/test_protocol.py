@@ -233,3 +233,12 @@ def test_invalid_protocols(change, message, planted_data, planted_condition, tmp
         run_protocol(small_protocol(planted_condition, **change), tmp_path / "r.jsonl",
                      data=planted_data)
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_a_method_that_segments_texts_is_refused_on_a_count_matrix(planted_data,
+                                                                   planted_condition, tmp_path):
+    with pytest.raises(ProtocolError, match="nma segments the documents' texts, but 'planted' "
+                                            "comes as term counts"):
+        run_protocol(small_protocol(planted_condition, methods=("nmf", "nma"), runs=1),
+                     tmp_path / "r.jsonl", jobs=1, data=planted_data)
+    assert not (tmp_path / "r.jsonl").exists()

@@ -39,7 +39,7 @@ from ..text.vectorize import DocumentVectorizer, document_count_bounds, kept_col
 from ..text.weighting import TfidfWeighting
 
 __all__ = ["Weighting", "WEIGHTINGS", "DataCondition", "PreparedData", "ProtocolError",
-           "prepare_data", "subset_indices", "weigh_subset"]
+           "prepare_data", "subset_counts", "subset_indices", "weigh_subset"]
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +140,8 @@ class PreparedData:
         Tokenization settings when the counts were made from texts.
     cluster_options : dict
         The settings of the ``"cluster"`` weighting (:meth:`DataCondition.cluster_options`).
+    texts : list of str or None
+        The documents' texts, for methods that read them (NMA); None for matrix corpora.
     """
 
     counts: sp.csr_matrix
@@ -148,6 +150,7 @@ class PreparedData:
     global_weighting: TfidfWeighting
     vectorizer: dict[str, Any] | None = None
     cluster_options: dict[str, Any] = field(default_factory=lambda: dict(CLUSTER_TEXT_OPTIONS))
+    texts: list[str] | None = None
 
     @property
     def n_classes(self) -> int:
@@ -209,12 +212,40 @@ def prepare_data(condition: DataCondition,
     global_weighting = TfidfWeighting(tf="sublinear", idf="xu", norm="l2").fit(counts)
     logger.info("%s: %d documents, %d classes, %d terms", condition.name, counts.shape[0],
                 len(names), counts.shape[1])
-    return PreparedData(counts, y, names, global_weighting, settings, options)
+    texts = None if corpus.texts is None else list(corpus.texts)
+    return PreparedData(counts, y, names, global_weighting, settings, options, texts)
 
 
 def subset_indices(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """Positions of the documents whose class code is in ``classes``, in corpus order."""
     return np.flatnonzero(np.isin(y, classes))
+
+
+def _cluster_vocabulary(data: PreparedData, counts) -> np.ndarray:
+    """The columns of a subset's ``counts`` the ``"cluster"`` weighting keeps (its pruning)."""
+    o = data.cluster_options
+    low, high = document_count_bounds(o["min_df"], o["max_df"], o["max_features"],
+                                      counts.shape[0])
+    return kept_columns(sp.csr_matrix(counts), low, high, o["max_features"])
+
+
+def subset_counts(data: PreparedData, indices: np.ndarray, weighting: Weighting) -> sp.csr_matrix:
+    """The term counts of one test run, for methods that weigh counts themselves (the
+    consensus, PLSI, LDA): the ``"cluster"`` weighting's vocabulary, or every term the subset
+    uses.
+
+    Examples
+    --------
+    >>> counts = sp.csr_matrix(np.array([[2., 1, 0, 0], [0, 1, 1, 0], [0, 0, 0, 3]]))
+    >>> data = PreparedData(counts, np.array([0, 1, 2]), ["a", "b", "c"],
+    ...                     TfidfWeighting(tf="sublinear").fit(counts))
+    >>> subset_counts(data, np.array([0, 1]), "xu-subset").toarray().tolist()
+    [[2.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    """
+    counts = sp.csr_matrix(data.counts[indices])
+    if weighting == "cluster":
+        counts = counts[:, _cluster_vocabulary(data, counts)]
+    return sp.csr_matrix(counts[:, np.flatnonzero(counts.getnnz(axis=0))])
 
 
 def weigh_subset(data: PreparedData, indices: np.ndarray, weighting: Weighting) -> sp.csr_matrix:
@@ -237,9 +268,7 @@ def weigh_subset(data: PreparedData, indices: np.ndarray, weighting: Weighting) 
         X = data.global_weighting.transform(counts)
     elif weighting == "cluster":
         o = data.cluster_options
-        low, high = document_count_bounds(o["min_df"], o["max_df"], o["max_features"],
-                                          counts.shape[0])
-        kept = kept_columns(sp.csr_matrix(counts), low, high, o["max_features"])
+        kept = _cluster_vocabulary(data, counts)
         X = (TfidfWeighting(tf=o["tf"], idf=o["idf"], norm="l2").fit_transform(counts[:, kept])
              if len(kept) else sp.csr_matrix((counts.shape[0], 0)))
     else:

@@ -28,12 +28,14 @@ import numpy as np
 
 from ..methods import METHODS, make_estimator
 from ..metrics import score_all
+from ..text.vectorize import DocumentVectorizer
 from .conditions import (
     WEIGHTINGS,
     DataCondition,
     PreparedData,
     ProtocolError,
     prepare_data,
+    subset_counts,
     subset_indices,
     weigh_subset,
 )
@@ -166,20 +168,30 @@ def run_task(data: PreparedData, condition: str, task: Task, *, seed: int,
     """Compute one run and return its record (scores, sizes, seconds, warnings)."""
     classes = choose_classes(data.n_classes, task.k, seed, task.run)
     idx = subset_indices(data.y, classes)
-    X = weigh_subset(data, idx, task.weighting)
     random_state = method_seed(seed, task.k, task.run, task.method)
     model = make_estimator(task.method, task.k, random_state=random_state, n_init=restarts,
                            as_published=as_published)
+    # each method reads what docnmf cluster gives it: tf-idf, the counts it weighs itself, or
+    # the texts it segments (through the "cluster" weighting's vectorizer)
+    kind = METHODS[task.method].input
+    if kind == "texts":
+        X = [data.texts[i] for i in idx]
+        model.set_params(vectorizer=DocumentVectorizer(**data.cluster_options))
+    elif kind == "counts":
+        X = subset_counts(data, idx, task.weighting)
+    else:
+        X = weigh_subset(data, idx, task.weighting)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
         labels = model.fit_predict(X)
         seconds = time.perf_counter() - t0
     scores = score_all(data.y[idx], labels)
+    n_terms = len(model.vectorizer_.vocabulary_) if kind == "texts" else X.shape[1]
     return {
         "condition": condition, "weighting": task.weighting, "method": task.method,
         "k": task.k, "run": task.run, "classes": [data.class_names[c] for c in classes],
-        "n_docs": int(X.shape[0]), "n_terms": int(X.shape[1]), "random_state": random_state,
+        "n_docs": len(idx), "n_terms": int(n_terms), "random_state": random_state,
         **scores, "seconds": round(seconds, 4),
         "warnings": sorted({f"{w.category.__name__}: {w.message}" for w in caught}),
     }
@@ -200,6 +212,10 @@ def validate(protocol: Protocol, data: PreparedData) -> None:
     unknown = [m for m in protocol.methods if m not in METHODS]
     if unknown:
         raise ProtocolError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
+    segmenting = [m for m in protocol.methods if METHODS[m].input == "texts"]
+    if segmenting and data.texts is None:
+        raise ProtocolError(f"{segmenting[0]} segments the documents' texts, but "
+                            f"{protocol.condition.name!r} comes as term counts")
     bad = [w for w in protocol.weightings if w not in WEIGHTINGS]
     if bad or not protocol.weightings:
         raise ProtocolError(f"unknown weighting {bad[0] if bad else None!r}; choose from "
