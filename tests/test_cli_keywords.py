@@ -78,3 +78,16 @@ def test_documents_without_index_terms_are_in_no_cluster_and_restarts_are_named_
     assert sum(int(line.split("(")[1].split()[0]) for line in lines[1:4]) == 9
     assert lines[4] == "in no cluster: 1 document without index terms"
     assert "--restarts 5 had no effect" in captured.err and "have no terms" not in captured.err
+
+
+def test_alpha_is_named_as_having_no_effect_on_the_ranking(folder, capsys):
+    """Eq. 2's weight falls as a term's residual grows whatever the exponent, so the keywords
+    printed never depended on --alpha, which the help presented as a setting."""
+    assert main(["keywords", str(folder), "-k", "3", "-n", "6"]) == 0
+    plain = capsys.readouterr()
+    assert "--alpha" not in plain.err
+    for alpha in ("0.05", "0.95"):
+        assert main(["keywords", str(folder), "-k", "3", "-n", "6", "--alpha", alpha]) == 0
+        given = capsys.readouterr()
+        assert given.out == plain.out
+        assert f"--alpha {alpha} had no effect" in given.err

@@ -330,8 +330,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
     p.add_argument("-n", "--keywords", type=_positive_int, default=10,
                    help="keywords per line (default 10)")
-    p.add_argument("--alpha", type=float, default=0.7,
-                   help="FS-NMF weight exponent in (0, 1) (default 0.7, as the paper)")
+    p.add_argument("--alpha", type=float, default=None,
+                   help="no effect on what is printed: eq. 2's weights, for any exponent in "
+                        "(0, 1), rank the terms by their residuals alone (kept so that scripts "
+                        "giving it still run)")
     p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
@@ -1267,7 +1269,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
 def _cmd_keywords(args) -> int:
     from .summarize.api import keywords_report
 
-    if not 0.0 < args.alpha < 1.0:
+    if args.alpha is not None and not 0.0 < args.alpha < 1.0:
         raise UsageError(f"--alpha must lie in (0, 1), got {args.alpha}")
     texts = _texts_of(args)
     if args.clusters < 2:
@@ -1277,10 +1279,14 @@ def _cmd_keywords(args) -> int:
     if args.restarts is not None and args.restarts > 1:
         logger.warning("--restarts %d had no effect: the NMF-NCW fit starts from NNDSVDa, a "
                        "deterministic point, and ran once", args.restarts)
+    if args.alpha is not None:
+        logger.warning("--alpha %g had no effect: eq. 2's weights fall as the terms' residuals "
+                       "grow, for any exponent in (0, 1), so the ranking printed is the same",
+                       args.alpha)
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report = keywords_report(texts, args.clusters, n_keywords=args.keywords,
-                                 alpha=args.alpha, random_state=args.seed, min_df=args.min_df)
+                                 random_state=args.seed, min_df=args.min_df)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print(report)

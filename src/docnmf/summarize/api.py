@@ -175,7 +175,9 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     minimum that the alternating updates reach: all weight drifts onto a few
     rare, low-norm terms and nearly every document lands in one cluster. Raw
     residuals on a fixed NMF fit still favour rare terms (their residual is
-    small because their norm is), hence the normalization.
+    small because their norm is), hence the normalization. The weights fall
+    as the residuals grow for every ``alpha`` in (0, 1), so ``alpha`` does
+    not change the ranking the report prints.
 
     Examples
     --------
