@@ -757,9 +757,18 @@ def _cluster_summaries(run, args) -> list[str]:
     from .summarize.api import summarize_clusters
 
     logger.info("summarizing each of the %d clusters", run.n_clusters)
-    return summarize_clusters(run.corpus.texts, run.labels, run.memberships, run.n_clusters,
-                              length=args.summary_length, max_documents=args.max_documents,
-                              random_state=args.seed, policy="skip")
+    summaries = summarize_clusters(run.corpus.texts, run.labels, run.memberships,
+                                   run.n_clusters, length=args.summary_length,
+                                   max_documents=args.max_documents, random_state=args.seed,
+                                   policy="skip")
+    empty = [c for c, text in enumerate(summaries) if not text and run.sizes[c]]
+    if empty:
+        logger.warning("%s of %d clusters %s an empty summary: no sentence of %s fits within "
+                       "--summary-length %s (or %s none); give a longer one",
+                       len(empty), run.n_clusters, "has" if len(empty) == 1 else "have",
+                       "its" if len(empty) == 1 else "theirs", args.summary_length,
+                       "it has" if len(empty) == 1 else "they have")
+    return summaries
 
 
 class _Stopped(KeyboardInterrupt):

@@ -69,6 +69,19 @@ def test_cluster_writes_summaries_csv(tmp_path, cli, text_folder):
     assert sorted(int(r["size"]) for r in rows) == [4, 4]
 
 
+def test_cluster_names_summaries_left_empty_by_a_length_no_sentence_fits(tmp_path, cli,
+                                                                         text_folder):
+    """docnmf summarize refuses such a length; --summaries wrote empty cells without a word."""
+    out = tmp_path / "out"
+    code, _, err = cli(["cluster", text_folder(tmp_path / "d", TOPICS), "-k", "2", "--min-df",
+                        "1", "--summaries", "--summary-length", "3w", "-o", out])
+    assert code == 0
+    with open(out / "summaries.csv", newline="") as fh:
+        assert [r["summary"] for r in csv.DictReader(fh)] == ["", ""]
+    assert ("2 of 2 clusters have an empty summary: no sentence of theirs fits within "
+            "--summary-length 3w") in err
+
+
 def test_a_cluster_summary_comes_from_its_most_representative_documents():
     texts = ["Alpha rockets launch from the coast every spring morning.",
              "Beta gardens bloom with roses along the river every summer.",
