@@ -228,3 +228,21 @@ def test_tab_separated_ids_may_hold_commas(tmp_path):
     assert read_constraint_pairs(path, ["a", "b", "x,y"]).tolist() == [[2, 0], [1, 2]]
     path.write_text('"x,y",a\n')
     assert read_constraint_pairs(path, ["a", "x,y"]).tolist() == [[1, 0]]
+
+
+def test_an_id_holding_a_line_break_is_read_as_the_input_reader_reads_it(tmp_path):
+    """The CSV corpus reader keeps a quoted id with a line break; the pair file was split into
+    lines before its fields were read, so the same id could not be named there."""
+    import csv
+
+    ids = ["a\nb", "c", "d\r\ne"]
+    path = tmp_path / "ml.csv"
+    with open(path, "w", newline="") as fh:
+        csv.writer(fh).writerows([["a\nb", "c"], ["c", "a\nb"]])
+    assert read_constraint_pairs(path, ids).tolist() == [[0, 1], [1, 0]]
+    path.write_text('# a comment\n"a\nb"\tc\nc\td\n')
+    with pytest.raises(ConstraintError, match="line 4: 'd'"):     # numbered as in the file
+        read_constraint_pairs(path, ids)
+    path.write_text('"a\nb",c,d\n')
+    with pytest.raises(ConstraintError, match=r"two fields .* line 1: '\"a\\nb\",c,d'"):
+        read_constraint_pairs(path, ids)

@@ -16,6 +16,7 @@ of Chen et al. (SS-NMF) do ("percentage of constrained pairs").
 from __future__ import annotations
 
 import csv
+import io
 import os
 import re
 from collections import deque
@@ -460,20 +461,16 @@ def _read_rows(path) -> list[tuple[int, list[str]]]:
     lines = [(n, text) for n, text in lines if text.strip() and not text.lstrip().startswith("#")]
     if not lines:
         return []
-    # the delimiter that splits the first line into a pair: a tab first, since ids may hold
+    # the delimiter that splits the first record into a pair: a tab first, since ids may hold
     # commas (a tab-separated "x,y<TAB>z"), then a comma, else runs of spaces
+    joined = "\n".join(text for _, text in lines)
     first = lines[0][1]
-    delimiter = next((d for d in ("\t", ",") if d in first and _n_fields(first, d) == 2),
-                     "\t" if "\t" in first else "," if "," in first else None)
+    # (a first line with an open quote is a CSV record that goes on: its id holds a line break)
+    delimiter = next((d for d in ("\t", ",") if d in joined and _n_fields(joined, d) == 2),
+                     "\t" if "\t" in first else
+                     "," if "," in first or first.count('"') % 2 else None)
     rows, bad = [], []
-    for n, text in lines:
-        if delimiter is None:
-            fields = text.split()
-        else:
-            try:
-                fields = _split(text, delimiter)
-            except csv.Error as exc:  # e.g. a field over the csv module's size limit
-                raise ConstraintError(f"{path}, line {n}: {exc}") from None
+    for n, text, fields in _records(path, lines, delimiter):
         fields = [f.strip() for f in fields]
         if len(fields) != 2 or not all(fields):
             bad.append(f"line {n}: {text!r}")
@@ -484,13 +481,30 @@ def _read_rows(path) -> list[tuple[int, list[str]]]:
     return rows
 
 
-def _split(line: str, delimiter: str) -> list[str]:
-    return next(csv.reader([line], delimiter=delimiter))
+def _records(path, lines: list[tuple[int, str]], delimiter: str | None):
+    """(first line number, text, fields) of each record of the data ``lines``: one line split
+    at spaces, or a CSV record, which a quoted id holding a line break continues."""
+    if delimiter is None:
+        for n, text in lines:
+            yield n, text, text.split()
+        return
+    reader = csv.reader(io.StringIO("\n".join(text for _, text in lines)), delimiter=delimiter)
+    done = 0
+    while done < len(lines):
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # e.g. a field over the csv module's size limit
+            raise ConstraintError(f"{path}, line {lines[done][0]}: {exc}") from None
+        yield lines[done][0], "\n".join(t for _, t in lines[done:reader.line_num]), fields
+        done = reader.line_num
 
 
-def _n_fields(line: str, delimiter: str) -> int:
+def _n_fields(text: str, delimiter: str) -> int:
+    """Fields of the first CSV record of ``text``."""
     try:
-        return len(_split(line, delimiter))
+        return len(next(csv.reader(io.StringIO(text), delimiter=delimiter), []))
     except csv.Error:
         return 0
 
