@@ -296,6 +296,21 @@ def test_a_header_naming_a_column_twice_is_an_error(tmp_path):
         read_csv(path)
     path.write_text("id,text,,\n1,planet star,,\n2,orbit moon,,\n")     # unnamed: fine
     assert read_csv(path).texts == ["planet star", "orbit moon"]
+    # a column no one reads may be named twice; one that is read may not
+    path.write_text("id,text,note,note\n1,planet star,a,b\n2,orbit moon,c,d\n")
+    assert read_csv(path).texts == ["planet star", "orbit moon"]
+    with pytest.raises(CorpusError, match="names column 'note' more than once"):
+        read_csv(path, label_column="note")
+
+
+def test_column_names_asked_for_are_read_without_surrounding_spaces_as_the_header_is(tmp_path):
+    """A header 'ID ' was read as 'ID', so --id-column 'ID ' (what the file holds) was not
+    found among the columns."""
+    path = tmp_path / "t.csv"
+    path.write_text("ID ,Body, topic\n a1 ,planet star,astro\nb2,orbit moon,astro\n")
+    corpus = read_csv(path, text_column="Body", id_column="ID ", label_column=" topic")
+    assert corpus.ids == ["a1", "b2"] and corpus.labels == [("astro",), ("astro",)]
+    assert read_csv(path, text_column=" Body ", id_column="ID").ids == ["a1", "b2"]
 
 
 def test_a_folder_of_tables_whose_name_is_not_utf8_gets_a_readable_name(tmp_path):

@@ -416,10 +416,16 @@ def read_csv(
     if not records:
         raise CorpusError(f"{source} is empty (a header row is needed)")
     (_, _, header), records = records[0], records[1:]
+    # header names are read without the spaces around them, and so are the names asked for
     columns = [name.strip() for name in header]
-    repeated = sorted({name for name in columns if name and columns.count(name) > 1})
+    text_column, label_column, id_column = (
+        name.strip() if isinstance(name, str) else name
+        for name in (text_column, label_column, id_column))
+    used = {text_column, label_column or "label", id_column or "id"}
+    repeated = sorted({name for name in columns if name in used and columns.count(name) > 1})
     if repeated:
-        # one of the two would be read and the other dropped, without a word
+        # one of the two would be read and the other dropped, without a word (a column read
+        # by nobody may be named twice)
         raise CorpusError(f"{source}: the header names column{'s' * (len(repeated) > 1)} "
                           f"{', '.join(map(repr, repeated))} more than once; which one holds "
                           "what cannot be told")
