@@ -216,6 +216,12 @@ def test_bad_constraints_are_one_line(ml_text, method, message, folder, tmp_path
     assert len(lines) == 1 and message in lines[0], err
 
 
+def test_a_folder_given_as_a_constraint_file_is_named_as_a_folder(folder, tmp_path, capsys):
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "ssnmf", "--must-link",
+                        str(folder), "-o", str(tmp_path / "o")], capsys)
+    assert code == 2 and f"{folder} is a folder, not a constraint file" in err
+
+
 def test_nma_overlapping_writes_pairs(tmp_path, capsys):
     out_dir = tmp_path / "o"
     code, out, _ = run(["demo", "--method", "nma", "--restarts", "2", "-o", str(out_dir)], capsys)

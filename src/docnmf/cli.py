@@ -664,6 +664,8 @@ def _constraint_pairs(corpus, args) -> dict:
     out = {}
     for key, path in files.items():
         if path is not None:
+            if path.is_dir():
+                raise UsageError(f"{path} is a folder, not a constraint file (a CSV of pairs)")
             if not path.is_file():
                 raise UsageError(f"no such constraint file: {path}")
             out[key] = read_constraint_pairs(path, corpus.ids)

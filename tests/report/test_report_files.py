@@ -98,6 +98,12 @@ def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
     (broken / "report.html").mkdir()
     assert main(["report", str(broken)]) == 2
     assert f"cannot write {broken / 'report.html'}: Is a directory" in capsys.readouterr().err
+    (broken / "report.html").rmdir()
+    with open(broken / "assignments.csv", "a", encoding="utf-8") as fh:
+        fh.write('garbage,"\n')       # a quote never closed: the row's cluster is a line break
+    assert main(["report", str(broken)]) == 2
+    assert "assignments.csv, data row 81: the cluster ('\\n') must be a whole number" \
+        in capsys.readouterr().err
     (broken / "run.json").write_text("{", encoding="utf-8")
     with pytest.raises(ReportError, match="not valid JSON"):
         read_run_folder(broken)

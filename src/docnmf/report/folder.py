@@ -92,12 +92,21 @@ def read_run_folder(path: str | Path) -> RunFolder:
     clusters = _read_csv(path / "clusters.csv")
     rows = _read_csv(path / "assignments.csv")
     k = len(clusters)
-    try:
-        ids = [row["id"] for row in rows]
-        labels = np.array([int(row["cluster"]) for row in rows], dtype=np.intp)
-        strength = np.array([float(row["membership"]) for row in rows])
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ReportError(f"{path / 'assignments.csv'} has a bad row: {exc}") from None
+    ids, labels, strength = [], [], []
+    for number, row in enumerate(rows, start=1):
+        try:
+            ids.append(row["id"])
+            labels.append(int(row["cluster"]))
+            strength.append(float(row["membership"]))
+        except KeyError as exc:
+            raise ReportError(f"{path / 'assignments.csv'} has no column {exc}: not a file "
+                              "written by docnmf cluster") from None
+        except (ValueError, TypeError):
+            raise ReportError(f"{path / 'assignments.csv'}, data row {number}: the cluster "
+                              f"({row.get('cluster')!r}) must be a whole number and the "
+                              f"membership ({row.get('membership')!r}) a number; rebuild the "
+                              "folder with docnmf cluster") from None
+    labels, strength = np.array(labels, dtype=np.intp), np.array(strength, dtype=np.float64)
     # cluster -1: a document in no cluster (nothing left to cluster it by)
     if labels.size and (labels.min() < -1 or labels.max() >= k):
         raise ReportError(f"{path / 'assignments.csv'} names a cluster that clusters.csv lacks")
