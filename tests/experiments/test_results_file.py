@@ -46,3 +46,22 @@ def test_other_parameters_and_torn_line(tmp_path):
         assert len(rf.open()) == 1
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 and json.loads(lines[1])["value"] == 1
+
+
+def test_a_file_of_another_command_or_of_far_other_parameters_is_named_briefly(tmp_path):
+    """evaluate -o a benchmark folder printed one line of several hundred characters, whole
+    corpus descriptions in it."""
+    path = tmp_path / "results.jsonl"
+    with ResultsFile(path, {"suite": "docnmf-benchmark", "seed": 0}, key=_point_key) as rf:
+        rf.open()
+    with pytest.raises(ProtocolError, match="holds the results of docnmf benchmark, not of "
+                                            "this command; use another output folder"):
+        ResultsFile(path, {"seed": 0, "condition": {"name": "x"}}, key=_point_key).open()
+    path.unlink()
+    old = {f"p{i}": "v" * 200 for i in range(6)}
+    with ResultsFile(path, old, key=_point_key) as rf:
+        rf.open()
+    with pytest.raises(ProtocolError) as refused:
+        ResultsFile(path, {f"p{i}": "w" * 200 for i in range(6)}, key=_point_key).open()
+    message = str(refused.value)
+    assert "; and 3 more)" in message and len(message) < 600 and '"vvvvv' in message

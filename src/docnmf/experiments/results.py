@@ -50,8 +50,14 @@ def _differences(old: dict, new: dict, prefix: str = "") -> list[str]:
         if isinstance(a, dict) and isinstance(b, dict):
             out += _differences(a, b, f"{prefix}{key}.")
         elif a != b:
-            out.append(f"{prefix}{key}: {json.dumps(a)} there, {json.dumps(b)} now")
+            out.append(f"{prefix}{key}: {_short(a)} there, {_short(b)} now")
     return out
+
+
+def _short(value, width: int = 40) -> str:
+    """``value`` as JSON, cut to ``width`` characters (a whole corpus description is long)."""
+    text = json.dumps(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class ResultsFile:
@@ -99,11 +105,19 @@ class ResultsFile:
         if not isinstance(header, dict) or header.get("kind") != "header":
             raise ProtocolError(f"{self.path} is not a docnmf results file (no header line)")
         if header.get("format") != FORMAT_VERSION or header.get("params") != self.params:
-            diffs = _differences(header.get("params") or {}, self.params)
+            there = header.get("params") or {}
+            if isinstance(there, dict) and there.get("suite") != self.params.get("suite"):
+                kind = ("docnmf benchmark" if there.get("suite") else
+                        "docnmf evaluate or reproduce")
+                raise ProtocolError(f"{self.path} holds the results of {kind}, not of this "
+                                    "command; use another output folder")
+            diffs = _differences(there if isinstance(there, dict) else {}, self.params)
             if header.get("format") != FORMAT_VERSION:
                 diffs.insert(0, f"format: {header.get('format')} there, {FORMAT_VERSION} now")
+            shown = "; ".join(diffs[:3]) + (f"; and {len(diffs) - 3} more" if len(diffs) > 3
+                                             else "")
             raise ProtocolError(
-                f"{self.path} holds results for other parameters ({'; '.join(diffs)}); "
+                f"{self.path} holds results for other parameters ({shown}); "
                 "use another output folder, or delete the file to start again")
         records, seen = [], set()
         for number, line in enumerate(complete[1:], start=2):
