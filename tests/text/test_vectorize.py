@@ -125,3 +125,18 @@ def test_no_documents_give_no_rows(tiny_texts):
     vec = DocumentVectorizer(min_df=1).fit(texts)
     X = vec.transform([])
     assert sp.issparse(X) and X.shape == (0, len(vec.vocabulary_))
+
+
+def test_tokenizing_a_large_corpus_says_how_far_it_is(monkeypatch, caplog):
+    """Clustering 1 GB of text showed nothing for a minute while the texts were tokenized."""
+    import logging
+
+    from docnmf.text import tokenize
+
+    monkeypatch.setattr(tokenize, "PROGRESS_SECONDS", 0.0)    # a line after every document
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        DocumentVectorizer(min_df=1).fit(["stars and planets", "bread in the oven", "goal"])
+    assert [r.getMessage().split(" in ")[0] for r in caplog.records
+            if r.getMessage().startswith("tokenizing")] == [
+        "tokenizing: 1 of 3 documents", "tokenizing: 2 of 3 documents",
+        "tokenizing: 3 of 3 documents"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import string
+import time
 import unicodedata
 from array import array
 from typing import Iterable, NamedTuple, Sequence
@@ -13,6 +15,11 @@ import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 __all__ = ["Analyzer", "CorpusTokens", "ENGLISH_STOP_WORDS", "most_frequent_forms"]
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between two progress lines while a corpus is tokenized.
+PROGRESS_SECONDS = 5.0
 
 #: Words of two or more letters; digits and punctuation split tokens.
 DEFAULT_TOKEN_PATTERN = r"(?u)\b[^\W\d_]{2,}\b"
@@ -228,9 +235,16 @@ class Analyzer:
         # documents' temporary copies and kept freed memory from going back to the system.
         stream = array("i")
         ends = [0]
+        total = f" of {len(texts)}" if hasattr(texts, "__len__") else ""
+        started = shown = time.perf_counter()
         for text in texts:
             stream.extend(filter(skip, map(index.__getitem__, split(text))))
             ends.append(len(stream))
+            now = time.perf_counter()
+            if now - shown >= PROGRESS_SECONDS:    # a large corpus: say how far it is
+                shown = now
+                logger.info("tokenizing: %d%s documents in %.0fs", len(ends) - 1, total,
+                            now - started)
         ids = np.frombuffer(stream, dtype=f"i{stream.itemsize}") if ends[-1] else \
             np.zeros(0, dtype=np.int32)
         return CorpusTokens(words=index.words, ids=ids,
