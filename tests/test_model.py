@@ -71,6 +71,24 @@ def test_a_loaded_model_places_documents_exactly_as_the_fitted_one(method, demo_
                                           np.asarray(getattr(fitted, attr), dtype=float))
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("method", PLACING)
+def test_place_gives_the_estimators_own_labels_and_memberships(method, demo_split):
+    """place() reads each document's cluster from its memberships (one placement, not two)."""
+    train, held_out = demo_split
+    model = _fitted(method, train)
+    placed = model.place(held_out)
+    spec = METHODS[method]
+    if spec.input == "texts":
+        data = held_out
+    elif spec.input == "counts":
+        data = model.vectorizer.count(held_out)
+    else:
+        data = model.vectorizer.transform(held_out)
+    np.testing.assert_array_equal(placed.labels, model.estimator.predict(data))
+    np.testing.assert_allclose(placed.memberships, model.estimator.predict_memberships(data))
+
+
 def test_a_bare_estimator_round_trips_and_a_model_folder_is_replaced(demo_split, tmp_path):
     train, held_out = demo_split
     model = _fitted("nmf-ncw", train)

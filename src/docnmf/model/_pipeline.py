@@ -188,8 +188,13 @@ class ClusteringModel:
                 data = self.vectorizer.count([texts[i] for i in placed])
             else:
                 data = X[placed]
-            memberships[placed] = self.estimator.predict_memberships(data)
-            labels[placed] = self.estimator.predict(data)
+            # one placement, not two: a document's cluster is its largest membership (NMA
+            # places overlapping documents by a majority of their segments, which it gives too)
+            if hasattr(self.estimator, "_place"):
+                labels[placed], memberships[placed] = self.estimator._place(data)
+            else:
+                memberships[placed] = self.estimator.predict_memberships(data)
+                labels[placed] = np.argmax(memberships[placed], axis=1)
         return Placement(labels, memberships, np.flatnonzero(~known), X)
 
     def predict(self, texts: Sequence[str]) -> np.ndarray:
