@@ -763,13 +763,11 @@ def _cluster_summaries(run, args) -> list[str]:
                                    run.n_clusters, length=args.summary_length,
                                    max_documents=args.max_documents, random_state=args.seed,
                                    policy="skip")
-    empty = [c for c, text in enumerate(summaries) if not text and run.sizes[c]]
+    empty = sum(1 for c, text in enumerate(summaries) if not text and run.sizes[c])
     if empty:
-        logger.warning("%s of %d clusters %s an empty summary: no sentence of %s fits within "
-                       "--summary-length %s (or %s none); give a longer one",
-                       len(empty), run.n_clusters, "has" if len(empty) == 1 else "have",
-                       "its" if len(empty) == 1 else "theirs", args.summary_length,
-                       "it has" if len(empty) == 1 else "they have")
+        logger.warning("%d of %d clusters got an empty summary: none of their sentences fits "
+                       "within --summary-length %s; give a longer one", empty, run.n_clusters,
+                       args.summary_length)
     return summaries
 
 
@@ -1484,15 +1482,13 @@ def _cmd_benchmark(args) -> int:
         return 0
     corpora = suite_corpora(None if args.role == "all" else args.role)
     if args.corpora:
-        named = [name.strip() for name in args.corpora.split(",")]
-        roles = {c.name: c.role for c in declared}
-        elsewhere = [n for n in named if n in roles and n not in {c.name for c in corpora}]
+        named = _comma_list(args.corpora, "corpus", [c.name for c in declared])
+        # the halves and the confirmation sets are reported apart: a corpus runs in its own
+        elsewhere = [c for c in declared if c.name in named and c not in corpora]
         if elsewhere:
-            # the halves and the confirmation sets are reported apart: a corpus runs in its own
-            raise UsageError(f"{elsewhere[0]} is a corpus of --role {roles[elsewhere[0]]}, not of "
-                             f"--role {args.role}: name it with its role")
-        corpora = [c for c in declared
-                   if c.name in _comma_list(args.corpora, "corpus", [c.name for c in corpora])]
+            raise UsageError(f"{elsewhere[0].name} is a corpus of --role {elsewhere[0].role}, not "
+                             f"of --role {args.role}: name it with its role")
+        corpora = [c for c in declared if c.name in named]
     missing = [c.name for c in corpora if c.dataset not in found]
     if missing:
         raise UsageError(f"corpora not found: {', '.join(missing)}; set DOCNMF_DATA")

@@ -78,8 +78,8 @@ def test_cluster_names_summaries_left_empty_by_a_length_no_sentence_fits(tmp_pat
     assert code == 0
     with open(out / "summaries.csv", newline="") as fh:
         assert [r["summary"] for r in csv.DictReader(fh)] == ["", ""]
-    assert ("2 of 2 clusters have an empty summary: no sentence of theirs fits within "
-            "--summary-length 3w") in err
+    assert ("2 of 2 clusters got an empty summary: none of their sentences fits within "
+            "--summary-length 3w; give a longer one") in err
 
 
 def test_a_cluster_summary_comes_from_its_most_representative_documents():

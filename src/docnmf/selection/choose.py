@@ -218,8 +218,8 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     if not fits:
         raise ValueError(f"k={ks[0]} is more than half of {used}: too few to choose k among")
     if len(fits) < len(ks):
-        logger.warning("not trying %s: above half (%d) of %s, clusters of one or two documents "
-                       "are trivially stable", _describe(ks[len(fits):], "k="),
+        logger.warning("not trying k=%s: above half (%d) of %s, clusters of one or two "
+                       "documents are trivially stable", _describe(ks[len(fits):]),
                        len(rows) // 2, used)
         ks = fits
     Xs = _restrict(X, rows)
@@ -239,10 +239,10 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     return KSelection(table, chosen, k, reason, params)
 
 
-def _describe(ks: Sequence[int], prefix: str = "") -> str:
+def _describe(ks: Sequence[int]) -> str:
     if len(ks) > 2 and ks == list(range(ks[0], ks[-1] + 1)):
-        return f"{prefix}{ks[0]}-{ks[-1]}"
-    return prefix + ",".join(map(str, ks))
+        return f"{ks[0]}-{ks[-1]}"
+    return ",".join(map(str, ks))
 
 
 def _check_k_values(k_values) -> list[int]:
