@@ -18,7 +18,13 @@ import docnmf
 from docnmf import Corpus, diagnostics
 from docnmf._estimator import representative_documents
 from docnmf.corpus.demo import load_demo
-from docnmf.pipeline import assign_corpus, centroid_similarity, cluster_corpus, write_run
+from docnmf.pipeline import (
+    assign_corpus,
+    centroid_similarity,
+    cluster_corpus,
+    format_summary,
+    write_run,
+)
 
 
 def _with(corpus: Corpus, texts: list[str], ids: list[str], label=()) -> Corpus:
@@ -54,8 +60,6 @@ def test_empty_documents_stay_out_of_the_fit_and_unassigned(tmp_path, caplog):
 
 
 def test_a_partly_labelled_corpus_is_scored_on_its_labels_and_says_so():
-    from docnmf.pipeline import format_summary
-
     demo = load_demo()
     labels = [labs if i % 2 else () for i, labs in enumerate(demo.labels)]
     corpus = Corpus(texts=demo.texts, labels=labels, ids=demo.ids)
@@ -170,6 +174,9 @@ def test_a_degenerate_result_is_replaced_by_the_fallback_only_when_asked(outlier
     assert (replaced["method"], replaced["by"], sorted(replaced["cluster_sizes"])) == (
         "lccf-ncw", "consensus", [2, 2, 240])
     assert replaced["fit_s"] >= 0
+    # the summary's time is the whole of both fits, not the second alone
+    assert (f"k=3 (fit {run.timings['fit_s']:.2f}s, after {replaced['fit_s']:.2f}s of "
+            "lccf-ncw)") in format_summary(run)
     assert "clustering again with consensus" in caplog.text
     line = diagnostics.warning_lines(run.diagnostics, run.method)[0]     # said first
     assert line == ("lccf-ncw, the default, gave a degenerate result: 2 of its 3 clusters "

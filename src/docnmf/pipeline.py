@@ -636,10 +636,16 @@ def write_memberships(path: str | Path, memberships: np.ndarray, ids) -> Path:
 
 def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
     """A plain-text table of clusters: size, keywords, representative documents, and scores."""
+    replaced = run.diagnostics.get("replaced")
+    if "fit_s" not in run.timings:
+        took = f"placed in {run.timings.get('assign_s', 0):.2f}s"
+    elif replaced:     # the time of the fit it replaced counts too
+        took = (f"fit {run.timings['fit_s']:.2f}s, after {replaced['fit_s']:.2f}s of "
+                f"{replaced['method']}")
+    else:
+        took = f"fit {run.timings['fit_s']:.2f}s"
     title = (f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
-             f"{run.X.shape[0]} documents, {run.X.shape[1]} terms, k={run.n_clusters}"
-             + (f" (fit {run.timings['fit_s']:.2f}s)" if "fit_s" in run.timings
-                else f" (placed in {run.timings.get('assign_s', 0):.2f}s)"))
+             f"{run.X.shape[0]} documents, {run.X.shape[1]} terms, k={run.n_clusters} ({took})")
     representatives = [[run.corpus.ids[i] for i in reps] for reps in run.representatives]
     unassigned = None
     if run.unassigned.size:
