@@ -158,3 +158,98 @@ def test_knn_graph_is_scikit_learns_where_there_are_no_ties(seed):
     ours = knn_cosine_graph(sp.csr_matrix(X), p=5).toarray()
     np.testing.assert_array_equal(ours > 0, theirs > 0)
     np.testing.assert_allclose(ours, theirs, atol=1e-12)
+
+
+def obvious_top_p(A, B, p, skip_offset):
+    """Each row of A B^T (dense, from the definition), its entries ordered by value, largest
+    first, at equal values by column, the positive ones, without column i + skip_offset; and
+    the rows where one left out equals the p-th kept."""
+    P = A @ B.T
+    found, tied = [], []
+    for i in range(P.shape[0]):
+        order = sorted(range(P.shape[1]), key=lambda j: (-P[i, j], j))
+        kept = [j for j in order if P[i, j] > 0 and (skip_offset is None or j != i + skip_offset)]
+        found.append([(j, P[i, j]) for j in kept[:p]])
+        if 0 < p < len(kept) and P[i, kept[p]] == P[i, kept[p - 1]]:
+            tied.append(i)
+    return found, tied
+
+
+@pytest.mark.parametrize("values, index", [(np.float64, np.int32), (np.float64, np.int64),
+                                           (np.float32, np.int32), (np.float32, np.int64)])
+@pytest.mark.parametrize("p, skip_offset", [(1, None), (3, 0), (4, 2), (40, None), (0, 0)])
+def test_compiled_top_p_is_the_obvious_one_ties_included(values, index, p, skip_offset):
+    """Small integers: every product is exact, so ties are real ties (duplicate rows, equal
+    counts) and entries are compared for equality, columns and values."""
+    from docnmf.factor._kernels import top_p_blocks
+    from docnmf.factor.sparse import thread_pool
+
+    rng = np.random.default_rng(p)
+    A = rng.integers(0, 3, (23, 9)) * (rng.random((23, 9)) < 0.4)
+    A[5] = A[11] = A[17]                                     # duplicates tie everywhere
+    B = np.vstack([A, rng.integers(0, 2, (7, 9))])           # more columns than rows
+    B[-1] = 0                                                # a column with no entry
+    expected, expected_tied = obvious_top_p(A, B, p, skip_offset)
+    assert expected_tied or p in (0, 40)                     # the ties are there to be seen
+    a = sp.csr_matrix(A, dtype=values)
+    bt = sp.csr_matrix(B.T, dtype=values)
+    for m in (a, bt):
+        m.indptr, m.indices = m.indptr.astype(index), m.indices.astype(index)
+    for blocks in ([(0, 23)], [(0, 1), (1, 10), (10, 10), (10, 23)]):
+        with thread_pool(2) as pool:
+            rows, cols, vals, tied = top_p_blocks(a, bt, p, skip_offset, blocks, pool)
+        assert vals.dtype == values and rows.dtype == cols.dtype == np.int64
+        assert tied.tolist() == expected_tied
+        got = [[(int(j), float(v)) for j, v in zip(cols[rows == i], vals[rows == i])]
+               for i in range(23)]
+        assert got == [[(j, float(v)) for j, v in row] for row in expected]
+
+
+def test_compiled_top_p_refuses_what_it_cannot_read():
+    from docnmf.factor._kernels import top_p_blocks
+
+    a = sp.csr_matrix(np.eye(3))
+    with pytest.raises(ValueError, match="cover the 3 rows once"):
+        top_p_blocks(a, a, 1, None, [(0, 2)])
+    with pytest.raises(ValueError, match="cover the 3 rows once"):
+        top_p_blocks(a, a, 1, None, [(0, 2), (1, 3)])
+    with pytest.raises(ValueError, match="2 rows"):
+        top_p_blocks(a, sp.csr_matrix(np.eye(2)), 1, None, [(0, 3)])
+    with pytest.raises(ValueError, match="one value type"):
+        top_p_blocks(a, sp.csr_matrix(np.eye(3), dtype=np.float32), 1, None, [(0, 3)])
+    with pytest.raises(ValueError, match="non-negative"):
+        top_p_blocks(a, a, -1, None, [(0, 3)])
+
+
+def blocked_graph(X, p):
+    """The graph as docnmf built it from sparse rows before the compiled kernel: blocks of
+    scipy's sparse product, made dense, the p largest of each row by partition."""
+    from docnmf.factor.graph import _blocked_top_p, _symmetrize, _unit_rows
+
+    Xn = _unit_rows(sp.csr_matrix(X, dtype=np.float64))
+    XnT = Xn.T.tocsr()
+    return _symmetrize(_blocked_top_p(lambda start, stop: (Xn[start:stop] @ XnT).toarray(),
+                                      Xn.shape[0], Xn.shape[0], p, 16, exclude_self=True))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("p", [1, 4])
+def test_the_compiled_graph_is_the_blocked_one_entry_for_entry_ties_included(seed, p):
+    """Copies of documents and documents of one word tie at the p-th place all over; the
+    rows with a tie are chosen as the blocks chose them, so the graph (and LCCF's results)
+    do not depend on the way it was built."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (90, 12)) * (rng.random((90, 12)) < 0.3)
+    X[rng.integers(0, 90, 30)] = X[rng.integers(0, 90, 30)]        # copies
+    X[:10] = np.eye(12)[rng.integers(0, 12, 10)]                     # one word each
+    ours, theirs = knn_cosine_graph(sp.csr_matrix(X), p), blocked_graph(X, p)
+    assert (ours != theirs).nnz == 0
+    np.testing.assert_array_equal(ours.toarray(), theirs.toarray())
+    new = sp.csr_matrix(X[::3])
+    from docnmf.factor.graph import _blocked_top_p, _unit_rows
+
+    An, Bn = _unit_rows(new.astype(np.float64)), _unit_rows(sp.csr_matrix(X, dtype=np.float64))
+    expected = _blocked_top_p(lambda start, stop: (An[start:stop] @ Bn.T.tocsr()).toarray(),
+                              An.shape[0], Bn.shape[0], p, 16, exclude_self=False)
+    np.testing.assert_array_equal(cosine_neighbours(new, sp.csr_matrix(X), p).toarray(),
+                                  expected.toarray())

@@ -16,6 +16,7 @@ over them): :class:`~docnmf.factor.sparse.SparseProducts` checks them once.
 from __future__ import annotations
 
 import ctypes
+import threading
 from concurrent.futures import Executor
 from typing import Callable, Sequence
 
@@ -24,7 +25,7 @@ import numpy as np
 from . import _ckernels
 
 __all__ = ["spmm_rows", "spmm_blocks", "hals_rows", "hals_blocks", "run_blocks",
-           "csr_transpose", "csr_row_sums", "BLOCK_ROWS"]
+           "csr_transpose", "csr_row_sums", "top_p_blocks", "BLOCK_ROWS"]
 
 _LIB = ctypes.CDLL(_ckernels.__file__)
 _P, _I64, _F64, _INT = ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_int
@@ -52,6 +53,8 @@ _FUNCTIONS = {
         "transpose": _declare(f"csr_transpose_{suffix}", _INT, _P, _P, _P, _I64, _I64, _P, _P,
                               _P),
         "row_sums": _declare(f"csr_row_sums_{suffix}", None, _P, _P, _I64, _P, _P),
+        "top_p": _declare(f"topp_rows_{suffix}", None, _P, _P, _P, _P, _P, _P, _I64, _I64, _P,
+                          _P, _P, _P, _P, _P, _P, _I64, _I64),
     }
     for suffix in _SUFFIXES.values()
 }
@@ -224,3 +227,56 @@ def csr_row_sums(indptr, data) -> tuple[np.ndarray, np.ndarray]:
         _address(indptr, indptr.dtype, "indptr", n_rows + 1),
         _address(data, data.dtype, "data", nnz), n_rows, sums.ctypes.data, squares.ctypes.data)
     return sums, squares
+
+
+def top_p_blocks(a, bt, p: int, skip_offset: int | None, blocks: Sequence[tuple[int, int]],
+                 pool: Executor | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``p`` largest positive entries of each row of ``A B^T``, without forming its rows.
+
+    ``a`` and ``bt`` are CSR matrices of ``A`` and ``B^T`` (one value and one index type,
+    sorted or not). Row ``i``'s entries are gathered as a sparse product gathers them (the
+    same bits), and the ``p`` largest kept; at equal values the smaller column is kept. With
+    ``skip_offset`` column ``i + skip_offset`` is left out. The rows of ``blocks`` (which
+    must cover the rows of ``A`` once) run on ``pool``, each thread with a workspace of
+    ``B``'s rows (three arrays of that length) of its own.
+
+    Returns the COO arrays ``rows, cols, vals`` (int64, int64, ``a``'s dtype), each row's
+    entries largest first, and ``tied``: the rows where an entry left out equals the
+    ``p``-th kept one.
+    """
+    n_rows, n_cols = a.shape[0], bt.shape[1]
+    if a.shape[1] != bt.shape[0]:
+        raise ValueError(f"A has {a.shape[1]} columns and B^T {bt.shape[0]} rows")
+    if a.dtype != bt.dtype or a.indptr.dtype != bt.indptr.dtype:
+        raise ValueError("A and B^T must have one value type and one index type")
+    if sorted(blocks) != list(blocks) or sum(stop - start for start, stop in blocks) != n_rows \
+            or any(not 0 <= start <= stop <= n_rows for start, stop in blocks):
+        raise ValueError(f"the blocks do not cover the {n_rows} rows once")
+    p = int(p)
+    if p < 0:
+        raise ValueError(f"p must be non-negative, got {p}")
+    kernel = _kernels(a.dtype, a.indptr.dtype)["top_p"]
+    common = (*_csr(a.indptr, a.indices, a.data, 0, n_rows),
+              *_csr(bt.indptr, bt.indices, bt.data, 0, bt.shape[0]), p,
+              -1 if skip_offset is None else int(skip_offset))
+    out_cols = np.zeros((n_rows, p), dtype=np.int64)
+    out_vals = np.zeros((n_rows, p), dtype=a.dtype)
+    out_n = np.zeros(n_rows, dtype=np.int64)
+    out_tied = np.zeros(n_rows, dtype=np.int8)
+    itemsize = out_vals.itemsize
+
+    local = threading.local()      # a workspace per thread, kept from block to block
+
+    def task(b, start, stop):
+        if not hasattr(local, "workspace"):
+            local.workspace = (np.empty(n_cols, dtype=a.dtype), np.full(n_cols, -1, np.int64),
+                               np.empty(n_cols, dtype=np.int64))
+        acc, mark, touched = local.workspace
+        kernel(*common, acc.ctypes.data, mark.ctypes.data, touched.ctypes.data,
+               out_cols.ctypes.data + 8 * start * p, out_vals.ctypes.data + itemsize * start * p,
+               out_n.ctypes.data + 8 * start, out_tied.ctypes.data + start, start, stop)
+    run_blocks(task, blocks, pool)
+    found = np.arange(p) < out_n[:, None]
+    rows = np.broadcast_to(np.arange(n_rows)[:, None], (n_rows, p))[found]
+    return rows, out_cols[found], out_vals[found], np.flatnonzero(out_tied)

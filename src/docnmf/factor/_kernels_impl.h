@@ -197,6 +197,107 @@ KERNEL int NAME(csr_transpose)(const I *indptr, const I *indices, const T *data,
     return 0;
 }
 
+/* Is entry (va, ca) a worse neighbour than (vb, cb)? A smaller value, at equal values the
+ * larger column: ties at the p-th place go to the smaller column. */
+#ifndef TOPP_WORSE
+#define TOPP_WORSE(va, ca, vb, cb) ((va) < (vb) || ((va) == (vb) && (ca) > (cb)))
+#endif
+
+/* Moves entry t of a heap of m entries down until neither child is worse (the root is the
+ * worst). */
+static void NAME(topp_sift)(T *restrict v, int64_t *restrict c, int64_t m, int64_t t)
+{
+    for (;;) {
+        int64_t w = t, l = 2 * t + 1, r = l + 1;
+        if (l < m && TOPP_WORSE(v[l], c[l], v[w], c[w]))
+            w = l;
+        if (r < m && TOPP_WORSE(v[r], c[r], v[w], c[w]))
+            w = r;
+        if (w == t)
+            return;
+        T tv = v[t]; v[t] = v[w]; v[w] = tv;
+        int64_t tc = c[t]; c[t] = c[w]; c[w] = tc;
+        t = w;
+    }
+}
+
+/* For each row i in [start, stop) of the product A B^T (A in CSR; B^T in CSR, i.e. B in CSC),
+ * the p largest positive entries: their columns and values in out_cols and out_vals at
+ * (i - start) * p, largest first (at equal values the smaller column first), their number in
+ * out_n[i - start]; out_tied[i - start] is 1 when an entry left out equals the p-th kept one
+ * (a tie for the p-th place, which the caller may break otherwise), else 0. Column
+ * i + skip_offset is left out when skip_offset >= 0 (a document is not its own neighbour).
+ * Each row is gathered into acc (n_cols values) as a sparse product gathers it (same order,
+ * same bits); mark (n_cols, all -1 before the first call) records which columns row i
+ * touched, listed in touched (n_cols): no dense row is ever scanned. */
+KERNEL void NAME(topp_rows)(const I *indptr, const I *indices, const T *data,
+                            const I *bt_indptr, const I *bt_indices, const T *bt_data,
+                            int64_t p, int64_t skip_offset, T *restrict acc,
+                            int64_t *restrict mark, int64_t *restrict touched,
+                            int64_t *restrict out_cols, T *restrict out_vals,
+                            int64_t *restrict out_n, int8_t *restrict out_tied,
+                            int64_t start, int64_t stop)
+{
+    for (int64_t i = start; i < stop; i++) {
+        int64_t n_touched = 0;
+        for (I q = indptr[i]; q < indptr[i + 1]; q++) {
+            T x = data[q];
+            I t = indices[q];
+            for (I r = bt_indptr[t]; r < bt_indptr[t + 1]; r++) {
+                int64_t j = bt_indices[r];
+                if (mark[j] != i) {
+                    mark[j] = i;
+                    touched[n_touched++] = j;
+                    acc[j] = x * bt_data[r];
+                } else {
+                    acc[j] += x * bt_data[r];
+                }
+            }
+        }
+        T *restrict v = out_vals + (i - start) * p;
+        int64_t *restrict c = out_cols + (i - start) * p;
+        int64_t m = 0;
+        int64_t skip = skip_offset >= 0 ? i + skip_offset : -1;
+        for (int64_t u = 0; u < n_touched; u++) {
+            int64_t j = touched[u];
+            T a = acc[j];
+            if (!(a > 0) || j == skip)
+                continue;
+            if (m < p) {     /* the heap is not full: add at the bottom, move up */
+                int64_t t = m++;
+                v[t] = a;
+                c[t] = j;
+                while (t > 0 && TOPP_WORSE(v[t], c[t], v[(t - 1) / 2], c[(t - 1) / 2])) {
+                    int64_t up = (t - 1) / 2;
+                    T tv = v[t]; v[t] = v[up]; v[up] = tv;
+                    int64_t tc = c[t]; c[t] = c[up]; c[up] = tc;
+                    t = up;
+                }
+            } else if (p > 0 && TOPP_WORSE(v[0], c[0], a, j)) {   /* better than the worst */
+                v[0] = a;
+                c[0] = j;
+                NAME(topp_sift)(v, c, m, 0);
+            }
+        }
+        out_n[i - start] = m;
+        out_tied[i - start] = 0;
+        if (m == p && p > 0) {      /* are there more entries equal to the p-th than it kept? */
+            T pth = v[0];
+            int64_t kept = 0, equal = 0;
+            for (int64_t t = 0; t < m; t++)
+                kept += v[t] == pth;
+            for (int64_t u = 0; u < n_touched; u++)
+                equal += acc[touched[u]] == pth && touched[u] != skip;
+            out_tied[i - start] = equal > kept;
+        }
+        for (int64_t left = m; left > 1; left--) {   /* the worst goes last, one at a time */
+            T tv = v[0]; v[0] = v[left - 1]; v[left - 1] = tv;
+            int64_t tc = c[0]; c[0] = c[left - 1]; c[left - 1] = tc;
+            NAME(topp_sift)(v, c, left - 1, 0);
+        }
+    }
+}
+
 /* Per row: the sum of the entries and the sum of their squares, in double. */
 KERNEL void NAME(csr_row_sums)(const I *indptr, const T *data, int64_t n_rows, double *sums,
                                double *squares)

@@ -2,13 +2,14 @@
 
 Rows of ``X`` are documents (scikit-learn's orientation); the paper's
 documents are the columns of its ``X``. Nothing here forms a dense
-n x n similarity: similarities are computed for a block of rows at a time,
-the ``p`` largest of each row are kept, and the block is discarded, so
-memory grows with ``block_size * n + n * p``. The blocks run on the
-threads BLAS may use (scipy's sparse products release the GIL; BLAS itself
-is held to one thread meanwhile), each ``block_size / threads`` rows, so the
-memory stays that of one block; every row's neighbours are those it would
-have alone.
+n x n similarity. For sparse documents a compiled kernel gathers each row of
+the sparse product ``X X^T`` and keeps its ``p`` largest entries, so memory
+grows with ``n * p`` (and three arrays of ``n`` per thread). Dense documents and kernels go by blocks of rows of the
+similarity: the ``p`` largest of each row are kept and the block is
+discarded, so memory grows with ``block_size * n + n * p``. Either way the
+rows run on the threads BLAS may use (the kernel and scipy's products release
+the GIL; BLAS itself is held to one thread meanwhile), and every row's
+neighbours are those it would have alone.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
+from ._kernels import top_p_blocks
 from .sparse import blas_threads, thread_pool
 
 __all__ = ["knn_cosine_graph", "knn_kernel_graph", "cosine_neighbours", "kernel_neighbours",
            "graph_laplacian", "GraphLaplacian"]
 
-#: Rows of similarities computed at once: ``block_size * n`` floats live at a time. On
-#: 20 Newsgroups (18,846 documents, 2 threads; ``benchmarks/knn_graph.py``) 128 rows built the
-#: graph in 5.7 s with a peak of 97 MiB, 512 rows in 6.8 s with 262 MiB.
+#: Rows of a dense similarity computed at once (dense documents and kernels):
+#: ``block_size * n`` floats live at a time. When 20 Newsgroups' sparse rows went this way
+#: (18,846 documents, 2 threads; ``benchmarks/knn_graph.py``), 128 rows built the graph in
+#: 5.7 s with a peak of 97 MiB, 512 rows in 6.8 s with 262 MiB.
 DEFAULT_BLOCK = 128
 
 
@@ -85,6 +88,47 @@ def _blocked_top_p(similarity_block, n_rows: int, n_cols: int, p: int, block_siz
     return sp.csr_matrix((vals, (rows, cols)), shape=(n_rows, n_cols))
 
 
+#: Rows of a block of the compiled top-p product (:func:`_sparse_top_p`): blocks enough for
+#: the threads to share the rows evenly; the workspace does not grow with it.
+SPARSE_BLOCK = 64
+
+
+def _sparse_top_p(A: sp.csr_matrix, B: sp.csr_matrix, p: int, exclude_self: bool) -> sp.csr_matrix:
+    """:func:`_blocked_top_p` of the rows of ``A @ B.T``, both sparse, entry for entry.
+
+    A compiled kernel (:func:`~docnmf.factor._kernels.top_p_blocks`) gathers each row of the
+    product and keeps its ``p`` largest on the BLAS threads: no dense row is formed or
+    scanned. The few rows with a tie for the ``p``-th place (duplicate documents) are made
+    dense and chosen by partition, as the blocks choose them, so the graph does not depend on
+    which way it was built.
+    """
+    index = np.int64 if max(A.nnz, B.nnz, *A.shape, *B.shape) > np.iinfo(np.int32).max \
+        else np.int32
+    a = sp.csr_matrix(A, dtype=np.float64)
+    bt = sp.csr_matrix(B.T, dtype=np.float64)
+    for m in (a, bt):
+        m.indptr, m.indices = m.indptr.astype(index), m.indices.astype(index)
+    n, n_cols = a.shape[0], bt.shape[1]
+    blocks = [(start, min(start + SPARSE_BLOCK, n)) for start in range(0, n, SPARSE_BLOCK)]
+    with thread_pool(blas_threads()) as pool:
+        rows, cols, vals, tied = top_p_blocks(a, bt, min(p, n_cols), 0 if exclude_self else None,
+                                              blocks, pool)
+    if tied.size:
+        def dense_rows(start, stop):
+            sim = (a[tied[start:stop]] @ bt).toarray()
+            if exclude_self:
+                sim[np.arange(stop - start), tied[start:stop]] = -np.inf
+            return sim
+
+        again = _blocked_top_p(dense_rows, tied.size, n_cols, p, DEFAULT_BLOCK,
+                               exclude_self=False).tocoo()
+        keep = ~np.isin(rows, tied)
+        rows = np.concatenate([rows[keep], tied[again.row]])
+        cols = np.concatenate([cols[keep], again.col])
+        vals = np.concatenate([vals[keep], again.data])
+    return sp.csr_matrix((vals, (rows, cols)), shape=(n, n_cols))
+
+
 def _symmetrize(G: sp.csr_matrix) -> sp.csr_matrix:
     # eq. 8's "x_j in N_p(x_s) or x_s in N_p(x_j)": the union of the two directed graphs; the
     # weight is the same cosine either way, so the elementwise maximum is that union
@@ -108,7 +152,8 @@ def knn_cosine_graph(X, p: int = 5, *, block_size: int = DEFAULT_BLOCK) -> sp.cs
     p : int
         Neighbours per document (5 in the paper).
     block_size : int
-        Rows of similarities computed at once.
+        Rows of similarities computed at once (dense ``X``; sparse rows need no
+        dense block).
 
     Returns
     -------
@@ -132,7 +177,9 @@ def knn_cosine_graph(X, p: int = 5, *, block_size: int = DEFAULT_BLOCK) -> sp.cs
     _check_p(p)
     Xn = _unit_rows(sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X)
                     else np.asarray(X, dtype=np.float64))
-    XnT = Xn.T.tocsr() if sp.issparse(Xn) else Xn.T
+    if sp.issparse(Xn):
+        return _symmetrize(_sparse_top_p(Xn, Xn, p, exclude_self=True))
+    XnT = Xn.T
     n = Xn.shape[0]
 
     def block(start, stop):
@@ -190,6 +237,8 @@ def cosine_neighbours(X_new, X, p: int = 5, *, block_size: int = DEFAULT_BLOCK) 
                           else np.asarray(A, dtype=np.float64))
 
     An, Bn = as_unit(X_new), as_unit(X)
+    if sp.issparse(An) and sp.issparse(Bn):
+        return _sparse_top_p(An, Bn, p, exclude_self=False)
     BnT = Bn.T.tocsr() if sp.issparse(Bn) else Bn.T
 
     def block(start, stop):
