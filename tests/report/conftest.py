@@ -137,3 +137,31 @@ def browser():
 def artifact():
     """``keep_artifact``: copy a file to ``$DOCNMF_ARTIFACTS`` when it is set."""
     return keep_artifact
+
+
+#: Ids and openings of documents as scraped pages and mail bring them: markup that would end
+#: the page's data early, open a comment in it, or run as script if it were not kept text.
+HOSTILE_IDS = ["web/<!-- saved page -->", "web/</script><script>alert(1)</script>",
+               'web/"><img src=x onerror=alert(2)>', "web/<!--<script>"]
+HOSTILE_OPENING = "Saved from a web page <!-- comment --> </script> <b>bold</b> "
+
+
+@pytest.fixture(scope="session")
+def hostile_out(tmp_path_factory):
+    """A result folder of the demo corpus whose first documents have markup in their ids and
+    at the start of their texts (written by ``docnmf cluster`` from a JSONL file)."""
+    import json
+
+    from docnmf.cli import main
+    from docnmf.corpus.demo import load_demo
+
+    demo = load_demo()
+    folder = tmp_path_factory.mktemp("hostile")
+    with open(folder / "docs.jsonl", "w", encoding="utf-8") as fh:
+        for i, (doc_id, text, labels) in enumerate(zip(demo.ids, demo.texts, demo.labels)):
+            if i < len(HOSTILE_IDS):
+                doc_id, text = HOSTILE_IDS[i], HOSTILE_OPENING + text
+            fh.write(json.dumps({"id": doc_id, "text": text, "label": labels[0]}) + "\n")
+    assert main(["-q", "cluster", str(folder / "docs.jsonl"), "-k", "5",
+                 "-o", str(folder / "out")]) == 0
+    return folder / "out"

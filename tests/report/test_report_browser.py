@@ -51,3 +51,17 @@ def test_outside_requests_are_refused_twice(browser, demo_report, tmp_path):
                        .replace("<body>", img, 1), encoding="utf-8")
     page = browser(without)
     assert page.blocked == ["http://example.invalid/x.png"]
+
+
+def test_markup_in_ids_and_texts_is_shown_as_text(browser, hostile_out, tmp_path):
+    """Scraped pages bring "<!--" and "</script>" in ids and texts: the page still runs (map
+    drawn, search working) and shows them as they are, running nothing."""
+    from .conftest import HOSTILE_IDS
+
+    report = hostile_out / "report.html"
+    page = browser(report, tmp_path / "hostile.png", search="web/")
+    assert page.errors == [] and page.blocked == []
+    assert page.inked["map-canvas"] > 1000 and page.inked["similarity-canvas"] > 10000
+    assert f"{len(HOSTILE_IDS)} of the 80 documents on the map" in page.search_text
+    for doc_id in HOSTILE_IDS:
+        assert doc_id in page.search_text

@@ -325,3 +325,18 @@ def test_render_report_takes_the_folder_or_its_path_and_names_anything_else(demo
         render_report({"run": {}})
     with pytest.raises(ReportError, match="no such result folder"):
         render_report(demo_out / "missing")
+
+
+def test_markup_in_ids_and_texts_reaches_the_page_as_data(hostile_out):
+    """The page's data holds no "<" (which could end it or open a comment in it) and reads
+    back as the ids and texts were."""
+    from .conftest import HOSTILE_IDS, HOSTILE_OPENING
+
+    html = (hostile_out / "report.html").read_text(encoding="utf-8")
+    payload = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html,
+                        re.DOTALL).group(1)
+    assert "<" not in payload
+    shown = json.loads(payload)["map"]
+    for doc_id in HOSTILE_IDS:
+        i = shown["id"].index(doc_id)
+        assert shown["text"][i].startswith(HOSTILE_OPENING.strip())

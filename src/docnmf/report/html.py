@@ -370,9 +370,10 @@ def _page_data(f: RunFolder) -> dict[str, Any]:
 
 
 def _json_for_script(obj: Any) -> str:
-    # "</" would end the script element early; "<!--" would open a comment state
+    # inside the script element "</" would end it early and "<!--" open an escaped state; no
+    # "<" at all is left ("\u003c" is JSON for it: JSON.parse reads the text back unchanged)
     return (json.dumps(to_jsonable(obj), ensure_ascii=False, separators=(",", ":"))
-            .replace("</", "<\\/").replace("<!--", "<\\!--"))
+            .replace("<", "\\u003c"))
 
 
 def render_report(folder: RunFolder | str | os.PathLike) -> str:
