@@ -52,16 +52,19 @@ class Rendered:
     inked: dict[str, int] = field(default_factory=dict)
     title: str = ""
     search_text: str = ""
+    measured: object = None
 
 
 def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, height: int = 900,
            full_page: bool = True, search: str | None = None,
-           parts: dict[str, Path] | None = None) -> Rendered:
+           parts: dict[str, Path] | None = None, measure: str | None = None) -> Rendered:
     """Load ``path`` (a local HTML file) offline, wait for its script, and report what happened.
 
     Every request that is not for ``path`` itself is aborted and recorded in
     ``blocked``; console errors and uncaught exceptions land in ``errors``.
     ``parts`` maps CSS selectors to files for screenshots of single elements.
+    ``measure`` is a JavaScript function evaluated last (after the search), its value kept
+    in ``measured``.
     """
     from playwright.sync_api import sync_playwright
 
@@ -97,6 +100,8 @@ def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, hei
             page.fill("#search", search)
             page.wait_for_selector("#search-results:not([hidden])", timeout=10_000)
             out.search_text = page.inner_text("#search-results")
+        if measure is not None:
+            out.measured = page.evaluate(measure)
         if screenshot is not None:
             page.screenshot(path=str(screenshot), full_page=full_page)
         if parts:   # the sticky header would cover the top of each part as it scrolls in
@@ -144,6 +149,11 @@ def artifact():
 HOSTILE_IDS = ["web/<!-- saved page -->", "web/</script><script>alert(1)</script>",
                'web/"><img src=x onerror=alert(2)>', "web/<!--<script>"]
 HOSTILE_OPENING = "Saved from a web page <!-- comment --> </script> <b>bold</b> "
+#: A link as pasted from a browser, with no place to break: every cooking document starts with
+#: one, so that a cluster's representatives show it; and an id as long as a paragraph.
+LONG_LINK = ("https://example.org/recipes/2024/06/" + "_".join(["courgette_fritters_with_feta"] * 8)
+             + "?utm_source=newsletter&utm_medium=email ")
+LONG_ID = "archive/" + "x" * 600
 
 
 @pytest.fixture(scope="session")
@@ -159,8 +169,12 @@ def hostile_out(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hostile")
     with open(folder / "docs.jsonl", "w", encoding="utf-8") as fh:
         for i, (doc_id, text, labels) in enumerate(zip(demo.ids, demo.texts, demo.labels)):
+            if labels[0] == "cooking":
+                text = LONG_LINK + text
             if i < len(HOSTILE_IDS):
                 doc_id, text = HOSTILE_IDS[i], HOSTILE_OPENING + text
+            elif i == len(HOSTILE_IDS):
+                doc_id = LONG_ID
             fh.write(json.dumps({"id": doc_id, "text": text, "label": labels[0]}) + "\n")
     assert main(["-q", "cluster", str(folder / "docs.jsonl"), "-k", "5",
                  "-o", str(folder / "out")]) == 0

@@ -65,3 +65,26 @@ def test_markup_in_ids_and_texts_is_shown_as_text(browser, hostile_out, tmp_path
     assert f"{len(HOSTILE_IDS)} of the 80 documents on the map" in page.search_text
     for doc_id in HOSTILE_IDS:
         assert doc_id in page.search_text
+
+
+#: The page's width against the window's, and the narrowest column of any cluster card as a
+#: share of the card (three columns, 1 : 1 : 1.5, so each about a quarter or more).
+_LAYOUT = """() => {
+  let narrowest = 1;
+  document.querySelectorAll("article.cluster .cols3").forEach(g => {
+    const w = g.getBoundingClientRect().width;
+    for (const c of g.children) narrowest = Math.min(narrowest, c.getBoundingClientRect().width / w);
+  });
+  return {page: document.documentElement.scrollWidth, window: window.innerWidth, narrowest};
+}"""
+
+
+def test_long_links_and_ids_wrap_inside_their_column(browser, hostile_out, tmp_path):
+    """A link with no place to break in a representative's text, and a 600-character id in
+    the search results, wrap where they are: the cards keep their columns, the page its
+    width."""
+    page = browser(hostile_out / "report.html", tmp_path / "long.png", search="archive/",
+                   measure=_LAYOUT)
+    assert page.errors == [] and "archive/xxx" in page.search_text
+    assert page.measured["page"] <= page.measured["window"]
+    assert page.measured["narrowest"] > 0.2
