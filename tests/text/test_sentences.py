@@ -54,3 +54,17 @@ def test_plain_and_news_rules(text, plain, news):
 def test_unknown_rules():
     with pytest.raises(ValueError, match="rules"):
         split_sentences("A. B.", rules="nltk")
+
+
+def test_a_long_paragraph_is_split_as_its_sentences_are_one_by_one():
+    """Books and transcripts come without blank lines: 3,000 sentences in one paragraph,
+    with the abbreviations, acronyms and initials of the cases above, give the same
+    sentences as each case alone (``benchmarks/sentence_split.py`` times it)."""
+    cases = [("Mr. Smith met Mrs. Jones. They talked.", ["Mr. Smith met Mrs. Jones.", "They talked."]),
+             ("It happened in the U.S. The president spoke.",
+              ["It happened in the U.S.", "The president spoke."]),
+             ("George W. Bush won. Dr. No lost.", ["George W. Bush won.", "Dr. No lost."]),
+             ("(See Fig. 3 there.) Prices rose 5.2 percent in 1998.",
+              ["(See Fig. 3 there.)", "Prices rose 5.2 percent in 1998."])]
+    text = " ".join(case for case, _ in cases * 375)
+    assert split_sentences(text, rules="news") == [s for _, split in cases * 375 for s in split]

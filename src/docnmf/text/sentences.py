@@ -163,8 +163,12 @@ _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
 def _is_boundary(text: str, m: re.Match) -> bool:
     if m.group("punct") != ".":
         return True
-    before = text[:m.start()]
-    word = re.split(r"\s", before)[-1].lstrip("(\"'`[")
+    # the word before the mark: back to the last white space (not by splitting the whole text
+    # before it, which made a long paragraph's sentences cost the square of its length)
+    start = end = m.start()
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    word = text[start:end].lstrip("(\"'`[")
     next_word = m.group("word").lower()
     low = word.lower()
     if low in TITLE_ABBREVIATIONS:
