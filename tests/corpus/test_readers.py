@@ -7,6 +7,7 @@ import warnings
 import pytest
 
 from docnmf.corpus import CorpusError, read_corpus, read_csv, read_folder, read_jsonl
+from docnmf.corpus.readers import read_text_file
 
 
 def write(path, content: str | bytes):
@@ -58,6 +59,36 @@ def test_folder_pattern_filters_file_names(labelled_folder):
     write(labelled_folder / "econ" / "b.csv", "x")
     c = read_folder(labelled_folder, pattern="0*.txt")
     assert c.ids == ["sport/012.txt", "sport/2024/001.txt"]
+
+
+TAGGED = ("<DOC>\n<DOCNO> APW19981016.0240 </DOCNO>\n<DOCTYPE> NEWS </DOCTYPE>\n<TEXT>\n"
+          "Cambodian leader Hun Sen on Friday rejected\nthe demands. <P>\nTalks failed.\n"
+          "</TEXT>\n</DOC>\n")
+
+
+def test_nist_tagged_files_are_read_as_their_text_and_said_to_be(tmp_path, caplog):
+    """DUC and TREC files: one <DOC> with a <TEXT>; the header tags (DOCNO, DOCTYPE) would
+    be words of the document and, in a summary, use its length."""
+    write(tmp_path / "d30001t" / "APW19981016.0240", TAGGED)
+    write(tmp_path / "d30001t" / "lower", TAGGED.lower().replace("cambodian", "Cambodian"))
+    write(tmp_path / "page.html", "<html><body><p>A page</p></body></html>")
+    two = TAGGED + TAGGED.replace("APW19981016.0240", "APW2")
+    write(tmp_path / "two_docs", two)                     # two documents: not taken apart
+    write(tmp_path / "no_text", "<DOC>\n<DOCNO> X </DOCNO>\n</DOC>\n")
+    with caplog.at_level("INFO", logger="docnmf"):
+        c = read_folder(tmp_path)
+    texts = dict(zip(c.ids, c.texts))
+    assert texts["d30001t/APW19981016.0240"] == ("Cambodian leader Hun Sen on Friday rejected "
+                                                "the demands. Talks failed.")
+    assert texts["d30001t/lower"].startswith("Cambodian leader hun sen")
+    assert texts["page.html"] == "<html><body><p>A page</p></body></html>"
+    assert texts["two_docs"] == two and texts["no_text"].startswith("<DOC>")
+    assert f"2 of the 5 files in {tmp_path} are NIST tagged documents" in caplog.text
+    caplog.clear()
+    with caplog.at_level("INFO", logger="docnmf"):
+        one = read_text_file(write(tmp_path / "single" / "APW.txt", TAGGED))   # summarize's
+    assert one.texts == [texts["d30001t/APW19981016.0240"]]
+    assert "APW.txt is a NIST tagged document" in caplog.text
 
 
 def test_folder_errors(tmp_path):

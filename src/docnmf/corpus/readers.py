@@ -13,7 +13,9 @@ import codecs
 import csv
 import fnmatch
 import json
+import logging
 import os
+import re
 import warnings
 from pathlib import Path
 from typing import Any, Callable
@@ -22,9 +24,32 @@ from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder, readable_name
 from .datasets import list_datasets, load_dataset
-from .formats import read_mat
+from .formats import duc_text, read_mat
 
 __all__ = ["read_folder", "read_csv", "read_jsonl", "read_corpus"]
+
+logger = logging.getLogger(__name__)
+
+#: A file holding one NIST tagged document (TREC, DUC): a ``<DOC>`` element with a ``<TEXT>``.
+_TAGGED = re.compile(r"\A\s*<DOC>.*?<TEXT[^>]*>.*?</TEXT>.*?</DOC>\s*\Z",
+                     re.DOTALL | re.IGNORECASE)
+_DOC_TAG = re.compile(r"<DOC>", re.IGNORECASE)
+
+
+def _untagged(text: str) -> str | None:
+    """The ``<TEXT>`` of a NIST tagged document (tags removed, lines joined), or None when
+    ``text`` is not one such document.
+
+    Examples
+    --------
+    >>> _untagged("<DOC>\\n<DOCNO> X1 </DOCNO>\\n<TEXT>\\nOne line\\nand another.\\n</TEXT>\\n</DOC>\\n")
+    'One line and another.'
+    >>> _untagged("<html><body>A page</body></html>") is None
+    True
+    """
+    if not _TAGGED.match(text) or len(_DOC_TAG.findall(text)) != 1:
+        return None
+    return duc_text(text)
 
 
 def _visible(name: str) -> bool:
@@ -150,6 +175,7 @@ def read_folder(
     decode = Decoder(encoding)
     texts, labels, ids = [], [], []
     files, skipped = _files_under(root, pattern, follow_outside_links)
+    tagged = 0
     for file in files:
         rel = file.relative_to(root)
         data = _read_bytes(file, encoding)
@@ -157,7 +183,10 @@ def read_folder(
             skipped.append(f"{rel.as_posix()} (binary: a NUL byte in its first 8 KiB)")
             continue
         name = readable_name(rel.as_posix())
-        texts.append(decode(data, name))
+        text = decode(data, name)
+        untagged = _untagged(text)
+        tagged += untagged is not None
+        texts.append(text if untagged is None else untagged)
         labels.append((readable_name(rel.parts[0]),) if len(rel.parts) > 1 else ())
         ids.append(name)
     if skipped:
@@ -180,6 +209,11 @@ def read_folder(
                       "subfolders: those are unlabelled, and the others labelled by their "
                       "subfolder; scores count the labelled ones only", UserWarning, stacklevel=2)
     decode.warn("file", root)
+    if tagged:
+        logger.info("%d of the %d files in %s %s (<DOC> with <TEXT>, as TREC and DUC write "
+                    "them): the text between <TEXT> and </TEXT> is read, its tags removed",
+                    tagged, len(ids), root, "are NIST tagged documents" if tagged != 1
+                    else "is a NIST tagged document")
     meta = {"name": readable_name(root.resolve().name), "source": readable_name(str(root)),
             "format": "folder"}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
@@ -206,6 +240,12 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
     decode = Decoder(encoding)
     text = decode(data)
     decode.warn("file", source)
+    untagged = _untagged(text)
+    if untagged is not None:
+        logger.info("%s is a NIST tagged document (<DOC> with <TEXT>, as TREC and DUC write "
+                    "them): the text between <TEXT> and </TEXT> is read, its tags removed",
+                    source)
+        text = untagged
     meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
             "format": "text"}
     return Corpus(texts=[text], labels=[()], ids=[readable_name(source.name)], metadata=meta)
