@@ -23,6 +23,7 @@ from ..corpus.readers import (
     TABLE_SUFFIXES,
     _files_under,
     _read_bytes,
+    _untagged,
     read_table_file,
     refuse_output_folder,
 )
@@ -36,7 +37,9 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     texts, labels = [], []
     ids = [readable_name(name) for name in relative]
     for name, shown in zip(relative, ids):
-        texts.append(decode(_read_bytes(Path(root, name), encoding), shown))
+        text = decode(_read_bytes(Path(root, name), encoding), shown)
+        untagged = _untagged(text)       # a NIST tagged document: its <TEXT>, as read_folder
+        texts.append(text if untagged is None else untagged)
         parts = shown.split("/")
         labels.append((parts[0],) if len(parts) > 1 else ())
     decode.warn("file", Path(root))
