@@ -149,6 +149,9 @@ def test_parse_length_and_bad_arguments():
         Rouge(["1"], scoring="median")
     with pytest.raises(TypeError):
         Rouge(["1"]).score("a", "a")
+    # a DUC topic's models map assessors to summaries: its keys are not the summaries
+    with pytest.raises(TypeError, match="mapping"):
+        Rouge(["1"]).score("a", {"A": "a", "B": "b"})
     with pytest.raises(ValueError):
         Rouge(["1"]).score("a", [])
 

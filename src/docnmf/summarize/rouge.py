@@ -427,6 +427,9 @@ class Rouge:
         """
         if isinstance(models, str):
             raise TypeError("models must be a list of reference summaries, not one string")
+        if isinstance(models, Mapping):   # DUCTopic.models: its keys are the assessors
+            raise TypeError("models must be a list of reference summaries, not a mapping "
+                            "(for a mapping of assessors to summaries, give its values())")
         if len(models) == 0:
             raise ValueError("at least one reference summary is needed")
         p = self.prepare(peer)
