@@ -306,6 +306,7 @@ def test_an_objective_that_rises_is_said_to_rise(demo_out, tmp_path, method, his
     shutil.copytree(demo_out, folder)
     run = json.loads((folder / "run.json").read_text())
     run["objective_history"] = history
+    run["n_iter"] = len(history) - 1                    # the start's objective, then one each
     run["parameters"]["method"] = method
     run.pop("consensus_members", None)
     if not method.startswith(("cf", "lccf")):
@@ -340,3 +341,45 @@ def test_markup_in_ids_and_texts_reaches_the_page_as_data(hostile_out):
     for doc_id in HOSTILE_IDS:
         i = shown["id"].index(doc_id)
         assert shown["text"][i].startswith(HOSTILE_OPENING.strip())
+
+
+def _objective_section(folder) -> str:
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    section = html[html.index('<section id="objective">'):]
+    return section[:section.index("</section>")]
+
+
+def test_the_objective_axis_counts_iterations_from_the_start(demo_out):
+    """The history holds the start's objective and one per iteration: 0 to n_iter."""
+    run = json.loads((demo_out / "run.json").read_text())
+    assert len(run["objective_history"]) == run["n_iter"] + 1
+    assert f"iteration (0–{run['n_iter']})</text>" in _objective_section(demo_out)
+
+
+def test_nma_s_objective_is_said_to_be_its_later_stages(tmp_path):
+    """NMA records the SRE of stage 2 and the joint stage only: a chart of 2 points beside
+    "24 iterations" said nothing of why."""
+    out = tmp_path / "nma"
+    assert main(["-q", "cluster", "demo", "-k", "5", "--method", "nma", "--segments", "3",
+                 "-o", str(out)]) == 0
+    run = json.loads((out / "run.json").read_text())
+    section = _objective_section(out)
+    assert len(run["objective_history"]) < run["n_iter"]
+    assert ("SRE (eq. 17) of the kept restart after each iteration of its stage 2 and joint "
+            f"stage; stage 1 fits L and B to an objective of its own ({run['n_iter']} "
+            "iterations in all)") in section
+    assert f"recorded step (1–{len(run['objective_history'])})</text>" in section
+
+
+def test_a_history_of_other_length_is_not_called_iterations(demo_out, tmp_path):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    run = json.loads((folder / "run.json").read_text())
+    run["objective_history"], run["n_iter"] = [4.0, 3.0, 2.5, 2.2, 2.0], 2   # two per round
+    (folder / "run.json").write_text(json.dumps(run))
+    assert main(["-q", "report", str(folder)]) == 0
+    section = _objective_section(folder)
+    assert "(5 values recorded over 2 iterations)" in section
+    assert "recorded step (1–5)</text>" in section

@@ -262,8 +262,10 @@ def _tick(value: float) -> str:
     return f"{value:,.0f}" if 1e3 <= abs(value) < 1e7 else f"{value:.4g}"
 
 
-def _svg_line(values: Sequence[float], title: str, xlabel: str, points: bool = False) -> str:
-    """A small SVG chart of ``values`` (a line, or dots with ``points``)."""
+def _svg_line(values: Sequence[float], title: str, xlabel: str, points: bool = False,
+              first: int = 1) -> str:
+    """A small SVG chart of ``values`` (a line, or dots with ``points``), the x axis numbered
+    from ``first``."""
     v = np.asarray([x for x in values if x is not None], dtype=float)
     if v.size == 0:
         return f'<p class="note">{_e(title)}: not recorded.</p>'
@@ -284,7 +286,8 @@ def _svg_line(values: Sequence[float], title: str, xlabel: str, points: bool = F
             f'<text x="{pad - 4}" y="16" text-anchor="end">{_tick(hi)}</text>'
             f'<text x="{pad - 4}" y="{h - 32}" text-anchor="end">{_tick(lo)}</text>'
             f'<text x="{(w + pad) / 2}" y="{h - 8}" text-anchor="middle">{_e(xlabel)} '
-            f'(1–{v.size})</text>{marks}</svg><figcaption>{_e(title)}</figcaption></figure>')
+            f'({first}–{first + v.size - 1})</text>{marks}</svg>'
+            f'<figcaption>{_e(title)}</figcaption></figure>')
 
 
 def _objective(f: RunFolder) -> str:
@@ -308,6 +311,15 @@ def _objective(f: RunFolder) -> str:
     caption = ("objective from NMF's solution on, per iteration" if start_restarts
                else "objective of the kept restart, per iteration")
     values = [float(v) for v in history if isinstance(v, (int, float))]
+    n_iter = run.get("n_iter")
+    # most solvers record the start's objective, then one per iteration: iterations 0 to n
+    first, xlabel = (0, "iteration") if n_iter == len(values) - 1 else (1, "recorded step")
+    if str(run.get("parameters", {}).get("method", "")).startswith("nma"):
+        caption = ("SRE (eq. 17) of the kept restart after each iteration of its stage 2 and "
+                   "joint stage; stage 1 fits L and B to an objective of its own"
+                   + (f" ({n_iter} iterations in all)" if isinstance(n_iter, int) else ""))
+    elif first == 1 and isinstance(n_iter, int):
+        caption += f" ({len(values)} values recorded over {n_iter} iterations)"
     rises = sum(b > a for a, b in zip(values, values[1:]))
     if rises:
         # LCCF and CF rescale V to unit columns after each round (Cai et al.'s convention),
@@ -324,7 +336,7 @@ def _objective(f: RunFolder) -> str:
              if start_restarts else
              _restarts_chart(restarts, "final objective of each restart (the lowest is kept)"))
     return ('<section id="objective"><h2>Objective</h2><div class="pair">'
-            + _svg_line(history, caption, "iteration") + chart + "</div></section>")
+            + _svg_line(values, caption, xlabel, first=first) + chart + "</div></section>")
 
 
 def _restarts_chart(restarts: Sequence[float], title: str,
