@@ -155,7 +155,8 @@ def test_vocabulary_options_for_a_count_matrix_are_refused_not_ignored(tmp_path,
     X = np.vstack([rng.poisson(3, (6, 8)) * np.repeat([[1, 0], [0, 1]], 4, axis=1)[c]
                    for c in (0, 1)]).astype(float)
     scipy.io.savemat(tmp_path / "counts.mat", {"fea": X, "gnd": np.repeat([0, 1], 6)})
-    for options in (["--min-df", "3"], ["--max-features", "5", "--no-stem"]):
+    for options in (["--min-df", "3"], ["--max-features", "5", "--no-stem"],
+                    ["--token-pattern", r"\w+"]):
         code, _, err = run(capsys, "cluster", str(tmp_path / "counts.mat"), "-k", "2",
                            *options, "-o", str(tmp_path / "o"))
         flags = ", ".join(o for o in options if o.startswith("--"))
@@ -275,6 +276,11 @@ def test_fs_nmf_s_solver_is_not_the_solver_option(docs, tmp_path, capsys):
       for i in range(9)], "split the texts into words with spaces first"),
     (["12 34.5 99", "2024-01-01 17", "3.14 2.71 1.41"], "no word of two or more letters"),
     (["the of and", "it is was", "and the it"], "every word is an English stop word"),
+    # product codes and the like: words, but with digits in them (a stop-word document beside)
+    (["the and of", "covid19 h1n1 x86 mp3 b2b", "h1n1 x86 mp3 b2b g7"],
+     ("the texts' words hold digits (covid19, h1n1, x86), and an index term is a run of two "
+      "or more letters: --token-pattern '(?u)\\b\\w\\w+\\b' (token_pattern in Python) keeps "
+      "such words")),
 ])
 def test_texts_that_give_no_index_term_say_why(tmp_path, capsys, texts, says):
     folder = tmp_path / "docs"
@@ -284,3 +290,30 @@ def test_texts_that_give_no_index_term_say_why(tmp_path, capsys, texts, says):
     code, _, err = run(capsys, "cluster", str(folder), "-k", "2", "-o", str(tmp_path / "o"))
     assert code == 2 and "all documents are empty after preprocessing" in err and says in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
+
+
+def test_a_token_pattern_of_ones_own_makes_words_with_digits_terms(tmp_path, capsys):
+    """The pattern reaches the vectorizer, the model (assign reads with it) and the keywords."""
+    docs = tmp_path / "docs.csv"
+    rows = ["covid19 vaccine h1n1 flu"] * 4 + ["mp3 player x86 laptop"] * 4
+    docs.write_text("id,text\n" + "".join(f"d{i},{t}\n" for i, t in enumerate(rows)))
+    code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "nmf",
+                       "--token-pattern", r"(?u)\b\w\w+\b", "-o", str(tmp_path / "o"))
+    assert code == 0, err
+    clusters = (tmp_path / "o" / "clusters.csv").read_text()
+    assert "covid19" in clusters and "mp3" in clusters
+    model = json.loads((tmp_path / "o" / "model" / "model.json").read_text())
+    assert model["vectorizer"]["params"]["token_pattern"] == r"(?u)\b\w\w+\b"
+    (tmp_path / "new.csv").write_text("id,text\nn1,h1n1 covid19\n")
+    code, _, err = run(capsys, "assign", str(tmp_path / "o"), str(tmp_path / "new.csv"),
+                       "-o", str(tmp_path / "a"))
+    assert code == 0, err
+    with open(tmp_path / "o" / "assignments.csv") as fh:
+        fitted = {r["id"]: r["cluster"] for r in csv.DictReader(fh)}
+    with open(tmp_path / "a" / "assignments.csv") as fh:
+        assert next(csv.DictReader(fh))["cluster"] == fitted["d0"]   # read as covid19 h1n1
+    for pattern, says in (("(", "'(' is not a regular expression"),
+                          ("a*", "'a*' matches an empty word")):
+        code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--token-pattern", pattern,
+                           "-o", str(tmp_path / "x"))
+        assert code == 2 and says in err and not (tmp_path / "x").exists()

@@ -58,6 +58,18 @@ def _number(text: str, kind: type, what: str):
         raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
 
 
+def _pattern(text: str) -> str:
+    """A regular expression that compiles and matches no empty word."""
+    try:
+        compiled = re.compile(text)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a regular expression ({exc})") \
+            from None
+    if compiled.fullmatch(""):
+        raise argparse.ArgumentTypeError(f"{text!r} matches an empty word")
+    return text
+
+
 def _seed(text: str) -> int:
     value = _number(text, int, "a whole number")
     if not 0 <= value < 2**32:
@@ -118,6 +130,10 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
                    help="idf: log(n/df) as in Xu 2003 (default), smoothed, or none")
     g.add_argument("--no-stem", action="store_true", help="turn Porter stemming off")
     g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
+    g.add_argument("--token-pattern", type=_pattern, default=None, metavar="REGEX",
+                   help="regular expression of a word (default: two or more letters, so words "
+                        "with digits such as mp3 or covid19 are dropped; scikit-learn's "
+                        "'(?u)\\b\\w\\w+\\b' keeps them, and numbers)")
 
 
 #: What ``docnmf cluster --scheduler/--dask-workers`` runs when no ``--method`` is given: the
@@ -539,7 +555,8 @@ def _table_options(args) -> dict:
 #: terms were made upstream, so only the weighting (--tf, --idf) applies to one.
 _VOCABULARY_OPTIONS = {"min_df": ("--min-df", 2), "max_df": ("--max-df", 0.95),
                        "max_features": ("--max-features", None), "no_stem": ("--no-stem", False),
-                       "keep_stop_words": ("--keep-stop-words", False)}
+                       "keep_stop_words": ("--keep-stop-words", False),
+                       "token_pattern": ("--token-pattern", None)}
 
 
 def _vectorizer_params(args, corpus=None) -> dict:
@@ -557,7 +574,8 @@ def _vectorizer_params(args, corpus=None) -> dict:
                          "no term would be kept")
     return {"min_df": args.min_df, "max_df": args.max_df, "max_features": args.max_features,
             "tf": args.tf, "idf": args.idf, "stem": not args.no_stem,
-            "stop_words": None if args.keep_stop_words else "english"}
+            "stop_words": None if args.keep_stop_words else "english",
+            **({"token_pattern": args.token_pattern} if args.token_pattern else {})}
 
 
 #: The estimator options the command line sets: parameter name -> (argparse dest, flag).

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections import defaultdict
 from typing import Any, Sequence
 
@@ -316,13 +317,26 @@ def empty_vocabulary_hint(texts: Sequence[str], *, sample: int = HINT_SAMPLE) ->
                 "(Chinese, Japanese, Thai), and docnmf takes a run of letters as one word: split "
                 "the texts into words with spaces first (e.g. with a segmenter such as jieba)")
     chunk = _first_characters(texts, sample)
+    if Analyzer(stem=False).tokenize(chunk).words:
+        return ""
+    with_digits = list(dict.fromkeys(w for text in chunk for w in _WORD_WITH_DIGITS.findall(text)))
+    if with_digits:
+        return (f"the texts' words hold digits ({', '.join(with_digits[:3])}), and an index "
+                f"term is a run of two or more letters: --token-pattern '{SKLEARN_TOKEN_PATTERN}'"
+                " (token_pattern in Python) keeps such words")
     if not Analyzer(stop_words=None, stem=False).tokenize(chunk).words:
         return ("the texts hold no word of two or more letters (numbers, punctuation and single "
-                "letters are not index terms; a token_pattern of your own can make them so)")
-    if not Analyzer(stem=False).tokenize(chunk).words:
-        return ("every word is an English stop word (--keep-stop-words, or stop_words=None, "
-                "keeps them)")
-    return ""
+                "letters are not index terms; --token-pattern, token_pattern in Python, can "
+                "make them so)")
+    return ("every word is an English stop word (--keep-stop-words, or stop_words=None, "
+            "keeps them)")
+
+
+#: A word with a letter and a digit (mp3, covid19, h1n1), which the default pattern drops.
+_WORD_WITH_DIGITS = re.compile(r"\b(?=\w*\d)(?=\w*[^\W\d_])\w{2,}\b")
+
+#: scikit-learn's CountVectorizer pattern: two or more word characters, digits included.
+SKLEARN_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 
 
 def vocabulary_hints(vocabulary: Sequence[str]) -> dict[str, Any]:

@@ -113,6 +113,13 @@ def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_fol
     assert record["n_terms"] == X.shape[1] and record["n_docs"] == len(chosen)
     _, pruned = header_and_run(["--min-df", "1", "--max-features", "5"], "pruned")
     assert pruned["n_terms"] == 5
+    # words of five or more letters only: fewer terms
+    header, single = header_and_run(["--token-pattern", r"(?u)\b[^\W\d_]{5,}\b"], "long")
+    assert header["params"]["condition"]["text_options"]["token_pattern"] == \
+        r"(?u)\b[^\W\d_]{5,}\b"
+    counted = DocumentVectorizer(token_pattern=r"(?u)\b[^\W\d_]{5,}\b").fit_transform(
+        [corpus.texts[i] for i in chosen])
+    assert single["n_terms"] == counted.shape[1] != X.shape[1]
     header, _ = header_and_run(["--weighting", "xu-subset", "--as-published"], "paper")
     assert "text_options" in header["params"]["condition"]
     assert "as_published" not in header["params"]

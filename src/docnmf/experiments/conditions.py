@@ -205,7 +205,8 @@ def prepare_data(condition: DataCondition,
     else:
         settings = dict(TEXT_VECTORIZER)
         if condition.text_options:
-            settings.update(stop_words=options["stop_words"], stem=options["stem"])
+            settings.update(stop_words=options["stop_words"], stem=options["stem"],
+                            **{key: options[key] for key in ("token_pattern",) if key in options})
         vectorizer = DocumentVectorizer(**settings).fit(corpus.texts)
         counts = vectorizer.count(corpus.texts)
     y, names = corpus.label_array()
