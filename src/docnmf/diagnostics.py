@@ -385,7 +385,8 @@ def constraint_report(labels: np.ndarray, must_link, cannot_link, ids: Sequence[
     return out
 
 
-def _documents(n: int) -> str:
+def documents_phrase(n: int) -> str:
+    """``"1 document"``, ``"2 documents"``."""
     return f"{n} document" + ("s" if n != 1 else "")
 
 
@@ -417,7 +418,7 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
                      "its own")
     unassigned = report.get("unassigned", {})
     if unassigned.get("count"):
-        lines.append(f"{_documents(unassigned['count'])} with {unassigned['reason']}, not "
+        lines.append(f"{documents_phrase(unassigned['count'])} with {unassigned['reason']}, not "
                      f"assigned (cluster -1): {_examples(unassigned['ids'])}")
     for c in report.get("small_clusters", []):
         if not c["size"]:
@@ -434,7 +435,7 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     isolated = report.get("isolated", {})
     if isolated.get("groups"):
         groups = isolated["groups"]
-        lines.append(f"{_documents(isolated['documents'])} in {groups} small group"
+        lines.append(f"{documents_phrase(isolated['documents'])} in {groups} small group"
                      f"{'s' if groups != 1 else ''} share no index term with the other "
                      f"documents, e.g. {_examples(isolated['examples'][0])}: nothing links "
                      "them to the rest, so they can only form clusters of their own"
@@ -442,7 +443,7 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
                         if method and "ncw" in method else ""))
     dup = report.get("duplicates", {})
     if dup.get("groups"):
-        lines.append(f"{_documents(dup['documents'])} repeating another exactly "
+        lines.append(f"{documents_phrase(dup['documents'])} repeating another exactly "
                      f"({dup['groups']} group{'s' if dup['groups'] != 1 else ''}), e.g. "
                      + " = ".join(dup["examples"][0]))
     hints = report.get("vocabulary", {})

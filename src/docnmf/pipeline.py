@@ -449,7 +449,7 @@ def _plain_params(params: dict) -> dict:
 
 def _log_matrix(X, empty: int) -> None:
     logger.info("%d documents x %d terms, %d non-zeros%s", X.shape[0], X.shape[1], X.nnz,
-                f"; {empty} documents have no index terms left" if empty else "")
+                f"; {diagnostics.documents_phrase(empty)} without index terms" if empty else "")
 
 
 def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]], list[list[float]]]:

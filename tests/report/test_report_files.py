@@ -383,3 +383,21 @@ def test_a_history_of_other_length_is_not_called_iterations(demo_out, tmp_path):
     section = _objective_section(folder)
     assert "(5 values recorded over 2 iterations)" in section
     assert "recorded step (1–5)</text>" in section
+
+
+def test_a_cluster_of_one_is_one_document(demo_out, tmp_path):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    with open(folder / "clusters.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    rows[0]["size"] = "1"
+    with open(folder / "clusters.csv", "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    assert "<small>1 document (1.2%) · keyword coherence" in html
+    assert "<small>16 documents (20.0%)" in html

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..diagnostics import warning_lines
+from ..diagnostics import documents_phrase, warning_lines
 from ..io import atomic_write_text, note_written, published_path, to_jsonable
 from .data import membership_bands
 from .folder import RunFolder, read_run_folder
@@ -223,7 +223,7 @@ def _cluster_sections(f: RunFolder) -> str:
         out.append(f'<article class="cluster" id="cluster-{c}" data-cluster="{c}" '
                    f'data-words="{_e(words.lower())}" style="border-color:{colours[c]}">'
                    f'<h3><span class="sw" style="background:{colours[c]}"></span>Cluster {c}'
-                   f'<small>{size} documents ({100 * size / n:.1f}%) · keyword coherence '
+                   f'<small>{documents_phrase(size)} ({100 * size / n:.1f}%) · keyword coherence '
                    f'{_e(coh_text)}</small></h3><div class="cols3">')
         if weighed:
             out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
