@@ -276,6 +276,18 @@ def test_summarize_prints_only_the_summary(tmp_path, capsys, toy_topics):
     assert code == 2 and "length must look like" in err
 
 
+def test_summarizing_japanese_says_what_a_word_is_and_splits_its_sentences(tmp_path, capsys):
+    """Sentences end at 。 with no space after: the whole text was one sentence (and one
+    word), printed whole under --length 50w; the command now also says what it counts."""
+    sentences = ["今日は良い天気です。", "明日は雨が降るでしょう。", "私は東京に住んでいます。",
+                 "猫が好きです。"]
+    (tmp_path / "jp.txt").write_text("".join(sentences) * 40, encoding="utf-8")
+    code, out, err = run(["summarize", str(tmp_path / "jp.txt"), "--length", "3w"], capsys)
+    assert code == 0 and "a script written without spaces between words" in err
+    printed = out.split()
+    assert 1 <= len(printed) <= 3 and set(printed) <= set(sentences)
+
+
 @pytest.mark.parametrize("name", ["notes[1].txt", "*.txt", "a.txt"])
 def test_summarize_reads_the_one_file_named(tmp_path, capsys, toy_topics, name):
     """It read the file's folder with the name as a pattern: glob characters found nothing

@@ -1238,6 +1238,7 @@ def _cmd_summarize(args) -> int:
     if args.per_cluster or args.clusters is not None:
         return _summarize_per_cluster(args, policy)
     texts = _texts_of(args)
+    _warn_unspaced(texts)
     picked = pick_documents(len(texts), args.max_documents, random_state=args.seed)
     if picked.size < len(texts):
         logger.info("summarizing %d of the %d documents, drawn at random (--max-documents; "
@@ -1251,6 +1252,18 @@ def _cmd_summarize(args) -> int:
         raise UsageError(_no_summary(args, texts))
     print(summary)
     return 0
+
+
+def _warn_unspaced(texts) -> None:
+    """Summaries of texts in a script without spaces between words: say what they are made of."""
+    from .diagnostics import text_hints
+
+    if text_hints(texts)["unspaced_script"]:
+        logger.warning("the texts are mostly in a script written without spaces between words "
+                       "(Chinese, Japanese, Thai): docnmf takes a run of letters as one word, "
+                       "so sentences are ranked, and a --length in words counted, by such runs; "
+                       "split the texts into words with spaces first (e.g. with a segmenter "
+                       "such as jieba)")
 
 
 def _no_summary(args, texts) -> str:
@@ -1274,6 +1287,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
     if not 2 <= args.clusters <= len(corpus):
         raise UsageError(f"-k must lie between 2 and the {len(corpus)} documents, "
                          f"got {args.clusters}")
+    _warn_unspaced(corpus.texts)
     logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
                 args.cluster_method or DEFAULT_METHOD)
     # without --cluster-method, what docnmf cluster runs (a degenerate result clustered again)

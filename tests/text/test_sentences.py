@@ -28,6 +28,9 @@ from docnmf.text.sentences import split_sentences
      ["First paragraph without a stop", "Second paragraph."]),
     ("Wrapped line\ncontinues here. Next.", ["Wrapped line continues here.", "Next."]),
     ("", []),
+    # full-width stops need no space after them; closing brackets stay with their sentence
+    ("今日は良い天気です。「明日は雨ですか？」猫が好きです！Then English. Mr. Smith came.",
+     ["今日は良い天気です。", "「明日は雨ですか？」", "猫が好きです！", "Then English.", "Mr. Smith came."]),
 ])
 def test_news_rules(text, expected):
     assert split_sentences(text, rules="news") == expected

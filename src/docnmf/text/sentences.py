@@ -24,7 +24,10 @@
       "... was founded in the U.S. The company ...".
 
     Blank lines always separate sentences (paragraph breaks); single
-    newlines do not. Each sentence's white space is collapsed to single spaces.
+    newlines do not. A full-width ``。``, ``！`` or ``？`` (Chinese, Japanese),
+    with the closing quotes or brackets after it, ends a sentence with or
+    without white space after it. Each sentence's white space is collapsed to
+    single spaces.
 
 The two are kept apart because the published results depend on each: the
 segmentation experiments were run with the first, the summaries with the
@@ -34,6 +37,7 @@ second, and they split the same text differently (e.g. ``U.S. Army``,
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Literal
 
@@ -158,6 +162,9 @@ _BOUNDARY = re.compile(
 )
 _ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
+#: A full-width full stop, exclamation or question mark, with the closing quotes or brackets
+#: after it.
+_WIDE_STOP = re.compile(r"[\u3002\uff01\uff1f]+[\u300d\u300f\uff09\u3011\u201d]*")
 
 
 def _is_boundary(text: str, m: re.Match) -> bool:
@@ -197,15 +204,24 @@ def _split_news(text: str) -> list[str]:
     sentences = []
     for paragraph in _PARAGRAPH.split(text):
         paragraph = " ".join(paragraph.split())
-        start = 0
-        for m in _BOUNDARY.finditer(paragraph):
-            if _is_boundary(paragraph, m):
-                end = m.start("space")
-                sentence = paragraph[start:end].strip()
-                if sentence:
-                    sentences.append(sentence)
-                start = m.end("space")
-        tail = paragraph[start:].strip()
-        if tail:
-            sentences.append(tail)
+        # Chinese and Japanese sentences end at their full stops, with no space after them
+        cuts = [0] + [m.end() for m in _WIDE_STOP.finditer(paragraph)] + [len(paragraph)]
+        for a, b in itertools.pairwise(cuts):
+            sentences.extend(_split_news_run(paragraph[a:b].strip()))
+    return sentences
+
+
+def _split_news_run(paragraph: str) -> list[str]:
+    sentences = []
+    start = 0
+    for m in _BOUNDARY.finditer(paragraph):
+        if _is_boundary(paragraph, m):
+            end = m.start("space")
+            sentence = paragraph[start:end].strip()
+            if sentence:
+                sentences.append(sentence)
+            start = m.end("space")
+    tail = paragraph[start:].strip()
+    if tail:
+        sentences.append(tail)
     return sentences
