@@ -356,3 +356,20 @@ def test_the_consensus_default_reports_input_problems_as_its_own():
 
     with pytest.raises(ValueError, match="^SSNMFClustering: every term occurs in every one"):
         SSNMFClustering(2).fit(np.array([[1.0, 2.0], [3.0, 1.0], [1.0, 1.0]]))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: _SSNMF(2, random_state=0),                       # the default: the consensus's
+    lambda: SSNMFClustering(2, random_state=0),              # the paper's
+    lambda: SSNMFClustering(2, factorization="ncw", random_state=0),
+    lambda: SSKernelKMeansClustering(2, random_state=0),
+    lambda: SSNormalizedCutClustering(2, random_state=0)])
+def test_pairs_that_cannot_all_be_kept_are_counted_by_the_constraints(make):
+    """Three documents pairwise cannot-linked in two clusters: one pair must be joined, and
+    ``constraints_.violations(labels_)`` (as documented) says how many were."""
+    X = np.array([[3, 1, 0, 0], [2, 2, 0, 0], [0, 0, 1, 3], [0, 0, 2, 2.], [1, 1, 1, 1.]])
+    model = make().fit(X, cannot_link=[(0, 1), (1, 2), (0, 2)])
+    split, joined = model.constraints_.violations(model.labels_)
+    assert split == 0 and joined >= 1
+    labels = model.labels_
+    assert joined == sum(labels[i] == labels[j] for i, j in [(0, 1), (1, 2), (0, 2)])

@@ -139,8 +139,9 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
     ----------
     labels_, memberships_ (from the squared distances to the cluster means in the shifted
     feature space), objective_ (kernel k-means objective on the unshifted
-    ``K~``), shift_ (the diagonal shift ``sigma``), gamma_, constraints_, n_constrained_pairs_,
-    restart_objectives_, n_iter_
+    ``K~``), shift_ (the diagonal shift ``sigma``), gamma_, constraints_ (the checked
+    constraints: ``constraints_.violations(labels_)`` counts the pairs the result breaks),
+    n_constrained_pairs_, restart_objectives_, n_iter_
 
     References
     ----------
@@ -253,7 +254,8 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
     labels_, memberships_ (from the squared distances to the k-means centres in ``Z``),
     embedding_ (``Z``), eigenvalues_,
     objective_ (k-means objective on ``Z``), criterion_ (``J`` of eq. 21 for
-    ``labels_``), constraints_, n_constrained_pairs_, n_iter_
+    ``labels_``), constraints_ (``constraints_.violations(labels_)`` counts the pairs the
+    result breaks), n_constrained_pairs_, n_iter_
 
     References
     ----------

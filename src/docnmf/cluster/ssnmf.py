@@ -146,7 +146,10 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         ``"consensus"``: how well each candidate reproduces the pairs
         (:func:`constraint_f1`).
     constraints_ : Constraints
-        The checked constraints.
+        The checked constraints; ``constraints_.violations(labels_)`` counts the
+        must-link pairs the result splits and the cannot-link pairs it joins (with
+        more cannot-linked groups than clusters some must be joined, and nothing
+        warns of it).
     n_constrained_pairs_ : tuple of int
         Must-link and cannot-link pairs applied to ``A`` (as given, for ``"ncw"``).
     loss_history_ : ndarray
