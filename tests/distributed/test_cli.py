@@ -229,3 +229,46 @@ def test_ctrl_c_on_a_local_cluster_is_one_line_and_leaves_no_worker(tmp_path):
         time.sleep(0.2)
     else:
         pytest.fail("worker processes outlived the command")
+
+
+def test_too_few_documents_with_terms_are_one_line_as_in_memory(tmp_path, capsys):
+    """-k beyond the documents, or documents that lost every term (here each in every
+    document, so of idf 0), gave a worker's traceback or an empty result with status 0."""
+    three = tmp_path / "three"
+    three.mkdir()
+    for i, text in enumerate(["galaxy planets stars", "galaxy planets stars comet", "the and"]):
+        (three / f"{i}.txt").write_text(text)
+    for k in ("4", "3"):
+        for where in (["--dask-workers", "1"], []):
+            code = main(["-q", "cluster", str(three), "-k", k, "--min-df", "1", *where,
+                         "-o", str(tmp_path / "out")])
+            err = capsys.readouterr().err
+            assert code == 2 and len(err.strip().splitlines()) == 1, err
+            assert not (tmp_path / "out").exists()
+            if where:
+                assert err.strip() == ("docnmf: error: only 2 of the 3 documents have index "
+                                       f"terms left after preprocessing; {k} clusters need at "
+                                       "least as many")
+
+
+def test_a_part_without_documents_is_a_part_like_any_other(tmp_path, capsys):
+    """A CSV part of a header only (or a bag partition a filter emptied): the weighting of
+    its zero rows failed on the worker."""
+    from docnmf.corpus.demo import load_demo
+
+    demo = load_demo()
+    (tmp_path / "in").mkdir()
+    for part, rows in enumerate([range(40), range(0), range(40, 80)]):
+        with open(tmp_path / "in" / f"part{part}.csv", "w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["id", "text"])
+            writer.writerows([demo.ids[i], demo.texts[i]] for i in rows)
+    for where in (["--dask-workers", "1"], []):
+        out = tmp_path / f"out{len(where)}"
+        assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "5", "--method", "nmf-ncw",
+                     *where, "-o", str(out)]) == 0, capsys.readouterr().err
+    with open(tmp_path / "out2" / "assignments.csv") as fh:
+        dask_rows = list(csv.reader(fh))
+    with open(tmp_path / "out0" / "assignments.csv") as fh:
+        memory_rows = list(csv.reader(fh))
+    assert [r[:2] for r in dask_rows] == [r[:2] for r in memory_rows]

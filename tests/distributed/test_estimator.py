@@ -92,3 +92,7 @@ def test_refuses_negative_input_and_float32(client):
         DaskNMFClustering(2, client=client).fit(X)
     with pytest.raises(ValueError, match="float64"):
         DaskNMFClustering(2, dtype="float32", client=client).fit(abs(X))
+    # as in memory: zeros have no factorization and give no clusters
+    for estimator in (DaskNMFClustering(2, client=client), NMFClustering(2)):
+        with pytest.raises(ValueError, match="X is all zero; there is nothing to cluster"):
+            estimator.fit(sp.csr_matrix((5, 3)))

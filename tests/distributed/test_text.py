@@ -101,3 +101,13 @@ def test_takes_a_dataframe_column_and_a_bag_of_records(client):
     assert parts[0].labels[:2] == [(), ("x",)]
     X = DaskVectorizer(min_df=1, client=client).fit_transform(corpus).compute()
     assert abs(X - expected).max() <= 1e-15
+
+
+def test_a_partition_a_filter_emptied_is_no_block(client):
+    """Filtering a bag can empty a partition; its weighting failed on the worker."""
+    kept = TEXTS[:2] + TEXTS[4:]
+    bag = db.from_sequence(TEXTS, npartitions=5).filter(lambda t: t not in TEXTS[2:4])
+    assert 0 in bag.map_partitions(lambda part: [len(list(part))]).compute()
+    X = DaskVectorizer(min_df=1, client=client).fit_transform(bag).compute()
+    expected = DocumentVectorizer(min_df=1).fit_transform(kept)
+    assert abs(X - expected).max() <= 1e-15 and X.nnz == expected.nnz

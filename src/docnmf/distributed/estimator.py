@@ -111,6 +111,8 @@ class DaskNMFClustering(NMFClustering):
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
                              "(input X)")
+        if X.sum == 0:       # as in memory: no factorization of zeros, no clusters from them
+            raise ValueError(f"{type(self).__name__}: X is all zero; there is nothing to cluster")
         self._check_params(X.shape[0])
         self.n_features_in_ = X.shape[1]
         weights = self._row_weights(X)

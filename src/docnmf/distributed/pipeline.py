@@ -31,6 +31,7 @@ import numpy as np
 from distributed import Client, as_completed
 
 from ..corpus._corpus import Corpus
+from ..corpus._errors import CorpusError
 from ..diagnostics import small_clusters_of_sizes, warning_lines
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import confusion_matrix, score_all
@@ -85,6 +86,11 @@ def _meta(part: Corpus) -> tuple[list[str], list[str]]:
 
 #: Why a document is in no cluster (the in-memory pipeline's reason).
 EMPTY_REASON = "no index term left after preprocessing"
+
+
+def _with_terms(X_p) -> int:
+    """How many of a block's documents hold a stored term."""
+    return int(np.count_nonzero(np.diff(X_p.indptr)))
 
 
 def _assigned(labels: np.ndarray, X_p) -> np.ndarray:
@@ -171,10 +177,20 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
     X = vectorizer.fit_transform(texts)
+    # a partition without documents (a CSV part of a header only) is no block of X
+    meta = [m for m, rows in zip(meta, vectorizer.partition_rows_) if rows]
     timings["vectorize_s"] = time.perf_counter() - t0
     logger.info("%d documents x %d terms in %d partition%s (%.1fs)", vectorizer.n_docs_,
                 X.shape[1], X.numblocks[0], "s" if X.numblocks[0] != 1 else "",
                 timings["vectorize_s"])
+    # as in memory: documents without a term are left out, and the rest must fill k clusters
+    active = sum(gather(client, client.compute([dask.delayed(_with_terms)(x)
+                                                for x in X.to_delayed().ravel()]),
+                        "counting the documents with terms"))
+    if active < n_clusters:
+        raise CorpusError(f"only {active} of the {int(X.shape[0])} documents have index terms "
+                          f"left after preprocessing; {n_clusters} clusters need at least as "
+                          "many")
     params = {**DASK_METHODS[method], **(estimator_params or {})}
     model = DaskNMFClustering(n_clusters, random_state=random_state, client=client, **params)
     for attempt in range(model.retries + 1):

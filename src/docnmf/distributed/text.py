@@ -99,6 +99,8 @@ def _weigh_partition(part: _Counts, vocabulary: np.ndarray,
     counts = part.counts[:, local]
     counts = sp.csr_matrix((counts.data, cols[local][counts.indices], counts.indptr),
                            shape=(counts.shape[0], len(vocabulary)))
+    if not counts.shape[0]:     # a partition with no document (a file of a header, a filter)
+        return sp.csr_matrix((0, len(vocabulary)))
     return weighting.transform(counts)
 
 
