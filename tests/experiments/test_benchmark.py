@@ -225,7 +225,11 @@ def test_the_folder_is_a_benchmarks_own_or_new(data_home, tmp_path, capsys):
 def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
     for entry, message in [("nmf-xyz", "unknown suite entry"),
                            ("cf:lam=1", "cf is defined by lam=0.0"),
-                           ("nmf:labels", "options are written name=value")]:
+                           ("nmf:labels", "options are written name=value"),
+                           # values as a fit checks them, before any corpus is read
+                           ("nmf:tol=abc", "suite entry 'nmf:tol=abc': tol must be a number"),
+                           ("lccf:n_neighbors=0", "suite entry 'lccf:n_neighbors=0': "),
+                           ("nmf:solver=newton", "unknown solver 'newton'")]:
         assert main(["-q", "benchmark", "--methods", entry, "-o", str(tmp_path)]) == 2
         assert message in capsys.readouterr().err
 

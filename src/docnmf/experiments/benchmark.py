@@ -148,10 +148,17 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
     estimator = {k: v for k, v in options.items() if k not in VECTORIZER_OPTIONS}
     try:
         METHODS[method].check_options(estimator)
-    except ValueError as exc:
+        # the values too, as a fit would check them, before any corpus is read
+        make_estimator(method, 2, **estimator)._check_params(_MANY_DOCUMENTS)
+    except (TypeError, ValueError) as exc:
         raise ProtocolError(f"suite entry {spec!r}: {exc}") from None
     return Entry(spec, method, tuple(sorted(estimator.items())), tuple(sorted(vectorizer.items())),
                  None if pairs is None else float(pairs))
+
+
+#: The documents the values of an entry's options are checked for: enough for any k or
+#: neighbourhood an option can name.
+_MANY_DOCUMENTS = 10 ** 9
 
 
 @dataclass(frozen=True)
