@@ -1349,7 +1349,8 @@ def _cmd_datasets(args) -> int:
 
 
 def _comma_list(text: str, what: str, known) -> list[str]:
-    items = [t.strip() for t in text.split(",") if t.strip()]
+    # "nmf,nmf" runs nmf once
+    items = list(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
     if not items:
         raise UsageError(f"no {what} given")
     for item in items:
@@ -1450,7 +1451,7 @@ def _cmd_reproduce(args) -> int:
         raise UsageError(f"unknown table {args.table!r}; choose from "
                          f"{', '.join([*TABLES, *targets])}")
     spec = TABLES[args.table]
-    methods = (_comma_list(args.methods, "method", list(METHODS)) if args.methods
+    methods = (_comma_list(args.methods, "method", list(METHODS)) if args.methods is not None
                else [m for m in spec.methods if m in METHODS])
     if not methods:
         raise UsageError(f"none of the methods of {spec.name} is available")
@@ -1513,7 +1514,7 @@ def _cmd_benchmark(args) -> int:
                   f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
         return 0
     corpora = suite_corpora(None if args.role == "all" else args.role)
-    if args.corpora:
+    if args.corpora is not None:     # an empty value (an unset variable) is not "all"
         named = _comma_list(args.corpora, "corpus", [c.name for c in declared])
         # the halves and the confirmation sets are reported apart: a corpus runs in its own
         elsewhere = [c for c in declared if c.name in named and c not in corpora]

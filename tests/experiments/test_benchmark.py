@@ -325,3 +325,18 @@ def test_pairs_entries_share_one_draw_per_run_and_count_broken_must_links(data_h
         by["ssnmf:pairs=0.05", 0]["random_state"] != by["ssnmf:pairs=0.05", 1]["random_state"]
     with pytest.raises(ProtocolError, match="semi-supervised"):
         parse_entry("nmf:pairs=0.1")
+
+
+def test_an_empty_list_is_no_list_and_a_repeated_name_runs_once(data_home, tmp_path, capsys):
+    """An unset shell variable ('--corpora ""') started the whole suite, hours of it; and
+    '--methods nmf,nmf' ran and reported NMF twice."""
+    from docnmf.cli import _comma_list
+
+    assert main(["-q", "benchmark", "--corpora", "", "-o", str(tmp_path / "b")]) == 2
+    assert "no corpus given" in capsys.readouterr().err
+    for methods in ("", ","):
+        assert main(["-q", "reproduce", "cai2011-tdt2", "--methods", methods,
+                     "-o", str(tmp_path / "r")]) == 2
+        assert "no method given" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists() and not (tmp_path / "r").exists()
+    assert _comma_list("nmf, nmf,nmf-ncw,nmf", "method", ["nmf", "nmf-ncw"]) == ["nmf", "nmf-ncw"]
