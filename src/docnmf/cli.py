@@ -1175,6 +1175,11 @@ def _cmd_cluster_dask(args) -> int:
     outdir = args.output or Path("docnmf-out") / _safe_name(corpus.name)
     paths = []
     client = _dask_client(args)
+    # Dask's own logs in this process: a lost scheduler is reported as a traceback from its
+    # sending loop and a failed reconnection, each in its words, before docnmf's one line
+    dask_log = logging.getLogger("distributed")
+    dask_level = dask_log.level
+    dask_log.setLevel(logging.CRITICAL)
     try:
         # the output folder is checked and locked before the fit, and published whole after it
         with _output_folder(outdir, args):
@@ -1208,6 +1213,7 @@ def _cmd_cluster_dask(args) -> int:
         client.close()
         if cluster is not None and args.dask_workers:
             cluster.close()
+        dask_log.setLevel(dask_level)
     print(format_partitioned_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     logger.info("on Dask no memberships.npz, model or report.html is written: each needs the "

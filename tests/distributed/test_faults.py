@@ -113,3 +113,56 @@ def test_the_command_line_completes_or_fails_clearly_when_a_worker_dies(tmp_path
     # no staging folder left, nor the lock beside the folder
     assert sorted(p.name for p in tmp_path.iterdir()) == (
         ["in", "out"] if status == 0 else ["in"])
+
+
+def test_a_scheduler_killed_mid_fit_is_one_error_not_a_hang(tmp_path):
+    """Real processes: a `dask scheduler`, a `dask worker` and `docnmf cluster --scheduler`.
+    Killing the scheduler left the command waiting for ever on results that could not come."""
+    import subprocess
+    import sys
+    import time
+
+    model = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=30, seed=0)
+    write_topic_corpus(tmp_path / "in", 600, model, docs_per_file=150, seed=0)
+    address_file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m", "dask"]
+    scheduler = subprocess.Popen(dask + ["scheduler", "--host", "127.0.0.1", "--port", "0",
+                                         "--no-dashboard", "--scheduler-file", str(address_file)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = run = None
+    try:
+        for _ in range(300):
+            if address_file.exists() and address_file.read_text().strip():
+                break
+            time.sleep(0.1)
+        address = json.loads(address_file.read_text())["address"]
+        worker = subprocess.Popen(dask + ["worker", "--scheduler-file", str(address_file),
+                                          "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run = subprocess.Popen([sys.executable, "-m", "docnmf", "cluster", str(tmp_path / "in"),
+                                "-k", "3", "--scheduler", address, "--init", "random",
+                                "--restarts", "2", "--max-iter", "1000000", "--tol", "0",
+                                "-o", str(tmp_path / "out")],
+                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        lines = []
+        for line in run.stderr:              # the fit is under way: kill its scheduler
+            lines.append(line)
+            if line.startswith("docnmf: iteration 3:"):
+                scheduler.kill()
+                break
+        assert scheduler.poll() is not None or scheduler.wait(10) is not None, "".join(lines)
+        t0 = time.perf_counter()
+        _, rest = run.communicate(timeout=120)     # it waited for ever before
+        err, status = "".join(lines) + rest, run.returncode
+        assert time.perf_counter() - t0 < 90
+    finally:
+        for proc in (run, worker, scheduler):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert status == 1, err
+    errors = [line for line in err.splitlines() if line.startswith("docnmf: error:")]
+    assert errors == [("docnmf: error: the connection to the Dask scheduler was lost (it "
+                       "stopped, or cannot be reached); nothing was written, run again")], err
+    assert "Traceback" not in err and not (tmp_path / "out").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "scheduler.json"]

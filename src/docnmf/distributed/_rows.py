@@ -18,11 +18,11 @@ import dask
 import dask.array as da
 import numpy as np
 import scipy.sparse as sp
-from distributed import Client, Future, KilledWorker, default_client, futures_of
+from distributed import Client, Future, KilledWorker, default_client, futures_of, wait
 from distributed.comm.core import CommClosedError
 
-__all__ = ["DistributedFitError", "LOST", "RowPartitions", "add_tree", "gather", "get_client",
-           "lost_work", "stack_rows"]
+__all__ = ["DistributedFitError", "LOST", "RowPartitions", "SchedulerLost", "add_tree",
+           "check_scheduler", "gather", "get_client", "lost_work", "stack_rows", "wait_for"]
 
 
 #: Arrays larger than this are broadcast to the workers before tasks use them.
@@ -31,6 +31,22 @@ BROADCAST_BYTES = 1 << 20
 
 class DistributedFitError(RuntimeError):
     """Work on the cluster was lost (a worker died and its results could not be recomputed)."""
+
+
+class SchedulerLost(DistributedFitError):
+    """The client lost its scheduler: every result is gone, and no retry can succeed."""
+
+
+#: Seconds between the checks, while results are awaited, that the client still has its
+#: scheduler: without one, a client whose scheduler died waits for ever.
+SCHEDULER_CHECK_S = 2.0
+
+
+def check_scheduler(client: Client) -> None:
+    """Raise :class:`SchedulerLost` when ``client`` has closed (it could not reconnect)."""
+    if client.status in ("closing", "closed", "failed"):
+        raise SchedulerLost("the connection to the Dask scheduler was lost (it stopped, or "
+                            "cannot be reached); nothing was written, run again")
 
 
 def get_client(client: Client | None = None) -> Client:
@@ -54,11 +70,26 @@ def lost_work(what: str, exc: BaseException) -> DistributedFitError:
         f"{str(exc)[:200]}); nothing was written, run again")
 
 
+def wait_for(client: Client, futures) -> None:
+    """Wait until ``futures`` are done (finished, failed or lost), checking every
+    ``SCHEDULER_CHECK_S`` seconds that the client still has its scheduler."""
+    pending = futures_of(futures)
+    while pending:
+        try:
+            wait(pending, timeout=SCHEDULER_CHECK_S)
+            return
+        except (TimeoutError, asyncio.TimeoutError):
+            check_scheduler(client)
+
+
 def gather(client: Client, futures, what: str):
-    """``client.gather(futures)``, a lost worker reported as one :class:`DistributedFitError`."""
+    """``client.gather(futures)``, a lost worker reported as one :class:`DistributedFitError`,
+    a lost scheduler as :class:`SchedulerLost`."""
     try:
+        wait_for(client, futures)
         return client.gather(futures)
     except LOST as exc:
+        check_scheduler(client)
         raise lost_work(what, exc) from exc
 
 

@@ -7,12 +7,13 @@ import time
 
 import dask.array as da
 import numpy as np
-from distributed import Client, futures_of, wait
+from distributed import Client, futures_of
 
 from .._estimator import best_restart, memberships_from, store_params
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
-from ._rows import LOST, DistributedFitError, RowPartitions, add_tree, gather, get_client, lost_work
+from ._rows import (LOST, DistributedFitError, RowPartitions, SchedulerLost, add_tree,
+                    check_scheduler, gather, get_client, lost_work, wait_for)
 from .init import dask_starts
 from .solvers import DASK_SOLVERS
 
@@ -99,7 +100,10 @@ class DaskNMFClustering(NMFClustering):
         for attempt in range(int(self.retries) + 1):
             try:
                 return self._fit(X, client)
+            except SchedulerLost:
+                raise
             except (DistributedFitError, *LOST) as exc:
+                check_scheduler(client)     # no retry without a scheduler
                 if attempt == self.retries:
                     raise exc if isinstance(exc, DistributedFitError) else \
                         lost_work("the fit", exc) from exc
@@ -156,7 +160,7 @@ class DaskNMFClustering(NMFClustering):
             [self.embedding_, self.memberships_, self.labels_])
         # all there, or the fit starts again: the blocks of V have no lineage to be rebuilt from
         held = futures_of([self.embedding_, self.memberships_, self.labels_])
-        wait(held)
+        wait_for(client, held)
         if any(f.status != "finished" for f in held):
             raise DistributedFitError("the fit's results were lost with a worker")
         self.loss_history_ = best.losses

@@ -38,7 +38,7 @@ from ..metrics import confusion_matrix, score_all
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from .corpus import PartitionedCorpus
-from ._rows import DistributedFitError, add_tree, gather
+from ._rows import DistributedFitError, SchedulerLost, add_tree, gather
 from .estimator import DaskNMFClustering
 from .text import DaskVectorizer
 
@@ -217,6 +217,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                  for p, (lab, mem, m, x) in enumerate(zip(labels, memberships, meta, blocks))]),
                 "summarizing the clusters")
             break
+        except SchedulerLost:
+            raise
         except DistributedFitError:
             # a worker died as the fit ended, taking blocks of its results along
             if attempt == model.retries:
