@@ -1074,20 +1074,34 @@ def _check_scheduler(address: str) -> None:
     and reads another service's greeting as a length (a false "not enough memory")."""
     import asyncio
 
-    from distributed.comm import connect
+    from distributed.comm import connect, get_address_host_port
     from distributed.comm.addressing import parse_address
     from distributed.comm.registry import get_backend
+    from distributed.security import Security
 
     if not address.strip():
         raise UsageError("--scheduler needs the scheduler's address, e.g. tcp://host:8786")
     try:
-        get_backend(parse_address(address)[0])
-    except ValueError as exc:      # an address Dask cannot read (http://..., foo://...)
+        scheme = parse_address(address)[0]
+        backend = get_backend(scheme)
+        if scheme in ("tcp", "tls"):
+            get_address_host_port(address)     # a port is needed
+    except ValueError as exc:      # an address Dask cannot read (http://..., foo://..., no port)
         raise UsageError(f"--scheduler {address}: {exc}; a scheduler's address looks like "
                          "tcp://host:8786") from None
+    try:
+        backend.get_connector()
+    except Exception as exc:  # noqa: BLE001 (a transport whose package is absent, e.g. UCX)
+        raise UsageError(f"--scheduler {address}: Dask cannot connect over {scheme}:// here "
+                         f"({exc})") from None
+    # the client's own connection settings (TLS certificates from Dask's configuration)
+    options = Security().get_connection_args("client")
+    if scheme == "tls" and options.get("ssl_context") is None:
+        raise UsageError(f"--scheduler {address}: tls:// needs Dask's TLS settings "
+                         "(distributed.comm.tls in the Dask configuration); none are set")
 
     async def identity():
-        comm = await connect(address, timeout=_SCHEDULER_ANSWER_S)
+        comm = await connect(address, timeout=_SCHEDULER_ANSWER_S, **options)
         try:
             await comm.write({"op": "identity", "reply": True})
             return await comm.read()

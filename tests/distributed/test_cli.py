@@ -109,7 +109,10 @@ def test_an_address_that_is_not_a_scheduler_is_one_line_not_a_hang(tmp_path, cap
                 (quiet, f"no Dask scheduler answered at {quiet} within 10 s"),
                 ("http://127.0.0.1:8786", ("--scheduler http://127.0.0.1:8786: unknown "
                                            "address scheme 'http'")),
-                ("", "--scheduler needs the scheduler's address")]:
+                ("", "--scheduler needs the scheduler's address"),
+                # checked before connecting: both were "answered, but not as a Dask scheduler"
+                ("tcp://127.0.0.1", "--scheduler tcp://127.0.0.1: missing port number"),
+                ("tls://127.0.0.1:8786", "tls:// needs Dask's TLS settings")]:
             assert main([*base, "--scheduler", address]) == 2
             err = capsys.readouterr().err
             assert message in err and err.count("\n") == 1, err
