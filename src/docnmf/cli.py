@@ -59,14 +59,13 @@ def _number(text: str, kind: type, what: str):
 
 
 def _pattern(text: str) -> str:
-    """A regular expression that compiles and matches no empty word."""
+    """A token pattern the vectorizer takes (it compiles and matches no empty word)."""
+    from .text.tokenize import Analyzer
+
     try:
-        compiled = re.compile(text)
-    except re.error as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a regular expression ({exc})") \
-            from None
-    if compiled.fullmatch(""):
-        raise argparse.ArgumentTypeError(f"{text!r} matches an empty word")
+        Analyzer(stop_words=None, stem=False, token_pattern=text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 
 

@@ -112,6 +112,9 @@ def test_settings_that_cannot_work_are_named(tiny_texts):
     texts, _ = tiny_texts
     with pytest.raises(ValueError, match=r"token_pattern '\(' is not a regular expression"):
         DocumentVectorizer(token_pattern="(").fit(texts)
+    # a pattern that matches nothing at all made "" a term, from every gap between letters
+    with pytest.raises(ValueError, match=r"token_pattern 'a\*' matches an empty word"):
+        DocumentVectorizer(token_pattern="a*").fit(texts)
     with pytest.raises(ValueError, match="max_df must be above 0"):
         DocumentVectorizer(max_df=0.0).fit(texts)
     # min_df=1.0 is every document, above the default max_df: both named, with their counts

@@ -173,6 +173,8 @@ class Analyzer:
         except (re.error, TypeError) as exc:
             raise ValueError(f"token_pattern {self.token_pattern!r} is not a regular "
                              f"expression: {exc}") from None
+        if self._regex.fullmatch(""):    # every gap between letters would be a term ""
+            raise ValueError(f"token_pattern {self.token_pattern!r} matches an empty word")
         self._by_runs = self.token_pattern == DEFAULT_TOKEN_PATTERN
         # no stem cache: a C Porter step is cheaper than the cache lookup, even on repeated words
         self._stemmer = Stemmer.Stemmer("porter", 0) if self.stem else None
