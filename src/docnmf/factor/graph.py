@@ -4,9 +4,10 @@ Rows of ``X`` are documents (scikit-learn's orientation); the paper's
 documents are the columns of its ``X``. Nothing here forms a dense
 n x n similarity. For sparse documents a compiled kernel gathers each row of
 the sparse product ``X X^T`` and keeps its ``p`` largest entries, so memory
-grows with ``n * p`` (and three arrays of ``n`` per thread). Dense documents and kernels go by blocks of rows of the
-similarity: the ``p`` largest of each row are kept and the block is
-discarded, so memory grows with ``block_size * n + n * p``. Either way the
+grows with ``n * p`` (and three arrays of ``n`` per thread). Dense documents
+and kernels go by blocks of rows of the similarity: the ``p`` largest of each
+row are kept and the block is discarded, so memory grows with
+``block_size * n + n * p``. Either way the
 rows run on the threads BLAS may use (the kernel and scipy's products release
 the GIL; BLAS itself is held to one thread meanwhile), and every row's
 neighbours are those it would have alone.
@@ -107,7 +108,8 @@ def _sparse_top_p(A: sp.csr_matrix, B: sp.csr_matrix, p: int, exclude_self: bool
     a = sp.csr_matrix(A, dtype=np.float64)
     bt = sp.csr_matrix(B.T, dtype=np.float64)
     for m in (a, bt):
-        m.indptr, m.indices = m.indptr.astype(index), m.indices.astype(index)
+        m.indptr = m.indptr.astype(index, copy=False)
+        m.indices = m.indices.astype(index, copy=False)
     n, n_cols = a.shape[0], bt.shape[1]
     blocks = [(start, min(start + SPARSE_BLOCK, n)) for start in range(0, n, SPARSE_BLOCK)]
     with thread_pool(blas_threads()) as pool:
