@@ -851,9 +851,10 @@ def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
 
     try:
         with _interrupts_held():
-            paths = write_run(run, outdir)        # joins the enclosing staging folder
-            for write in extra:
-                paths += [Path(outdir) / Path(p).relative_to(staging) for p in write(staging)]
+            # the extra files first: the report, written last, shows them (choose_k.json)
+            added = [Path(outdir) / Path(p).relative_to(staging)
+                     for write in extra for p in write(staging)]
+            paths = write_run(run, outdir) + added    # joins the enclosing staging folder
     except OSError as exc:
         raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
     except ModelSaveError as exc:

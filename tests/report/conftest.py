@@ -179,3 +179,14 @@ def hostile_out(tmp_path_factory):
     assert main(["-q", "cluster", str(folder / "docs.jsonl"), "-k", "5",
                  "-o", str(folder / "out")]) == 0
     return folder / "out"
+
+
+@pytest.fixture(scope="session")
+def auto_out(tmp_path_factory):
+    """A result folder of the demo corpus clustered with ``-k auto`` (choose_k.* beside it)."""
+    from docnmf.cli import main
+
+    folder = tmp_path_factory.mktemp("auto") / "out"
+    assert main(["-q", "cluster", "demo", "-k", "auto", "--k-range", "2-6",
+                 "-o", str(folder)]) == 0
+    return folder

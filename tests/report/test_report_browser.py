@@ -88,3 +88,23 @@ def test_long_links_and_ids_wrap_inside_their_column(browser, hostile_out, tmp_p
     assert page.errors == [] and "archive/xxx" in page.search_text
     assert page.measured["page"] <= page.measured["window"]
     assert page.measured["narrowest"] > 0.2
+
+
+#: The choose-k section's width against the page's, and its chart's lines that have length.
+_CHOOSE_K = """() => {
+  const s = document.getElementById("choose-k");
+  if (!s) return null;
+  const drawn = [...s.querySelectorAll("polyline")].filter(p => p.getTotalLength() > 10).length;
+  return {width: s.scrollWidth, page: document.documentElement.clientWidth, drawn,
+          chosen: s.querySelectorAll("tr.chosen").length};
+}"""
+
+
+def test_a_chosen_k_is_charted_beside_its_table(browser, artifact, auto_out, tmp_path):
+    shot = tmp_path / "report-k-auto.png"
+    page = browser(auto_out / "report.html", shot, measure=_CHOOSE_K)
+    artifact(shot)
+    assert page.errors == [] and page.blocked == []
+    assert page.measured is not None, "no choose-k section"
+    assert page.measured["drawn"] == 4 and page.measured["chosen"] == 1
+    assert page.measured["width"] <= page.measured["page"]

@@ -401,3 +401,29 @@ def test_a_cluster_of_one_is_one_document(demo_out, tmp_path):
     html = (folder / "report.html").read_text(encoding="utf-8")
     assert "<small>1 document (1.2%) · keyword coherence" in html
     assert "<small>16 documents (20.0%)" in html
+
+
+def test_a_k_chosen_by_the_run_is_shown_with_its_criteria(auto_out, demo_out):
+    """-k auto wrote choose_k.json beside the results; the report said only the reason."""
+    selection = json.loads((auto_out / "choose_k.json").read_text())
+    html = (auto_out / "report.html").read_text(encoding="utf-8")
+    assert '<a href=#choose-k>Choosing k</a>' in html
+    section = html[html.index('<section id="choose-k">'):]
+    section = section[:section.index("</section>")]
+    assert f"Chosen k = {selection['k']}: " in section
+    # a row per k tried, the chosen one marked, with the criteria that picked each
+    rows = re.findall(r"<tr( class=chosen)?><td>(\d+)</td>(.*?)</tr>", section)
+    assert [int(k) for _, k, _ in rows] == [2, 3, 4, 5, 6]
+    assert [int(k) for chosen, k, _ in rows if chosen] == [selection["k"]]
+    chosen_by = {int(k): re.findall(r"<td>([^<]*)</td>$", row)[0] for _, k, row in rows}
+    for name, k in selection["chosen_by_criterion"].items():
+        assert name in chosen_by[k].split(", ")
+    # the cophenetic correlation per k, as choose_k.csv has it
+    with open(auto_out / "choose_k.csv", newline="") as fh:
+        cophenetic = [float(r["cophenetic"]) for r in csv.DictReader(fh)]
+    cells = [re.findall(r'<td class="r">([^<]*)</td>', row)[0] for _, _, row in rows]
+    assert [float(c) for c in cells] == pytest.approx(cophenetic, abs=5e-4)
+    assert section.count("<polyline") == 4      # the four criteria, one line each
+    # a folder whose k was given has no such section, nor the link to it
+    plain = (demo_out / "report.html").read_text(encoding="utf-8")
+    assert 'id="choose-k"' not in plain and "#choose-k" not in plain

@@ -30,6 +30,8 @@ class RunFolder:
     memberships: np.ndarray
     metrics: dict[str, Any] | None
     data: dict[str, Any] | None
+    #: choose_k.json, written beside the results by ``docnmf cluster -k auto``
+    selection: dict[str, Any] | None = None
 
     @property
     def n_clusters(self) -> int:
@@ -78,7 +80,7 @@ def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
 
 def read_run_folder(path: str | Path) -> RunFolder:
     """The result files of ``path``: run.json, clusters.csv and assignments.csv are needed;
-    metrics.json, memberships.npz and report_data.json are used when present."""
+    metrics.json, memberships.npz, report_data.json and choose_k.json are used when present."""
     path = Path(path)
     if path.is_file():
         raise ReportError(f"{path} is a file; docnmf report takes the folder docnmf cluster "
@@ -117,4 +119,5 @@ def read_run_folder(path: str | Path) -> RunFolder:
         M[assigned, labels[assigned]] = strength[assigned]
     return RunFolder(path, run, clusters, ids, labels, M,
                      _read_json(path / "metrics.json", required=False),
-                     _read_json(path / "report_data.json", required=False))
+                     _read_json(path / "report_data.json", required=False),
+                     _read_json(path / "choose_k.json", required=False))

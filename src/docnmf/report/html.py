@@ -356,6 +356,96 @@ def _restarts_chart(restarts: Sequence[float], title: str,
     return _svg_line(v, title, "restart", points=True)
 
 
+#: The choose-k criteria charted, as choose_k.csv names them: label, short label, colour, dashes.
+_CRITERIA = {"cophenetic": ("cophenetic correlation", "cophenetic", "#4e79a7", ""),
+             "stability_mean": ("stability (mean)", "stability (mean)", "#f28e2b", ""),
+             "stability": ("stability (lowest group)", "stability (lowest)", "#f28e2b", "5 3"),
+             "silhouette": ("silhouette of the documents", "silhouette", "#59a14f", "")}
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and np.isfinite(value) else None
+
+
+def _choose_k_chart(ks: list[int], series: dict[str, list], chosen: Any,
+                    threshold: float | None) -> str:
+    """The criteria against k as lines in one SVG, the chosen k and the threshold marked."""
+    values = [v for vs in series.values() for v in vs if v is not None]
+    w, h, pad = 460, 200, 56
+    lo, hi = min(values + [0.0]), max(values + [1.0])
+    k0, k1 = min(ks), max(ks)
+
+    def x(k):
+        return pad + (w - pad - 10) * (k - k0) / max(k1 - k0, 1)
+
+    def y(v):
+        return 10 + (h - 44) * (hi - v) / (hi - lo)
+
+    marks = []
+    step = max(1, -(-len(ks) // 15))        # at most about 15 numbers under the axis
+    marks += [f'<text x="{x(k):.1f}" y="{h - 22}" text-anchor="middle">{k}</text>'
+              for k in ks[::step]]
+    for name, (label, _, colour, dashes) in _CRITERIA.items():
+        points = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in zip(ks, series[name])
+                          if v is not None)
+        if points:
+            marks.append(f'<polyline fill="none" style="stroke:{colour}" stroke-dasharray='
+                         f'"{dashes or "none"}" points="{points}"><title>{_e(label)}</title>'
+                         "</polyline>")
+    if isinstance(chosen, int) and k0 <= chosen <= k1:
+        marks.append(f'<line x1="{x(chosen):.1f}" y1="10" x2="{x(chosen):.1f}" y2="{h - 34}" '
+                     'class="axis" stroke-dasharray="3 3"/>')
+    if threshold is not None and lo <= threshold <= hi:
+        marks.append(f'<line x1="{pad}" y1="{y(threshold):.1f}" x2="{w - 10}" '
+                     f'y2="{y(threshold):.1f}" style="stroke:#f28e2b" stroke-dasharray="1 3"/>')
+    key = "".join(f'<span><i class="ln" style="border-top:2px {"dashed" if dashes else "solid"} '
+                  f'{colour}"></i>{_e(label)}</span>'
+                  for label, _, colour, dashes in _CRITERIA.values())
+    return (f'<figure class="chart"><svg viewBox="0 0 {w} {h}" role="img" '
+            'aria-label="criteria against k">'
+            f'<line x1="{pad}" y1="{h - 34}" x2="{w - 10}" y2="{h - 34}" class="axis"/>'
+            f'<line x1="{pad}" y1="10" x2="{pad}" y2="{h - 34}" class="axis"/>'
+            f'<text x="{pad - 4}" y="16" text-anchor="end">{_tick(hi)}</text>'
+            f'<text x="{pad - 4}" y="{h - 36}" text-anchor="end">{_tick(lo)}</text>'
+            f'<text x="{(w + pad) / 2}" y="{h - 6}" text-anchor="middle">k (dashed: the chosen '
+            f"k)</text>{''.join(marks)}</svg>"
+            f'<figcaption><div class="key">{key}</div>Each criterion against the number of '
+            "clusters" + (f"; the dotted line is the stability threshold ({threshold:g})"
+                          if threshold is not None else "") + ".</figcaption></figure>")
+
+
+def _choose_k(f: RunFolder) -> str:
+    """How k was chosen (``-k auto``): the criteria against k as a chart and a table, the
+    chosen k marked, and the rule that chose it; empty without choose_k.json."""
+    sel = f.selection or {}
+    rows = [r for r in sel.get("table") or [] if isinstance(r, dict)
+            and isinstance(r.get("k"), int)]
+    if not rows:
+        return ""
+    chosen = sel.get("k")
+    picks = sel.get("chosen_by_criterion")
+    picks = picks if isinstance(picks, dict) else {}
+    params = sel.get("parameters") if isinstance(sel.get("parameters"), dict) else {}
+    series = {name: [_number(r.get(name)) for r in rows] for name in _CRITERIA}
+    chart = _choose_k_chart([r["k"] for r in rows], series, chosen,
+                            _number(params.get("stability_threshold")))
+    head = ("<tr><th>k</th>" + "".join(f'<th class="r">{_e(short)}</th>'
+                                       for _, short, _, _ in _CRITERIA.values())
+            + '<th class="r">relative error</th><th class="r">time</th><th>chosen by</th></tr>')
+    body = []
+    for r in rows:
+        by = ", ".join(str(name) for name, k in picks.items() if k == r["k"])
+        cells = "".join(f'<td class="r">{_num(_number(r.get(name)), 3)}</td>'
+                        for name in (*_CRITERIA, "relative_error"))
+        body.append(f'<tr{" class=chosen" if r["k"] == chosen else ""}><td>{r["k"]}</td>{cells}'
+                    f'<td class="r">{_seconds(_number(r.get("seconds")))}</td>'
+                    f"<td>{_e(by)}</td></tr>")
+    return ('<section id="choose-k"><h2>Choosing k</h2>'
+            f'<p>Chosen k = {_e(chosen)}: {_e(sel.get("reason", ""))}.</p><div class="choose">'
+            + chart + '<div class="scroll"><table class="index">' + head + "".join(body)
+            + "</table></div></div></section>")
+
+
 def _canvas_section(sid: str, title: str, caption: str, width: int, height: int) -> str:
     return (f'<section id="{sid}"><h2>{_e(title)}</h2><figure><canvas id="{sid}-canvas" '
             f'width="{width}" height="{height}"></canvas><figcaption>{caption}</figcaption>'
@@ -409,13 +499,15 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
                    else "Similarity data (report_data.json) not found in the folder.")
     k = folder.n_clusters
     side = max(360, min(720, 40 + 22 * k))
+    choose_k = _choose_k(folder)
     body = "".join([
         f'<header><h1>{_e(corpus)} <small>{_e(method)}, {k} clusters, '
         f'{len(folder.ids)} documents</small></h1>'
         '<nav><a href="#overview">Overview</a><a href="#map">Map</a><a href="#clusters">Clusters'
         '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
         f'<a href="#objective">{"Consensus" if run.get("consensus_members") else "Objective"}'
-        '</a><input id="search" type="search" '
+        f'</a>{"<a href=#choose-k>Choosing k</a>" if choose_k else ""}'
+        '<input id="search" type="search" '
         'placeholder="Find documents by id or word" aria-label="search"></nav>'
         '<div id="search-results" hidden></div></header><main>',
         _overview(folder),
@@ -430,6 +522,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
                         "membership. The left strip shows each band's cluster.",
                         max(360, min(720, 60 + 24 * k)), 420),
         _objective(folder),
+        choose_k,
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
         f'{_e(published_path(folder.path))}</code> · coherence: {_e(data.get("coherence_measure", "–"))}</footer>'
         "</main>",
