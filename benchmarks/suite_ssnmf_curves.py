@@ -28,6 +28,8 @@ NAMES = {"ssnmf": "SS-NMF (defaults: the constraints choose among the consensus 
          "ss-kk": "SS-KK (Gaussian kernel)",
          "ss-kk:kernel=linear": "penalised k-means (SS-KK, linear kernel)",
          "ssnmf-paper": "SS-NMF, the paper's factorization",
+         # the same, as named in reports/benchmark-suite/ssnmf-pairs-before: an entry that a
+         # benchmark now refuses (ssnmf's factorization is not an option of the method)
          "ssnmf:factorization=similarity": "SS-NMF, the paper's factorization"}
 SHORT = {"ssnmf": "SS-NMF (default)", "ssnmf-ncw": "SS-NMF on NMF-NCW (before)",
          "ss-kk": "SS-KK", "ss-kk:kernel=linear": "penalised k-means"}
