@@ -35,7 +35,7 @@ def test_search_finds_documents_and_clusters(browser, demo_report, tmp_path):
     assert page.errors == [] and page.blocked == []
     # the demo's astronomy documents mention telescopes; one cluster has it as a keyword
     assert "astronomy/" in page.search_text
-    assert "and 1 clusters match" in page.search_text
+    assert "and 1 cluster match" in page.search_text
 
 
 def test_outside_requests_are_refused_twice(browser, demo_report, tmp_path):

@@ -140,7 +140,7 @@
     });
     out.hidden = false;
     out.innerHTML = "<b>" + hits.size + "</b> of the " + (M ? M.id.length : 0) +
-      " documents on the map and <b>" + nc + "</b> clusters match." +
+      " documents on the map and <b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s") + " match." +
       (list.length ? "<ul>" + list.join("") + "</ul>" : "");
     drawMap();
   }
