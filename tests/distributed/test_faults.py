@@ -15,7 +15,7 @@ from distributed import default_client
 
 from docnmf.cli import main
 from docnmf.corpus.synthetic import planted_topic_model, write_topic_corpus
-from docnmf.distributed import DaskNMFClustering, DistributedFitError
+from docnmf.distributed import DaskNMFClustering, DaskVectorizer, DistributedFitError
 
 from ..conftest import make_planted
 from .conftest import start_cluster
@@ -88,6 +88,28 @@ def test_without_retries_a_lost_worker_is_recovered_by_dask_or_one_clear_error(c
     else:   # Dask rebuilt what the worker held while the rounds still referenced it
         np.testing.assert_array_equal(model.labels_.compute(), labels)
     assert killer.killed is not None
+
+
+def test_the_matrix_is_rebuilt_when_every_worker_that_held_it_dies(cluster_client):
+    """Each block of the vectorized corpus is recomputed from the texts. The vocabulary was
+    scattered data, which the cluster soon held in one copy and could not make again: a fit
+    that lost that worker failed on every retry."""
+    import dask.bag as db
+
+    from docnmf.text.vectorize import DocumentVectorizer
+
+    from .test_text import TEXTS
+
+    texts = TEXTS * 6
+    expected = DocumentVectorizer(min_df=1).fit_transform(texts)
+    X = DaskVectorizer(min_df=1, client=cluster_client).fit_transform(
+        db.from_sequence(texts, npartitions=6))
+    for pid in cluster_client.run(os.getpid).values():
+        os.kill(pid, signal.SIGKILL)
+    cluster_client.wait_for_workers(3, timeout=60)
+    got = X.compute()
+    assert got.shape == expected.shape
+    assert abs(got - expected).max() <= 1e-15
 
 
 def test_the_command_line_completes_or_fails_clearly_when_a_worker_dies(tmp_path, killer,

@@ -104,6 +104,10 @@ def _weigh_partition(part: _Counts, vocabulary: np.ndarray,
     return weighting.transform(counts)
 
 
+def _same(value):
+    return value
+
+
 def _n_rows(X) -> int:
     return X.shape[0]
 
@@ -185,9 +189,11 @@ class DaskVectorizer(DocumentVectorizer):
                                     [summary.words[w][1] for w in words])
         self._fit_readable_names = np.array([forms[t] for t in self.vocabulary_], dtype=object)
         self.n_docs_ = summary.n_docs
-        # held with the matrix and on every worker: a block lost with a worker is then
-        # recomputed from its lineage (the texts, counted again)
-        [self._vocabulary_future] = client.scatter([vocabulary], broadcast=True, hash=False)
+        # a task, not scattered data: Dask's memory manager soon keeps a single copy of
+        # scattered data, broadcast or not, and data that was never a task's result cannot be
+        # made again. A block lost with a worker is recomputed from its lineage (the texts,
+        # counted again), which must hold the vocabulary too
+        self._vocabulary_future = client.submit(_same, vocabulary, pure=False)
         blocks = [client.submit(_weigh_partition, c, self._vocabulary_future, self.weighting_,
                                 pure=False)
                   for c in counts]
