@@ -244,6 +244,25 @@ def test_nma_overlapping_writes_pairs(tmp_path, capsys):
     assert record["parameters"]["estimator"]["n_segments"] == 2
 
 
+@pytest.mark.parametrize("segmenter", ["c99", "texttiling"])
+def test_nma_cuts_documents_at_topic_shifts_when_asked(segmenter, tmp_path, capsys):
+    """C99 and TextTiling were in the Python API only."""
+    from docnmf.cli import SEGMENTER_NAMES
+    from docnmf.text.segment import SEGMENTERS
+
+    assert SEGMENTER_NAMES == tuple(SEGMENTERS)
+    out_dir = tmp_path / "o"
+    code, out, _ = run(["cluster", "demo", "-k", "5", "--method", "nma", "--segments", "2",
+                        "--segmenter", segmenter, "--restarts", "1", "-o", str(out_dir)], capsys)
+    assert code == 0 and "accuracy" in out
+    record = json.loads((out_dir / "run.json").read_text())
+    assert record["parameters"]["estimator"]["segmenter"] == segmenter
+    code, _, err = run(["cluster", "demo", "-k", "5", "--segmenter", segmenter,
+                        "-o", str(tmp_path / "p")], capsys)
+    assert code == 2
+    assert f"--segmenter does not apply to {DEFAULT_METHOD}; methods that take it: nma" in err
+
+
 def test_overlapping_needs_nma(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping", "-o", str(tmp_path)],
                        capsys)

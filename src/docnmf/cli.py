@@ -288,6 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("documents as matrices (--method nma)")
     g.add_argument("--segments", type=_positive_int, default=None,
                    help="segments per document (default 1: whole documents)")
+    g.add_argument("--segmenter", choices=SEGMENTER_NAMES, default=None,
+                   help="how a document is cut into --segments: runs of sentences (default), "
+                        "runs of words, or at topic shifts (c99: Choi 2000; texttiling: "
+                        "Hearst 1997)")
     g.add_argument("--topics", type=_positive_int, default=None,
                    help="latent topics l1 = l2 of the factorization (default 3 k)")
     g.add_argument("--overlapping", action="store_true", default=None,
@@ -577,6 +581,9 @@ def _vectorizer_params(args, corpus=None) -> dict:
             **({"token_pattern": args.token_pattern} if args.token_pattern else {})}
 
 
+#: NMA's segmenters (``docnmf.text.segment.SEGMENTERS``), named without importing them.
+SEGMENTER_NAMES = ("sentences", "words", "c99", "texttiling")
+
 #: The estimator options the command line sets: parameter name -> (argparse dest, flag).
 _OPTION_FLAGS = {
     "n_init": ("restarts", "--restarts"), "max_iter": ("max_iter", "--max-iter"),
@@ -584,7 +591,8 @@ _OPTION_FLAGS = {
     "dtype": ("dtype", "--dtype"), "n_neighbors": ("neighbors", "--neighbors"),
     "lam": ("lam", "--lam"), "lam_scale": ("lam_scale", "--lam-scale"),
     "kernel": ("kernel", "--kernel"), "labels": ("labels", "--labels"),
-    "n_segments": ("segments", "--segments"), "n_topics": ("topics", "--topics"),
+    "n_segments": ("segments", "--segments"), "segmenter": ("segmenter", "--segmenter"),
+    "n_topics": ("topics", "--topics"),
     "overlapping": ("overlapping", "--overlapping"),
 }
 
