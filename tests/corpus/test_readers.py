@@ -325,6 +325,20 @@ def test_a_folder_of_tables_is_read_as_one_table_as_the_dask_path_reads_it(tmp_p
     assert read_corpus(root).metadata["format"] == "folder"
 
 
+def test_an_empty_jsonl_part_is_a_part_without_documents(tmp_path):
+    """Dask's to_textfiles and Spark write an empty file for an empty partition: it was
+    refused as lacking the text column."""
+    root = tmp_path / "parts"
+    write(root / "0.jsonl", '{"text": "stars and planets"}\n')
+    write(root / "1.jsonl", "")
+    write(root / "2.jsonl", '{"text": "bread and butter"}\n')
+    assert read_corpus(root).texts == ["stars and planets", "bread and butter"]
+    assert len(read_jsonl(root / "1.jsonl")) == 0
+    write(root / "3.jsonl", '{"body": "comets"}\n')      # a file of records still needs it
+    with pytest.raises(CorpusError, match="column 'text' not found"):
+        read_corpus(root)
+
+
 def test_a_corpus_takes_a_plain_string_as_one_label_and_refuses_shared_ids():
     """Labels given as strings were split into characters: "finance" and "football" both
     scored as class 'f'."""

@@ -285,6 +285,12 @@ def _table_corpus(
 
     ``where[i]`` says where record ``i`` starts (``"line 12"``), for error messages.
     """
+    meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
+            "format": fmt}
+    if not rows and not columns:
+        # an empty file (Dask and Spark write one for an empty partition): no documents, and
+        # no columns to find the text in
+        return Corpus(texts=[], labels=[], ids=[], metadata=meta)
     _column(text_column, columns, source)
     if label_column is None:
         label_column = "label" if "label" in columns else None
@@ -320,8 +326,6 @@ def _table_corpus(
         texts.append(text)
         labels.append(() if label_column is None else split_label(row.get(label_column)))
         ids.append(doc_id)
-    meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
-            "format": fmt}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
