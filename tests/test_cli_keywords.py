@@ -91,3 +91,11 @@ def test_alpha_is_named_as_having_no_effect_on_the_ranking(folder, capsys):
         given = capsys.readouterr()
         assert given.out == plain.out
         assert f"--alpha {alpha} had no effect" in given.err
+
+
+def test_keywords_report_refuses_a_missing_text_rather_than_read_the_word_nan():
+    from docnmf.corpus.demo import load_demo
+    from docnmf.summarize.api import keywords_report
+
+    with pytest.raises(ValueError, match="document 80 is float nan, not a string"):
+        keywords_report(load_demo().texts + [float("nan")], 5, n_init=1)

@@ -147,6 +147,13 @@ def test_input_errors():
         NMAClustering(2).fit("just one string")
     with pytest.raises(ValueError, match="larger than"):
         NMAClustering(5, n_segments=1).fit([np.ones((1, 3)), np.ones((1, 3))])
+    # a missing text was the word "nan", in every document that lacked one
+    with pytest.raises(ValueError, match="document 2 is float nan, not a string"):
+        NMAClustering(2).fit(["a b. c d.", "e f. g h.", float("nan")])
+    with pytest.raises(ValueError, match="segment 1 of document 1 is NoneType"):
+        NMAClustering(2, n_segments=2).fit([["a b", "c d"], ["e f", None]])
+    with pytest.raises(ValueError, match="document 1 is str 'e f'"):
+        NMAClustering(2, n_segments=2).fit([["a b", "c d"], "e f"])
 
 
 @pytest.mark.parametrize("overlapping", [False, True])

@@ -111,3 +111,26 @@ def test_a_partition_a_filter_emptied_is_no_block(client):
     X = DaskVectorizer(min_df=1, client=client).fit_transform(bag).compute()
     expected = DocumentVectorizer(min_df=1).fit_transform(kept)
     assert abs(X - expected).max() <= 1e-15 and X.nnz == expected.nnz
+
+
+@pytest.mark.parametrize("bad, says", [(None, "NoneType None"), (float("nan"), "float nan"),
+                                       (b"caf\xc3\xa9", "decode it first")])
+def test_a_document_that_is_not_a_string_is_refused_as_in_memory(client, bad, says):
+    """str() made NaN and None the word "nan" or "none", shared by every such document, and
+    bytes the words of their repr; DocumentVectorizer refuses them."""
+    texts = TEXTS + [bad]
+    with pytest.raises(ValueError, match=says):
+        DocumentVectorizer().fit(texts)
+    with pytest.raises(ValueError, match=f"document 1 of a partition is .*{says}"):
+        DaskVectorizer(client=client).fit_transform(db.from_sequence(texts, npartitions=4))
+
+
+def test_a_bag_of_records_names_an_item_that_is_no_record_or_no_text(client):
+    from docnmf.corpus import CorpusError
+
+    records = [{"text": t} for t in TEXTS]
+    for bad, says in ((None, "item 11 of the bag is NoneType None: give texts"),
+                      ({"text": float("nan")}, "item 11 of the bag: 'text' is float nan")):
+        corpus = PartitionedCorpus.from_bag(db.from_sequence(records + [bad], npartitions=2))
+        with pytest.raises(CorpusError, match=says):
+            DaskVectorizer(client=client).fit_transform(corpus)

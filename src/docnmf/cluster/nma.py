@@ -18,7 +18,7 @@ from .._estimator import (DocumentClusterer, best_restart, check_n_clusters, che
 from .._rng import as_generator
 from ..factor.nma import fit_nma, fold_in_cores, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
-from ..text.vectorize import DocumentVectorizer
+from ..text.vectorize import DocumentVectorizer, as_text_list
 
 __all__ = ["NMAClustering"]
 
@@ -42,6 +42,19 @@ def _refuse_beyond_memory(n_bytes: int, what: str) -> None:
     if total > 0 and n_bytes > total:
         raise MemoryError(f"{what} would need {n_bytes / 2**30:,.0f} GiB, more than this "
                           f"machine's {total / 2**30:,.0f} GiB")
+
+
+def _segment_texts(doc, i: int) -> list[str]:
+    """Document ``i`` given as its segments' texts, checked to be strings."""
+    if isinstance(doc, (str, bytes)) or not hasattr(doc, "__iter__"):
+        raise ValueError(f"document {i} is {type(doc).__name__} {doc!r:.40}: give every "
+                         "document as a text, or every one as a list of its segments' texts")
+    segments = list(doc)
+    for j, s in enumerate(segments):
+        if not isinstance(s, str):
+            raise ValueError(f"segment {j} of document {i} is {type(s).__name__} {s!r:.40}, "
+                             "not a string")
+    return segments
 
 
 class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
@@ -248,10 +261,11 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         if sp.issparse(first) or (isinstance(first, np.ndarray) and first.ndim == 2):
             S = _stack_matrices(docs, c)
         else:
+            # as DocumentVectorizer: str() would make NaN the word "nan"
             if isinstance(first, str):
-                segments = [self._segment(str(d)) for d in docs]
+                segments = [self._segment(d) for d in as_text_list(docs)]
             else:
-                segments = [[str(s) for s in d] for d in docs]
+                segments = [_segment_texts(d, i) for i, d in enumerate(docs)]
             for i, segs in enumerate(segments):
                 if len(segs) > c:
                     raise ValueError(f"document {i} has {len(segs)} segments; "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import warnings
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import dask
 from dask.delayed import Delayed
@@ -60,7 +60,15 @@ def _from_records(records: Sequence, text_column: str, id_column: str | None,
             ids.append(str(offset + i + 1))
             labels.append(())
             continue
-        texts.append(str(rec.get(text_column) or ""))
+        if not isinstance(rec, Mapping):
+            raise CorpusError(f"item {offset + i + 1} of the bag is {type(rec).__name__} "
+                              f"{rec!r:.40}: give texts (str) or records (dicts)")
+        text = rec.get(text_column)
+        if not isinstance(text, str) and text is not None:
+            # as the JSONL reader: str() would make NaN the word "nan"
+            raise CorpusError(f"item {offset + i + 1} of the bag: {text_column!r} is "
+                              f"{type(text).__name__} {text!r:.40}, not a string")
+        texts.append(text or "")
         ids.append(str(rec[id_column]) if id_column and id_column in rec else str(offset + i + 1))
         value = rec.get(label_column) if label_column else None
         labels.append(tuple(map(str, value)) if isinstance(value, (list, tuple))

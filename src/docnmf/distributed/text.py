@@ -26,7 +26,7 @@ from distributed import Client
 
 from ..text.tokenize import DEFAULT_TOKEN_PATTERN, Analyzer, most_frequent_forms
 from ..text.vectorize import (DocumentVectorizer, EmptyVocabularyError, _count_matrix,
-                              kept_terms)
+                              as_text_list, kept_terms)
 from ..text.weighting import IdfScheme, TfidfWeighting, TfScheme
 from ._rows import RowPartitions, add_tree, gather, get_client
 
@@ -54,7 +54,8 @@ class _Summary(NamedTuple):
 
 
 def _count_partition(texts: list[str], analyzer: Analyzer) -> _Counts:
-    tokens = analyzer.tokenize([str(t) for t in texts])
+    # as in memory: NaN or None is no text (str() would make the word "nan"), bytes undecoded
+    tokens = analyzer.tokenize(as_text_list(texts, " of a partition"))
     stems = analyzer.stem_words(tokens.words)
     terms = sorted(set(stems))
     column = {term: j for j, term in enumerate(terms)}

@@ -195,7 +195,7 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     from ..text.vectorize import DocumentVectorizer
     from ..text.weighting import ncw_weights
 
-    texts = [str(t) for t in texts]
+    texts = as_text_list(texts)        # str() would make NaN the word "nan"
     vec = DocumentVectorizer(min_df=min_df)
     X = vec.fit_transform(texts)
     names = np.asarray(vec.readable_feature_names(texts), dtype=object)

@@ -244,9 +244,10 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
     return low, high
 
 
-def as_text_list(raw_documents) -> list[str]:
+def as_text_list(raw_documents, where: str = "") -> list[str]:
     """``raw_documents`` as a list of strings, or a TypeError/ValueError that names the problem
-    (a single string, no iterable at all, a document that is not a string)."""
+    (a single string, no iterable at all, a document that is not a string); ``where`` follows
+    a document's number in the message (" of a partition")."""
     if isinstance(raw_documents, (str, bytes)):
         raise TypeError("expected an iterable of documents, got a single string")
     try:
@@ -257,8 +258,11 @@ def as_text_list(raw_documents) -> list[str]:
     for i, d in enumerate(docs):
         if not isinstance(d, str):
             # str(nan) would become the term "nan", str(b"x") the terms "b" and "x"
-            raise ValueError(f"document {i} is {type(d).__name__} {d!r:.40}, not a string; give "
-                             "missing texts as '' (e.g. pandas' fillna(''))")
+            fix = ("decode it first (e.g. text.decode('utf-8'))"
+                   if isinstance(d, (bytes, bytearray)) else
+                   "give missing texts as '' (e.g. pandas' fillna(''))")
+            raise ValueError(f"document {i}{where} is {type(d).__name__} {d!r:.40}, not a "
+                             f"string; {fix}")
     return docs
 
 
