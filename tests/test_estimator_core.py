@@ -117,8 +117,11 @@ def test_a_negative_seed_is_named(name, planted):
 
 @pytest.mark.parametrize("name", [m for m, spec in METHODS.items() if spec.input != "texts"])
 def test_texts_given_for_a_matrix_are_pointed_to_a_vectorizer(name):
+    import pandas as pd
+
     texts = _texts(6, 0)
-    for given in (texts, np.array(texts), texts[0]):
+    # a pandas Series (df["text"]) got scikit-learn's error, quoting a whole document
+    for given in (texts, np.array(texts), texts[0], pd.Series(texts)):
         with pytest.raises(TypeError, match="clusters a documents x terms matrix, not texts: "
                                             "make one with docnmf.DocumentVectorizer"):
             METHODS[name].estimator(n_clusters=2).fit(given)

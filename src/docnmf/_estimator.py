@@ -399,6 +399,8 @@ def _looks_like_texts(X) -> bool:
     if isinstance(X, (list, tuple)) or (isinstance(X, np.ndarray) and X.ndim == 1
                                         and X.dtype.kind in "OUS"):
         return len(X) > 0 and isinstance(X[0], (str, bytes))
+    if getattr(X, "ndim", None) == 1 and hasattr(X, "iloc"):     # a pandas Series, df["text"]
+        return len(X) > 0 and isinstance(X.iloc[0], (str, bytes))
     return False
 
 
