@@ -115,6 +115,10 @@ def test_settings_that_cannot_work_are_named(tiny_texts):
     # a pattern that matches nothing at all made "" a term, from every gap between letters
     with pytest.raises(ValueError, match=r"token_pattern 'a\*' matches an empty word"):
         DocumentVectorizer(token_pattern="a*").fit(texts)
+    # two groups made each word a tuple of them: a TypeError deep in the stemmer
+    with pytest.raises(ValueError, match="has 2 capturing groups; give at most one"):
+        DocumentVectorizer(token_pattern=r"(\w)(\w+)").fit(texts)
+    assert DocumentVectorizer(token_pattern=r"(?:\w)(\w+)", min_df=1).fit(texts).vocabulary_
     with pytest.raises(ValueError, match="max_df must be above 0"):
         DocumentVectorizer(max_df=0.0).fit(texts)
     # min_df=1.0 is every document, above the default max_df: both named, with their counts

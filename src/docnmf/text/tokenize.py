@@ -175,6 +175,10 @@ class Analyzer:
                              f"expression: {exc}") from None
         if self._regex.fullmatch(""):    # every gap between letters would be a term ""
             raise ValueError(f"token_pattern {self.token_pattern!r} matches an empty word")
+        if self._regex.groups > 1:       # findall would give tuples of the groups, not words
+            raise ValueError(f"token_pattern {self.token_pattern!r} has {self._regex.groups} "
+                             "capturing groups; give at most one (its text is the word), the "
+                             "others written (?:...)")
         self._by_runs = self.token_pattern == DEFAULT_TOKEN_PATTERN
         # no stem cache: a C Porter step is cheaper than the cache lookup, even on repeated words
         self._stemmer = Stemmer.Stemmer("porter", 0) if self.stem else None
