@@ -96,3 +96,11 @@ def test_refuses_negative_input_and_float32(client):
     for estimator in (DaskNMFClustering(2, client=client), NMFClustering(2)):
         with pytest.raises(ValueError, match="X is all zero; there is nothing to cluster"):
             estimator.fit(sp.csr_matrix((5, 3)))
+
+
+@pytest.mark.parametrize("retries", [-1, None, 1.5, True])
+def test_retries_that_are_no_count_are_refused(client, retries):
+    """retries=-1 made fit return None without fitting anything."""
+    X = sp.csr_matrix(np.eye(4) + 0.1)
+    with pytest.raises(ValueError, match="retries must be a whole number >= 0"):
+        DaskNMFClustering(2, retries=retries, client=client).fit(X)

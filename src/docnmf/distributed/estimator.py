@@ -96,8 +96,12 @@ class DaskNMFClustering(NMFClustering):
         the start (``X`` is recomputed from its lineage where it was lost)
         gives the result an undisturbed fit gives.
         """
+        retries = self.retries
+        if isinstance(retries, bool) or not isinstance(retries, (int, np.integer)) or retries < 0:
+            # range(retries + 1) is empty for -1: the fit returned None, fitting nothing
+            raise ValueError(f"retries must be a whole number >= 0, got {retries!r}")
         client = get_client(self.client)
-        for attempt in range(int(self.retries) + 1):
+        for attempt in range(int(retries) + 1):
             try:
                 return self._fit(X, client)
             except SchedulerLost:
