@@ -104,3 +104,30 @@ def test_retries_that_are_no_count_are_refused(client, retries):
     X = sp.csr_matrix(np.eye(4) + 0.1)
     with pytest.raises(ValueError, match="retries must be a whole number >= 0"):
         DaskNMFClustering(2, retries=retries, client=client).fit(X)
+
+
+def test_a_fit_on_dask_saves_as_the_in_memory_model_it_stands_for(client, tmp_path):
+    """save refused it as 'cannot place new documents', though its predict placed them."""
+    import dask.bag as db
+
+    import docnmf
+    from docnmf.corpus.demo import load_demo
+    from docnmf.distributed import DaskVectorizer
+    from docnmf.model import ClusteringModel, ModelSaveError
+
+    texts = load_demo().texts
+    vec = DaskVectorizer(client=client)
+    X = vec.fit_transform(db.from_sequence(texts, npartitions=3))
+    model = DaskNMFClustering(5, weighting="ncw", random_state=0, client=client).fit(X)
+    new = [texts[i] for i in (0, 20, 40, 60, 79)] + ["stars and a telescope at night"]
+    expected = model.predict(vec.transform(db.from_sequence(new, npartitions=2))).compute()
+    docnmf.save(ClusteringModel(model, vec), tmp_path / "model")
+    back = docnmf.load(tmp_path / "model")
+    assert type(back.estimator) is NMFClustering
+    np.testing.assert_array_equal(back.place(new).labels, expected)
+    assert back.vectorizer.vocabulary_ == vec.vocabulary_
+    docnmf.save(model, tmp_path / "bare")                  # the estimator alone: matrices in
+    bare = docnmf.load(tmp_path / "bare")
+    np.testing.assert_array_equal(bare.predict(X.compute()), model.labels_.compute())
+    with pytest.raises(ModelSaveError, match="is not fitted"):
+        docnmf.save(DaskNMFClustering(5, client=client), tmp_path / "unfitted")

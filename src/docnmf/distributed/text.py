@@ -221,8 +221,9 @@ class DaskVectorizer(DocumentVectorizer):
         """A fitted DocumentVectorizer with this one's vocabulary, to ship to the workers."""
         local = DocumentVectorizer(**{k: v for k, v in self.get_params().items()
                                       if k != "client"})
-        for name in ("analyzer_", "vocabulary_", "weighting_", "idf_"):
+        for name in ("analyzer_", "vocabulary_", "weighting_", "idf_", "_fit_readable_names"):
             setattr(local, name, getattr(self, name))
+        local._fit_digest = None      # the fitting texts were never in this process
         return local
 
     def readable_feature_names(self, raw_documents=None) -> np.ndarray:

@@ -147,11 +147,27 @@ def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     return buf.getvalue()
 
 
+def _in_memory(model):
+    """A model fitted on a Dask cluster as the in-memory estimator and vectorizer it holds
+    (``DaskNMFClustering``'s topics place each new document alone, as ``NMFClustering``'s);
+    any other model as it is."""
+    if not isinstance(model, ClusteringModel):
+        return model._in_memory() if hasattr(model, "_in_memory") else model
+    est, vec = model.estimator, model.vectorizer
+    if not (hasattr(est, "_in_memory") or hasattr(vec, "_in_memory")):
+        return model
+    return ClusteringModel(est._in_memory() if hasattr(est, "_in_memory") else est,
+                           vec._in_memory() if hasattr(vec, "_in_memory") else vec,
+                           model.method, model.info)
+
+
 def save(model, path: str | os.PathLike) -> Path:
     """Write a fitted model to the folder ``path``: ``model.json`` and ``arrays.npz``.
 
     ``model`` is a :class:`ClusteringModel` (vectorizer and estimator: texts
-    in) or a bare fitted estimator (matrices in). The folder appears whole
+    in) or a bare fitted estimator (matrices in); one fitted on Dask
+    (``DaskNMFClustering``, ``DaskVectorizer``) is saved as the in-memory
+    model it stands for, and loads as one. The folder appears whole
     or not at all; an existing model folder at ``path`` is replaced, any
     other existing folder is left alone (:class:`ModelSaveError`).
 
@@ -162,6 +178,7 @@ def save(model, path: str | os.PathLike) -> Path:
         kernel k-means, the topic models, precomputed or callable kernels).
     """
     path = Path(path)
+    model = _in_memory(model)
     bare = not isinstance(model, ClusteringModel)
     wrapped = ClusteringModel(model) if bare else model
     store = ArrayStore()
