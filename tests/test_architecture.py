@@ -35,7 +35,7 @@ ALLOWED = {
                     "cluster", "baselines", "io", "metrics", "diagnostics"},
     "summarize": {"_rng", "_estimator", "corpus", "text", "factor", "cluster", "io"},
     "distributed": {"_rng", "_estimator", "_version", "corpus", "text", "factor", "cluster", "io",
-                    "metrics", "pipeline", "diagnostics"},
+                    "metrics", "pipeline", "diagnostics", "model"},
     "cli": {"_version", "methods", "constraints", "corpus", "text", "pipeline", "experiments",
             "summarize", "io", "metrics", "model", "report", "selection", "distributed",
             "diagnostics"},

@@ -145,8 +145,9 @@ def _add_dask_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "Dask (nmf and nmf-ncw on a cluster; needs pip install 'docnmf[dask]')",
         "On Dask the result folder holds the assignments (also one file per partition), "
-        "clusters, metrics and run.json, but no memberships.npz, model or report: each needs "
-        "the whole documents x clusters matrix in one process.")
+        "clusters, metrics, run.json and the model (for docnmf assign), but no "
+        "memberships.npz or report: each needs the whole documents x clusters matrix in one "
+        "process.")
     where = g.add_mutually_exclusive_group()
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
@@ -911,8 +912,8 @@ def _no_model_message(path: Path, exc: Exception) -> str:
         except (ValueError, KeyError, TypeError, OSError, RecursionError):
             return str(exc)
         if "dask" in packages:
-            return (f"{path} holds no model: runs on Dask save none; cluster without "
-                    "--dask-workers/--scheduler to get a model that places new documents")
+            return (f"{path} holds no model: it was clustered on Dask by a version of docnmf "
+                    "that saved none there; cluster it again to get one")
         if record.get("no_model_because"):
             return f"{path} holds no model: {record['no_model_because']}"
         spec = METHODS.get(method)
@@ -1238,8 +1239,8 @@ def _cmd_cluster_dask(args) -> int:
         dask_log.setLevel(dask_level)
     print(format_partitioned_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
-    logger.info("on Dask no memberships.npz, model or report.html is written: each needs the "
-                "whole documents x clusters matrix in one process")
+    logger.info("on Dask no memberships.npz or report.html is written: each needs the whole "
+                "documents x clusters matrix in one process")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 
@@ -26,12 +27,12 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "Dask dashboard: http" in captured.err
     assert "iteration 1: objective" in captured.err
-    assert "on Dask no memberships.npz, model or report.html is written" in captured.err
+    assert "on Dask no memberships.npz or report.html is written" in captured.err
     assert "partitions of" not in captured.err      # 4 of 100 documents are not too small
     names = sorted(p.name for p in out.iterdir())
     # the in-memory run's folder marker: the folder was published whole by docnmf
     assert names == [".docnmf-output", "assignments", "assignments.csv", "clusters.csv",
-                     "metrics.json", "run.json"]
+                     "metrics.json", "model", "run.json"]
     assert not [p for p in tmp_path.iterdir()
                 if p.name.startswith((".out.staging-", ".out.old-"))]   # nothing left aside
     parts = sorted(p.name for p in (out / "assignments").iterdir())
@@ -51,9 +52,16 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     sizes = [int(r[1]) for r in clusters]
     assert sum(sizes) == 400 and run["cluster_sizes"] == sizes
     assert all(set(json.loads(r[3])) <= {f"d{i}" for i in range(400)} for r in clusters)
-    # a Dask run saves no model, and assign says so rather than blame the method
+    # its model places documents as the run clustered them (it saved none before)
+    placed = tmp_path / "placed"
+    assert main(["-q", "assign", str(out), str(tmp_path / "in" / "part-00001.jsonl"),
+                 "-o", str(placed)]) == 0
+    rows = list(csv.reader((placed / "assignments.csv").open()))
+    assert [r[:2] for r in rows[1:]] == [r[:2] for r in merged[101:201]]
+    # a folder of an earlier version, without the model: assign says why
+    shutil.rmtree(out / "model")
     assert main(["assign", str(out), str(tmp_path / "in" / "part-00000.jsonl")]) == 2
-    assert "runs on Dask save none" in capsys.readouterr().err
+    assert "clustered on Dask by a version of docnmf that saved none" in capsys.readouterr().err
 
 
 def test_user_mistakes_are_one_line_errors(tmp_path, capsys):

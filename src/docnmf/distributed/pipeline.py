@@ -35,6 +35,7 @@ from ..corpus._errors import CorpusError
 from ..diagnostics import small_clusters_of_sizes, warning_lines
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import confusion_matrix, score_all
+from ..model import ClusteringModel, save
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from .corpus import PartitionedCorpus
@@ -348,7 +349,14 @@ def write_partitioned_run(run: PartitionedRun, outdir: str | os.PathLike) -> lis
     write_json(outdir / "run.json", _record(run))
     if run.metrics is not None:
         write_json(outdir / "metrics.json", run.metrics)
-    names = ["assignments.csv", "assignments", "clusters.csv", "run.json"] + \
+    # the topics and the vocabulary place new documents one by one, as in memory
+    # (docnmf assign): the model is the in-memory one the fit stands for
+    info = {"corpus": run.corpus.name, "n_documents": run.params["n_docs"],
+            "fitted_documents": run.params["n_docs"] - run.params["empty_documents"],
+            "vectorizer": run.params["vectorizer"]}
+    save(ClusteringModel(run.model._in_memory(), run.vectorizer._in_memory(), run.method, info),
+         outdir / "model")
+    names = ["assignments.csv", "assignments", "clusters.csv", "model", "run.json"] + \
         (["unassigned.csv"] if run.unassigned else []) + \
         (["metrics.json"] if run.metrics is not None else [])
     return [outdir / name for name in names]
