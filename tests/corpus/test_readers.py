@@ -284,6 +284,25 @@ def test_binary_files_and_folders_docnmf_wrote_are_skipped_with_one_warning(tmp_
                     "(binary: a NUL byte in its first 8 KiB); saved/ (a folder docnmf wrote)")
 
 
+def test_linked_folders_are_named_as_skipped(tmp_path):
+    """A corpus of linked folders (corpus/2023 -> /data/2023) lost their documents without a
+    word, the run reporting success on the rest."""
+    import os
+
+    write(tmp_path / "data" / "space" / "a.txt", "stars and a telescope")
+    write(tmp_path / "docs" / "med" / "b.txt", "a doctor and a patient")
+    os.symlink(tmp_path / "data" / "space", tmp_path / "docs" / "space")
+    os.symlink("..", tmp_path / "docs" / "med" / "loop")
+    with pytest.warns(UserWarning) as record:
+        c = read_folder(tmp_path / "docs")
+    assert c.ids == ["med/b.txt"]
+    (said,) = [str(w.message) for w in record]
+    real = os.path.realpath(tmp_path)
+    assert said == (f"2 entries of {tmp_path / 'docs'} skipped: med/loop/ (a link to the folder "
+                    f"{real}/docs: linked folders are not entered); space/ (a link to the "
+                    f"folder {real}/data/space: linked folders are not entered)")
+
+
 def test_files_beside_subfolders_are_named_as_unlabelled(labelled_folder):
     with pytest.warns(UserWarning, match="holds 1 file of its own beside subfolders: those are "
                                          "unlabelled"):

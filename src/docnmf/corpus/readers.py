@@ -92,7 +92,8 @@ def _files_under(root: Path, pattern: str | None,
     ``follow_outside_links``), entries that are not regular files (a
     FIFO would block the read forever), and folders docnmf wrote (results,
     models: an output folder left beside the documents). Linked folders are
-    not entered.
+    not entered, and named among the skipped (their documents would be
+    missing without a word).
     """
     found, skipped = [], []
     real_root = Path(os.path.realpath(root))
@@ -107,6 +108,11 @@ def _files_under(root: Path, pattern: str | None,
             dirnames.remove(d)
             skipped.append(f"{Path(dirpath, d).relative_to(root).as_posix()}/ (a folder docnmf "
                            "wrote)")
+        for d in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            # os.walk does not enter them (a loop would never end)
+            skipped.append(f"{Path(dirpath, d).relative_to(root).as_posix()}/ (a link to the "
+                           f"folder {os.path.realpath(os.path.join(dirpath, d))}: linked folders "
+                           "are not entered)")
         for name in filenames:
             if not _visible(name) or (pattern is not None and not fnmatch.fnmatch(name, pattern)):
                 continue
