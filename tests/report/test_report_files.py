@@ -93,7 +93,16 @@ def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
         (broken / name).write_bytes((demo_out / name).read_bytes())
     (broken / "memberships.npz").write_bytes(b"not a zip")
     assert main(["report", str(broken)]) == 2
-    assert "memberships" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # numpy's own message suggested loading the file as a pickle
+    assert "memberships.npz is not a readable .npz file" in err and "pickle" not in err
+    (broken / "memberships.npz").write_bytes((demo_out / "memberships.npz").read_bytes())
+    with open(broken / "clusters.csv", "a", encoding="utf-8") as fh:
+        fh.write("garbage\n")          # blamed on memberships.npz, of another shape
+    assert main(["report", str(broken)]) == 2
+    assert "clusters.csv, data row 6: expected cluster 5, found 'garbage'" \
+        in capsys.readouterr().err
+    (broken / "clusters.csv").write_bytes((demo_out / "clusters.csv").read_bytes())
     (broken / "memberships.npz").unlink()
     (broken / "report.html").mkdir()
     assert main(["report", str(broken)]) == 2

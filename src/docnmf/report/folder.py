@@ -71,8 +71,13 @@ def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
     try:
         with np.load(path, allow_pickle=False) as npz:
             M = np.asarray(npz["memberships"], dtype=np.float64)
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
-        raise ReportError(f"{path} holds no readable 'memberships' array: {exc}") from None
+    except KeyError:
+        raise ReportError(f"{path} holds no 'memberships' array") from None
+    except (OSError, ValueError, zipfile.BadZipFile):
+        # numpy's message for a file that is no .npz suggests loading it as a pickle: never
+        raise ReportError(f"{path} is not a readable .npz file (docnmf cluster writes one "
+                          "holding a 'memberships' array); rebuild the folder with docnmf "
+                          "cluster") from None
     if M.shape != (n, k):
         raise ReportError(f"{path} has memberships of shape {M.shape}, expected ({n}, {k})")
     return M
@@ -92,6 +97,11 @@ def read_run_folder(path: str | Path) -> RunFolder:
             raise ReportError(f"{path} has no {name}: not a folder written by docnmf cluster")
     run = _read_json(path / "run.json")
     clusters = _read_csv(path / "clusters.csv")
+    for number, row in enumerate(clusters):     # a row edited in or out: say so, here
+        if row.get("cluster") != str(number):
+            raise ReportError(f"{path / 'clusters.csv'}, data row {number + 1}: expected "
+                              f"cluster {number}, found {row.get('cluster')!r}; rebuild the "
+                              "folder with docnmf cluster")
     rows = _read_csv(path / "assignments.csv")
     k = len(clusters)
     ids, labels, strength = [], [], []
