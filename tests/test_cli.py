@@ -530,3 +530,15 @@ def test_progress_names_the_published_folder_not_the_staging_one(folder, tmp_pat
     assert "report made in" in err and str(tmp_path / "o") not in err
     assert str(tmp_path / "o" / "report.html") in out.split("wrote ")[-1]
     assert ".staging-" not in err + out
+
+
+def test_one_class_and_one_document_are_said_in_the_singular(tmp_path, capsys):
+    (tmp_path / "one.csv").write_text("id,text,label\n1,stars galaxy telescope,a\n"
+                                      "2,stars galaxy orbit,a\n")
+    code, out, _ = run(["cluster", str(tmp_path / "one.csv"), "-k", "2", "--min-df", "1",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "against 1 labelled class (2 documents): accuracy" in out
+    assert "Against 1 labelled class (2 documents)" in (tmp_path / "o" / "report.html").read_text()
+    (tmp_path / "single.csv").write_text("id,text\n1,stars galaxy telescope\n")
+    code, _, err = run(["cluster", str(tmp_path / "single.csv"), "-k", "2"], capsys)
+    assert code == 2 and "-k 2 is more than the 1 document\n" in err

@@ -709,7 +709,8 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     if k < 2:
         raise UsageError(f"-k must be at least 2, got {k}")
     if k > len(corpus):
-        raise UsageError(f"-k {k} is more than the {len(corpus)} documents")
+        raise UsageError(f"-k {k} is more than the {len(corpus)} document"
+                         + ("s" if len(corpus) != 1 else ""))
     estimator_params = _estimator_params(args)
     fit_params = _constraint_pairs(corpus, args)
     if getattr(args, "summaries", False):
@@ -1217,8 +1218,9 @@ def _cmd_cluster_dask(args) -> int:
                                       vectorizer_params=_vectorizer_params(args),
                                       n_keywords=args.keywords)
             if run.params["n_docs"] < args.clusters:
-                raise UsageError(f"-k {args.clusters} is more than the "
-                                 f"{run.params['n_docs']} documents")
+                n_docs = run.params["n_docs"]
+                raise UsageError(f"-k {args.clusters} is more than the {n_docs} document"
+                                 + ("s" if n_docs != 1 else ""))
             try:
                 paths = write_partitioned_run(run, outdir)   # joins the staging folder
             except OSError as exc:
@@ -1345,7 +1347,8 @@ def _cmd_keywords(args) -> int:
     if args.clusters < 2:
         raise UsageError(f"-k must be at least 2, got {args.clusters}")
     if args.clusters > len(texts):
-        raise UsageError(f"-k {args.clusters} is more than the {len(texts)} documents")
+        raise UsageError(f"-k {args.clusters} is more than the {len(texts)} document"
+                         + ("s" if len(texts) != 1 else ""))
     if args.restarts is not None and args.restarts > 1:
         logger.warning("--restarts %d had no effect: the NMF-NCW fit starts from NNDSVDa, a "
                        "deterministic point, and ran once", args.restarts)

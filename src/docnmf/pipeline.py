@@ -688,7 +688,8 @@ def cluster_table(title: str, sizes, keywords: list[list[str]],
         m = metrics
         unlabelled = (f"; {m['n_unlabelled']} without a label not scored"
                       if m.get("n_unlabelled") else "")
-        lines += ["", f"against {m['n_classes']} labelled classes ({m['n_scored']} documents"
+        classes = f"{m['n_classes']} labelled class" + ("es" if m["n_classes"] != 1 else "")
+        lines += ["", f"against {classes} ({diagnostics.documents_phrase(m['n_scored'])}"
                       f"{unlabelled}): accuracy {m['accuracy']:.3f}  NMI {m['nmi']:.3f}  "
                       f"purity {m['purity']:.3f}"]
     return "\n".join(lines)

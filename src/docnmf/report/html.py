@@ -153,8 +153,9 @@ def _overview(f: RunFolder) -> str:
 def _metrics(metrics: dict | None, confusion: bool = True) -> str:
     if not metrics:
         return '<p class="note">No labels: no accuracy or confusion matrix.</p>'
-    return (f'<p class="metrics">Against {metrics.get("n_classes")} labelled classes '
-            f'({_num(metrics.get("n_scored"))} documents): <b>accuracy '
+    n_classes, n_scored = metrics.get("n_classes"), metrics.get("n_scored")
+    return (f'<p class="metrics">Against {n_classes} labelled class{"es" * (n_classes != 1)} '
+            f'({_num(n_scored)} document{"s" * (n_scored != 1)}): <b>accuracy '
             f'{_num(metrics.get("accuracy"), 3)}</b> · NMI {_num(metrics.get("nmi"), 3)} · '
             f'purity {_num(metrics.get("purity"), 3)}</p>')
 
