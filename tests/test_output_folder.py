@@ -306,3 +306,20 @@ def test_a_saved_model_folder_is_named_as_such(tmp_path, capsys):
     assert cluster(src, tmp_path / "out", capsys)[0] == 0
     code, _, err = cluster(src, tmp_path / "out" / "model", capsys)
     assert code == 2 and "out/model is a saved model; a result folder is replaced whole" in err
+
+
+def test_a_folder_inside_a_result_folder_is_refused(tmp_path, capsys):
+    """assign -o out/placed was written, and out could then not be written again: it held
+    'files docnmf did not write (placed)'."""
+    src = corpus_csv(tmp_path / "l.csv")
+    assert cluster(src, tmp_path / "out", capsys)[0] == 0
+    real = os.path.realpath(tmp_path)
+    assert main(["-q", "assign", str(tmp_path / "out"), str(src), "-o",
+                 str(tmp_path / "out" / "placed")]) == 2
+    assert (f"out/placed is inside {real}/out, a folder docnmf wrote and replaces whole; give a "
+            "folder outside it with -o") in capsys.readouterr().err
+    code, _, err = cluster(src, tmp_path / "out" / "model" / "x", capsys)
+    assert code == 2 and f"is inside {real}/out/model, a folder docnmf wrote" in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        json.loads((tmp_path / "out" / MARKER).read_text())["entries"] + [MARKER])
+    assert cluster(src, tmp_path / "out", capsys)[0] == 0      # and it is written again

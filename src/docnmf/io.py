@@ -374,11 +374,13 @@ def check_output_folder(target: str | os.PathLike) -> None:
                 if not parent.is_dir():
                     raise OutputFolderError(f"cannot create {target}: {parent} is a file")
                 break
+        _check_not_inside_output(target, real)
         return
     names = sorted(os.listdir(target))
     if {"model.json", "arrays.npz"} <= set(names):
         raise OutputFolderError(f"{target} is a saved model; a result folder is replaced whole, "
                                 "so give another folder with -o")
+    _check_not_inside_output(target, real)
     # a write of docnmf's cut short by a kill (atomic_write_bytes) goes with the folder
     names = [n for n in names if not (n.startswith(".") and n.endswith(".tmp"))]
     if MARKER in names:
@@ -393,6 +395,17 @@ def check_output_folder(target: str | os.PathLike) -> None:
         raise OutputFolderError(f"{target} holds files docnmf did not write ({shown}); a result "
                                 "folder is replaced whole, so move them out or give a new or "
                                 "empty folder with -o")
+
+
+def _check_not_inside_output(target: Path, real: Path) -> None:
+    """An :class:`OutputFolderError` when ``target`` (``real`` resolved) lies in a result or
+    model folder: it would be one more entry docnmf did not write there, and that folder could
+    then not be written again."""
+    for parent in real.parents:
+        if (parent / MARKER).is_file() or ((parent / "model.json").is_file()
+                                           and (parent / "arrays.npz").is_file()):
+            raise OutputFolderError(f"{target} is inside {parent}, a folder docnmf wrote and "
+                                    "replaces whole; give a folder outside it with -o")
 
 
 def _marked_entries(folder: Path) -> set[str] | None:
