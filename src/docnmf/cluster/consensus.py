@@ -111,7 +111,10 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         Fuzzy c-means memberships (m = 2) of the squared distances to the
         clusters' mean directions in the refining tf-idf (without ``refine``: to
         the consensus centres, the share of members that side with each
-        cluster, read softly); the largest is the label.
+        cluster, read softly); the largest is the label. New documents
+        (:meth:`predict_memberships`) are read from their distances to the mean
+        directions in tf-idf: the same clusters, on a flatter scale than a
+        fitted document's without ``refine``.
     member_labels_ : ndarray of shape (n_docs, n_members)
         Each member's clusters.
     members_ : list of str

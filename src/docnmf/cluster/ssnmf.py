@@ -121,10 +121,16 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     labels_ : ndarray of shape (n_docs,)
     memberships_ : ndarray of shape (n_docs, n_clusters)
         Soft memberships: rows of ``G`` scaled to sum to one; for ``"ncw"``
-        and ``"consensus"``, read from the squared distances to
-        ``cluster_centers_`` (fuzzy c-means with m = 2,
-        :func:`~docnmf._estimator.distance_memberships`), so that a document
-        no constraint moved has its label as its largest membership.
+        read from the squared distances to ``cluster_centers_``, for
+        ``"consensus"`` from those to the clusters' means in the consensus's
+        indicator space (how far each document's member clusterings side with
+        each cluster); both fuzzy c-means with m = 2
+        (:func:`~docnmf._estimator.distance_memberships`), so that a document
+        no constraint moved has its label as its largest membership. With
+        ``"consensus"``, ``transform`` reads new documents from their distances
+        to ``cluster_centers_`` in tf-idf instead: the same clusters, on a
+        flatter scale than a fitted document's (compare memberships of fitted
+        and of placed documents only through their largest).
     cluster_centers_ : ndarray of shape (n_clusters, n_coordinates)
         ``"ncw"``: each cluster's mean direction among the unit rows of ``V``;
         ``"consensus"``: its unit mean tf-idf document. New documents go to
