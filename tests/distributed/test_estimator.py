@@ -131,3 +131,22 @@ def test_a_fit_on_dask_saves_as_the_in_memory_model_it_stands_for(client, tmp_pa
     np.testing.assert_array_equal(bare.predict(X.compute()), model.labels_.compute())
     with pytest.raises(ModelSaveError, match="is not fitted"):
         docnmf.save(DaskNMFClustering(5, client=client), tmp_path / "unfitted")
+
+
+def test_estimators_holding_a_client_clone_sharing_it(client):
+    """clone (GridSearchCV, cross_val_score) deep-copied the client: 'cannot pickle
+    _asyncio.Task'."""
+    from sklearn.base import clone
+
+    from docnmf.distributed import DaskCFClustering, DaskVectorizer
+
+    for estimator in (DaskNMFClustering(3, tol=1e-3, client=client),
+                      DaskCFClustering(3, n_init=2, client=client),
+                      DaskVectorizer(min_df=1, client=client)):
+        twin = clone(estimator)
+        assert type(twin) is type(estimator) and twin is not estimator
+        assert twin.client is client
+        assert twin.get_params() == estimator.get_params()
+    X = sp.csr_matrix(np.eye(6) + 0.1)
+    fitted = clone(DaskNMFClustering(2, random_state=0, client=client)).fit(X)
+    assert fitted.labels_.compute().shape == (6,)

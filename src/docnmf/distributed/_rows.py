@@ -22,7 +22,8 @@ from distributed import Client, Future, KilledWorker, default_client, futures_of
 from distributed.comm.core import CommClosedError
 
 __all__ = ["DistributedFitError", "LOST", "RowPartitions", "SchedulerLost", "add_tree",
-           "check_scheduler", "gather", "get_client", "lost_work", "stack_rows", "wait_for"]
+           "check_scheduler", "clone_sharing_client", "gather", "get_client", "lost_work",
+           "stack_rows", "wait_for"]
 
 
 #: Arrays larger than this are broadcast to the workers before tasks use them.
@@ -58,6 +59,15 @@ def get_client(client: Client | None = None) -> Client:
     except ValueError:
         raise ValueError("no Dask client: start one (distributed.Client(...)) or pass "
                          "client=") from None
+
+
+def clone_sharing_client(estimator):
+    """scikit-learn's ``clone`` of ``estimator``, holding the same ``client``: a connection to
+    a scheduler cannot be copied (GridSearchCV and cross_val_score clone what they fit)."""
+    from sklearn.base import clone
+
+    return type(estimator)(**{name: value if name == "client" else clone(value, safe=False)
+                              for name, value in estimator.get_params(deep=False).items()})
 
 
 #: What the client raises when a worker, and the data it held, is gone.

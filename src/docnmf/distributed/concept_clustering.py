@@ -12,7 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from .._estimator import best_restart, check_n_clusters, check_positive_ints, memberships_from, \
     store_params
 from .._rng import as_generator, child_generators
-from ._rows import RowPartitions, add_tree, gather, get_client
+from ._rows import RowPartitions, add_tree, clone_sharing_client, gather, get_client
 from .concept import _concepts, _kernel_rows, fit_cf_dask
 from .estimator import _column_sums, _labels
 from .init import _advanceable, _random_rows
@@ -83,6 +83,9 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
     New documents are not placed (no ``transform``): LCCFClustering's
     placement (eqs. 29-30) keeps the fitted documents' factors in memory.
     """
+
+    def __sklearn_clone__(self):
+        return clone_sharing_client(self)
 
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
                  init_rounds: int | None = 30, max_iter: int = 1000, tol: float = 1e-5,

@@ -13,7 +13,8 @@ from .._estimator import best_restart, memberships_from, store_params
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
 from ._rows import (LOST, DistributedFitError, RowPartitions, SchedulerLost, add_tree,
-                    check_scheduler, gather, get_client, lost_work, wait_for)
+                    check_scheduler, clone_sharing_client, gather, get_client, lost_work,
+                    wait_for)
 from .init import dask_starts
 from .solvers import DASK_SOLVERS
 
@@ -79,6 +80,9 @@ class DaskNMFClustering(NMFClustering):
                  random_state=None, verbose: int = 0, client: Client | None = None,
                  retries: int = 2):
         store_params(self, locals())
+
+    def __sklearn_clone__(self):
+        return clone_sharing_client(self)
 
     def _check_params(self, n_docs: int) -> None:
         super()._check_params(n_docs)

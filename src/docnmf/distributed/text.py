@@ -28,7 +28,7 @@ from ..text.tokenize import DEFAULT_TOKEN_PATTERN, Analyzer, most_frequent_forms
 from ..text.vectorize import (DocumentVectorizer, EmptyVocabularyError, _count_matrix,
                               as_text_list, kept_terms)
 from ..text.weighting import IdfScheme, TfidfWeighting, TfScheme
-from ._rows import RowPartitions, add_tree, gather, get_client
+from ._rows import RowPartitions, add_tree, clone_sharing_client, gather, get_client
 
 __all__ = ["DaskVectorizer"]
 
@@ -148,6 +148,9 @@ class DaskVectorizer(DocumentVectorizer):
     partition_rows_ : list of int
         Documents per partition of the fitted corpus.
     """
+
+    def __sklearn_clone__(self):
+        return clone_sharing_client(self)
 
     def __init__(self, *, stop_words: str | Iterable[str] | None = "english", stem: bool = True,
                  min_df: int | float = 2, max_df: int | float = 0.95,
