@@ -149,10 +149,18 @@ def check_fit_input(estimator, X):
     if top == 0.0:
         raise ValueError(f"{name}: X is all zero; there is nothing to cluster")
     _warn_empty_rows(name, X)
+    estimator.scale_exponent_ = fit_scale_exponent(estimator, top, stacklevel=4)
+    return _scaled(X, estimator.scale_exponent_) if estimator.scale_exponent_ else X
+
+
+def fit_scale_exponent(estimator, top: float, stacklevel: int = 3) -> int:
+    """0 when ``top``, the largest absolute entry of a fit's ``X``, lies in :data:`FIT_RANGE`;
+    otherwise the power of two that brings it into [0.5, 1), with a warning, or a ValueError
+    for an estimator whose result depends on the scale (see :func:`check_fit_input`)."""
     low, high = FIT_RANGE
-    estimator.scale_exponent_ = 0
     if low <= top <= high:
-        return X
+        return 0
+    name = type(estimator).__name__
     exponent = int(np.frexp(top)[1])
     why = f"its largest entry, {top:.3g}, makes the products the fit forms " + (
         "overflow" if top > high else "underflow or vanish beside the solvers' constants")
@@ -162,9 +170,8 @@ def check_fit_input(estimator, X):
     warnings.warn(f"{name}: X was multiplied by 2**{-exponent} before fitting, since {why}; "
                   "the labels are those of X (the method is scale-free), the objective and "
                   "factors those of the scaled X, and new documents are scaled alike",
-                  UserWarning, stacklevel=3)
-    estimator.scale_exponent_ = -exponent
-    return _scaled(X, -exponent)
+                  UserWarning, stacklevel=stacklevel)
+    return -exponent
 
 
 def _int32_indices(E):

@@ -159,10 +159,11 @@ def _as_csr(block) -> sp.csr_matrix:
     return X
 
 
-def _block_facts(X) -> tuple[float, float, int, float]:
-    """Sum, squared norm, stored entries and smallest entry of one row block."""
+def _block_facts(X) -> tuple[float, float, int, float, float]:
+    """Sum, squared norm, stored entries, smallest entry and largest absolute entry of one
+    row block."""
     return (float(X.sum()), float(np.square(X.data).sum()), int(X.nnz),
-            float(X.data.min(initial=0.0)))
+            float(X.data.min(initial=0.0)), float(np.abs(X.data).max(initial=0.0)))
 
 
 class RowPartitions:
@@ -187,6 +188,7 @@ class RowPartitions:
         self.sum = float(sum(f[0] for f in facts))
         self.nnz = int(sum(f[2] for f in facts))
         self.min = min(f[3] for f in facts) if facts else 0.0
+        self.top = max(f[4] for f in facts) if facts else 0.0
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -9,7 +9,8 @@ import dask.array as da
 import numpy as np
 from distributed import Client, futures_of
 
-from .._estimator import best_restart, memberships_from, store_params
+from .._estimator import (_scaled, best_restart, fit_scale_exponent, memberships_from,
+                          store_params)
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
 from ._rows import (LOST, DistributedFitError, RowPartitions, SchedulerLost, add_tree,
@@ -125,6 +126,12 @@ class DaskNMFClustering(NMFClustering):
                              "(input X)")
         if X.sum == 0:       # as in memory: no factorization of zeros, no clusters from them
             raise ValueError(f"{type(self).__name__}: X is all zero; there is nothing to cluster")
+        # as in memory: entries that overflow or underflow the products are scaled by a power
+        # of two (exact), the labels being those of X
+        self.scale_exponent_ = fit_scale_exponent(self, X.top, stacklevel=5)
+        if self.scale_exponent_:
+            X = RowPartitions(client, X.map(_scaled, exponent=self.scale_exponent_), X.rows,
+                              X.n_cols)
         self._check_params(X.shape[0])
         self.n_features_in_ = X.shape[1]
         weights = self._row_weights(X)
@@ -190,7 +197,7 @@ class DaskNMFClustering(NMFClustering):
         """An NMFClustering holding this fit's topics: what places new documents, block by block."""
         local = NMFClustering(**{k: v for k, v in self.get_params().items()
                                  if k not in ("client", "retries")})
-        for name in ("components_", "n_features_in_", "ncw_column_sums_"):
+        for name in ("components_", "n_features_in_", "ncw_column_sums_", "scale_exponent_"):
             if hasattr(self, name):
                 setattr(local, name, getattr(self, name))
         return local
