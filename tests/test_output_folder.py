@@ -323,3 +323,19 @@ def test_a_folder_inside_a_result_folder_is_refused(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
         json.loads((tmp_path / "out" / MARKER).read_text())["entries"] + [MARKER])
     assert cluster(src, tmp_path / "out", capsys)[0] == 0      # and it is written again
+
+
+def test_the_default_folder_says_when_it_replaces_another_inputs_results(tmp_path, capsys,
+                                                                         monkeypatch):
+    """Without -o, y2023/posts.csv and y2024/posts.csv both write docnmf-out/posts: the
+    second replaced the first without a word."""
+    monkeypatch.chdir(tmp_path)
+    for year in ("y2023", "y2024"):
+        (tmp_path / year).mkdir()
+        corpus_csv(tmp_path / year / "posts.csv")
+    assert main(["-q", "cluster", "y2023/posts.csv", "-k", "2", "--min-df", "1"]) == 0
+    assert main(["-q", "cluster", "y2023/posts.csv", "-k", "2", "--min-df", "1"]) == 0
+    assert "holds the results of" not in capsys.readouterr().err      # the same input again
+    assert main(["-q", "cluster", "y2024/posts.csv", "-k", "2", "--min-df", "1"]) == 0
+    assert ("docnmf-out/posts holds the results of y2023/posts.csv, which this run replaces "
+            "with those of y2024/posts.csv; give -o to keep both") in capsys.readouterr().err

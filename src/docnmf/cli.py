@@ -889,8 +889,8 @@ def _cmd_assign(args) -> int:
         raise UsageError("the corpus has no documents")
     logger.info("placing %d documents in the %d clusters of the %s model %s", len(corpus),
                 model.n_clusters, model.method or "saved", args.model)
-    name = _safe_name(corpus.metadata.get("name") or args.input)
-    outdir = args.output or Path("docnmf-assign") / name
+    outdir = args.output or _default_output("docnmf-assign", corpus.metadata.get("name")
+                                            or args.input, corpus.metadata.get("source"))
     with _output_folder(outdir, args) as staging:
         run = assign_corpus(model, corpus, n_keywords=args.keywords)
         paths = _write(run, outdir, staging)
@@ -952,6 +952,23 @@ def _check_not_read(outdir: Path, args) -> None:
                              "another output folder")
 
 
+def _default_output(folder: str, name: str, source: str | None) -> Path:
+    """``folder/name``, where a run writes without -o; a warning when it holds the results of
+    another input (one of the same name elsewhere), which the run replaces."""
+    import json
+
+    out = Path(folder) / _safe_name(name)
+    try:
+        before = json.loads((out / "run.json").read_text(encoding="utf-8"))["corpus"]["source"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return out
+    if isinstance(before, str) and source and \
+            os.path.realpath(before) != os.path.realpath(source):
+        logger.warning("%s holds the results of %s, which this run replaces with those of %s; "
+                       "give -o to keep both", out, before, source)
+    return out
+
+
 @contextmanager
 def _output_folder(outdir: Path | None, args=None, resume: Sequence[str] = ()):
     """The staging folder of ``outdir`` (see :class:`docnmf.io.OutputFolder`); None for no output.
@@ -999,7 +1016,8 @@ def _cmd_cluster(args) -> int:
         logger.warning("--k-range is read with -k auto only; -k %s is used", args.clusters)
     k_values = _k_range(args.k_range or "2-30") if args.clusters == "auto" else None
     corpus = _load_input(args)
-    outdir = args.output or Path("docnmf-out") / _safe_name(corpus.metadata.get("name") or args.input)
+    outdir = args.output or _default_output("docnmf-out", corpus.metadata.get("name")
+                                            or args.input, corpus.metadata.get("source"))
     selection, k = None, args.clusters
     if k == "auto":
         selection = _select_k(corpus, k_values, args, _vectorizer_params(args, corpus),
@@ -1196,7 +1214,7 @@ def _cmd_cluster_dask(args) -> int:
         args.input, files_per_partition=args.files_per_partition,
         text_column=args.text_column or "text",
         label_column=args.label_column, id_column=args.id_column)
-    outdir = args.output or Path("docnmf-out") / _safe_name(corpus.name)
+    outdir = args.output or _default_output("docnmf-out", corpus.name, corpus.source)
     paths = []
     client = _dask_client(args)
     # Dask's own logs in this process: a lost scheduler is reported as a traceback from its
