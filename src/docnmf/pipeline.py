@@ -522,7 +522,10 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         **software_record(),
         "corpus": {"name": run.corpus.metadata.get("name"),
                    "source": str(run.corpus.metadata.get("source", "")),
-                   "n_documents": len(run.corpus)},
+                   "n_documents": len(run.corpus),
+                   # entries of a folder left out (links, binary files), each with why
+                   **({"skipped": list(run.corpus.metadata["skipped"])}
+                      if run.corpus.metadata.get("skipped") else {})},
         "parameters": run.params,
         "seed": run.params.get("random_state"),
         "objective": getattr(model, "objective_", None),

@@ -390,3 +390,25 @@ def test_a_table_among_text_files_is_named_as_read_as_one_document(tmp_path):
                                          r"document each"):
         corpus = read_folder(tmp_path)
     assert corpus.ids == ["a.txt", "b.csv"]
+
+
+def test_every_skipped_entry_is_kept_beyond_the_three_the_warning_names(tmp_path):
+    """The warning named three and '...', and the rest were nowhere to be found."""
+    import json
+
+    from docnmf.cli import main
+
+    root = tmp_path / "docs"
+    write(root / "a.txt", "the striker scored a goal")
+    write(root / "b.txt", "the oven baked the bread")
+    for name in ("p1.png", "p2.png", "p3.png", "p4.png"):
+        write(root / name, b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.warns(UserWarning, match=r"p3.png \(binary: a NUL byte in its first 8 KiB\); "
+                                         r"and 1 more \(all in the corpus's metadata"):
+        corpus = read_folder(root)
+    assert corpus.metadata["skipped"] == [
+        f"p{i}.png (binary: a NUL byte in its first 8 KiB)" for i in range(1, 5)]
+    assert main(["-q", "cluster", str(root), "-k", "2", "--min-df", "1", "--method", "nmf",
+                 "-o", str(tmp_path / "out")]) == 0
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["corpus"]["skipped"] == corpus.metadata["skipped"]

@@ -195,10 +195,12 @@ def read_folder(
         texts.append(text if untagged is None else untagged)
         labels.append((readable_name(rel.parts[0]),) if len(rel.parts) > 1 else ())
         ids.append(name)
+    skipped.sort()
     if skipped:
+        more = (f"; and {len(skipped) - 3} more (all in the corpus's metadata['skipped'], and "
+                "in run.json)" if len(skipped) > 3 else "")
         warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
-                      f"skipped: {'; '.join(sorted(skipped)[:3])}{'; ...' if len(skipped) > 3 else ''}",
-                      UserWarning, stacklevel=2)
+                      f"skipped: {'; '.join(skipped[:3])}{more}", UserWarning, stacklevel=2)
     if not ids:
         raise CorpusError(f"no documents found in {root}")
     tables = [i for i in ids if i.lower().endswith(TABLE_SUFFIXES)]
@@ -221,7 +223,7 @@ def read_folder(
                     tagged, len(ids), root, "are NIST tagged documents" if tagged != 1
                     else "is a NIST tagged document")
     meta = {"name": readable_name(root.resolve().name), "source": readable_name(str(root)),
-            "format": "folder"}
+            "format": "folder", **({"skipped": skipped} if skipped else {})}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
