@@ -251,6 +251,22 @@ def test_new_documents_agree_with_a_refit(planted, params):
     np.testing.assert_allclose(model.transform(X[150:160])[:5], model.transform(X[150:155]))
 
 
+def test_a_callable_kernel_may_give_a_sparse_gram_matrix(planted):
+    """kernel=lambda A, B: A @ B.T on sparse documents failed with 'setting an array element
+    with a sequence'."""
+    import scipy.sparse as sp
+    from sklearn.metrics.pairwise import linear_kernel
+
+    X, _ = planted(120, 60, 3, seed=2)
+    X = sp.csr_matrix(X)
+    linear = LCCFClustering(3, kernel=lambda A, B: (A @ B.T).toarray(),
+                            random_state=0).fit(X[:100])
+    for kernel in (lambda A, B: A @ B.T, lambda A, B: linear_kernel(A, B, dense_output=False)):
+        model = LCCFClustering(3, kernel=kernel, random_state=0).fit(X[:100])
+        np.testing.assert_allclose(model.embedding_, linear.embedding_, rtol=1e-8, atol=1e-12)
+        np.testing.assert_array_equal(model.predict(X[100:]), linear.predict(X[100:]))
+
+
 def test_precomputed_and_callable_kernels_place_new_documents(planted):
     X, y = planted(120, 60, 3, seed=2)
     poly = LCCFClustering(3, kernel="poly2", random_state=0).fit(X[:100])

@@ -20,7 +20,7 @@ from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
-from ..factor.kernels import KernelSpec, LinearKernel, make_kernel, poly2_kernel
+from ..factor.kernels import KernelSpec, LinearKernel, dense_gram, make_kernel, poly2_kernel
 from ..factor.lccf import (fit_lccf, fit_lccf_restarts, fold_in, normalize_wv,
                            random_init_concepts)
 from .nmf import NMFClustering
@@ -494,8 +494,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
             return Kn, np.asarray(kernel_diag, dtype=np.float64).ravel()
         kernel = {"linear": _linear_kernel, "poly2": poly2_kernel}.get(self.kernel, self.kernel) \
             if isinstance(self.kernel, str) else self.kernel
-        Kn = np.asarray(kernel(X, self._X_fit), dtype=np.float64)
-        k_self = np.array([float(np.asarray(kernel(X[i:i + 1], X[i:i + 1])).ravel()[0])
+        Kn = dense_gram(kernel(X, self._X_fit))
+        k_self = np.array([float(dense_gram(kernel(X[i:i + 1], X[i:i + 1])).ravel()[0])
                            for i in range(X.shape[0])])
         return Kn, k_self
 

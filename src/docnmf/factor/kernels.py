@@ -22,8 +22,8 @@ import scipy.sparse as sp
 from .nmf import side_by_side
 from .sparse import SparseProducts, thread_pool
 
-__all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "make_kernel", "poly2_kernel",
-           "KernelSpec"]
+__all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "dense_gram", "make_kernel",
+           "poly2_kernel", "KernelSpec"]
 
 KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.ndarray]]
 
@@ -214,6 +214,14 @@ class DenseKernel(KernelOperator):
         return self.G.copy() if self.g is None else self.G * np.outer(self.g, self.g)
 
 
+def dense_gram(G) -> np.ndarray:
+    """A Gram matrix a callable kernel returned, dense float64: scikit-learn's kernels give
+    a sparse one for sparse documents (``linear_kernel(..., dense_output=False)``, or ``A @
+    B.T``), which ``np.asarray`` would make an array of one object."""
+    return G.toarray().astype(np.float64, copy=False) if sp.issparse(G) \
+        else np.asarray(G, dtype=np.float64)
+
+
 def make_kernel(X, kernel: KernelSpec = "linear") -> KernelOperator:
     """The kernel operator for documents ``X`` (rows), or for a Gram matrix when precomputed.
 
@@ -240,6 +248,6 @@ def make_kernel(X, kernel: KernelSpec = "linear") -> KernelOperator:
     if isinstance(kernel, str) and kernel == "poly2":
         return DenseKernel(poly2_kernel(X, X))
     if callable(kernel):
-        return DenseKernel(np.asarray(kernel(X, X), dtype=np.float64))
+        return DenseKernel(dense_gram(kernel(X, X)))
     raise ValueError(f"kernel must be 'linear', 'poly2', 'precomputed' or a callable, "
                      f"got {kernel!r}")
