@@ -91,9 +91,11 @@ def test_empty_vocabulary_is_a_clear_error():
     with pytest.raises(EmptyVocabularyError, match="no index terms"):
         DocumentVectorizer().fit(["the and of", "a 123 !!"])
     # words in every document are pruned by max_df; one of them is counted in the singular
-    with pytest.raises(EmptyVocabularyError, match=r"\(1 term before pruning\)"):
+    with pytest.raises(EmptyVocabularyError,
+                       match=r"\(1 term before pruning: 1 in more than max_df"):
         DocumentVectorizer(min_df=1).fit(["galaxy", "galaxy", "galaxy"])
-    with pytest.raises(EmptyVocabularyError, match=r"\(2 terms before pruning\)"):
+    with pytest.raises(EmptyVocabularyError,
+                       match=r"\(2 terms before pruning: 2 in more than max_df"):
         DocumentVectorizer(min_df=1).fit(["galaxy star", "galaxy star", "galaxy star"])
 
 
@@ -106,6 +108,20 @@ def test_ncw_weights_without_n_by_n():
     X = sp.random(50, 30, density=0.2, random_state=0, format="csr")
     d = (X @ X.T).toarray().sum(axis=1)
     np.testing.assert_allclose(ncw_weights(X), 1.0 / d)
+
+
+def test_a_vocabulary_pruned_away_says_which_bound_took_it():
+    """Five copies of one text left "no index terms ... (3 terms before pruning)", with no
+    word of max_df, which removed them all."""
+    from docnmf.text.vectorize import EmptyVocabularyError
+
+    with pytest.raises(EmptyVocabularyError, match=r"\(3 terms before pruning: 3 in more than "
+                                                   r"max_df=0.95 of the documents \(documents "
+                                                   r"that share every word: raise max_df"):
+        DocumentVectorizer().fit(["stars planets orbit"] * 5)
+    with pytest.raises(EmptyVocabularyError, match=r"\(6 terms before pruning: 6 in fewer "
+                                                   r"than min_df=2\)"):
+        DocumentVectorizer().fit(["stars planets", "oven bread", "goal match"])
 
 
 def test_settings_that_cannot_work_are_named(tiny_texts):

@@ -181,7 +181,8 @@ class DaskVectorizer(DocumentVectorizer):
         low, high = self._document_count_bounds(summary.n_docs)
         kept = kept_terms(summary.df, summary.totals, low, high, self.max_features)
         if not kept.size:
-            raise EmptyVocabularyError.after_pruning(len(summary.terms))
+            raise EmptyVocabularyError.after_pruning(len(summary.terms), summary.df, low, high,
+                                                     self.min_df, self.max_df)
         vocabulary = summary.terms[kept]
         self.analyzer_ = analyzer
         self.vocabulary_ = {str(term): j for j, term in enumerate(vocabulary)}

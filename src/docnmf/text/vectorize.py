@@ -22,10 +22,21 @@ class EmptyVocabularyError(ValueError):
     """No index term survived tokenization, stop words and document-frequency pruning."""
 
     @classmethod
-    def after_pruning(cls, n_terms: int) -> "EmptyVocabularyError":
-        """The error when pruning by document frequency left none of ``n_terms`` terms."""
+    def after_pruning(cls, n_terms: int, df: np.ndarray | None = None, low: float = 0,
+                      high: float = np.inf, min_df=None, max_df=None) -> "EmptyVocabularyError":
+        """The error when pruning by document frequency left none of ``n_terms`` terms; with
+        their document frequencies ``df`` and the bounds (``low``/``high`` documents, from
+        ``min_df``/``max_df``), what each bound removed."""
+        why = ""
+        if df is not None:
+            common, rare = int(np.sum(df > high)), int(np.sum(df < low))
+            parts = ([f"{common} in more than max_df={max_df!r} of the documents"] * bool(common)
+                     + [f"{rare} in fewer than min_df={min_df!r}"] * bool(rare))
+            why = ": " + ", ".join(parts) if parts else ""
+            if common == n_terms:
+                why += " (documents that share every word: raise max_df, e.g. to 1.0)"
         return cls("no index terms left after tokenization, stop words and document-frequency "
-                   f"pruning ({n_terms} term{'s' * (n_terms != 1)} before pruning)")
+                   f"pruning ({n_terms} term{'s' * (n_terms != 1)} before pruning{why})")
 
 
 class DocumentVectorizer(TransformerMixin, BaseEstimator):
@@ -164,7 +175,9 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         del tokens  # the token stream is the largest array here; the counts hold what it had
         kept = kept_columns(counts, low, high, self.max_features)
         if not kept.size:
-            raise EmptyVocabularyError.after_pruning(len(terms))
+            raise EmptyVocabularyError.after_pruning(
+                len(terms), np.bincount(counts.indices, minlength=len(terms)), low, high,
+                self.min_df, self.max_df)
         counts = counts[:, kept]
         vocabulary = [terms[j] for j in kept]
         self.analyzer_ = analyzer
