@@ -92,6 +92,10 @@ def test_a_cluster_summary_comes_from_its_most_representative_documents():
                                     max_documents=1, method="centroid")
     assert summary == texts[1]
     np.testing.assert_array_equal(pick_documents(3, 2, scores=memberships[:, 0]), [1, 2])
+    # memberships of another shape were an IndexError
+    with pytest.raises(ValueError, match=r"3 texts, labels of shape \(3,\), memberships of "
+                                         r"shape \(3, 1\)"):
+        summarize_clusters(texts, labels, memberships, 2)
     assert pick_documents(10, 4, random_state=1).tolist() == \
         sorted(pick_documents(10, 4, random_state=1).tolist())
 

@@ -141,7 +141,13 @@ def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: in
         Summary of each cluster (lines joined by newlines; empty when a
         cluster has no sentence to offer).
     """
+    texts = as_text_list(texts)
     labels, memberships = np.asarray(labels), np.asarray(memberships)
+    n = len(texts)
+    if labels.shape != (n,) or memberships.shape != (n, n_clusters):
+        raise ValueError(f"summarize_clusters takes a label per text and a row of {n_clusters} "
+                         f"memberships per text: {n} texts, labels of shape {labels.shape}, "
+                         f"memberships of shape {memberships.shape}")
     out = []
     for c in range(n_clusters):
         t0 = time.perf_counter()
