@@ -339,3 +339,21 @@ def test_the_default_folder_says_when_it_replaces_another_inputs_results(tmp_pat
     assert main(["-q", "cluster", "y2024/posts.csv", "-k", "2", "--min-df", "1"]) == 0
     assert ("docnmf-out/posts holds the results of y2023/posts.csv, which this run replaces "
             "with those of y2024/posts.csv; give -o to keep both") in capsys.readouterr().err
+
+
+def test_a_bind_mount_of_the_same_file_system_is_named_as_a_mount_point(tmp_path, capsys,
+                                                                         monkeypatch):
+    """os.path.ismount misses a folder bind-mounted from the same file system (a container's
+    volume): the run went to its end, then failed to publish with 'Device or resource busy'.
+    Linux lists it in /proc/self/mountinfo; here a listing of our own names the folder."""
+    target = tmp_path / "out dir"          # a space: written \040 in the listing
+    target.mkdir()
+    real = os.path.realpath(target).replace(" ", "\\040")
+    listing = tmp_path / "mountinfo"
+    listing.write_text(f"36 35 98:0 /mnt1 / rw,noatime master:1 - ext3 /dev/root rw\n"
+                       f"97 29 0:45 /src {real} rw,relatime shared:1 - ext4 /dev/sda1 rw\n")
+    monkeypatch.setattr(docnmf_io, "MOUNTINFO", str(listing))
+    code, _, err = cluster(corpus_csv(tmp_path / "l.csv"), target, capsys)
+    assert code == 2 and "out dir is a mount point, which cannot be replaced whole" in err
+    monkeypatch.setattr(docnmf_io, "MOUNTINFO", str(tmp_path / "no-such-listing"))
+    assert cluster(corpus_csv(tmp_path / "l.csv"), target, capsys)[0] == 0

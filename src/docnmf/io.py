@@ -20,6 +20,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -347,6 +348,26 @@ def _beside_stem(name: str) -> str:
     return f"{start}~{hashlib.sha256(raw).hexdigest()[:16]}"
 
 
+#: Where Linux lists the mount points of this process's view.
+MOUNTINFO = "/proc/self/mountinfo"
+
+
+def _is_mount_point(path: Path) -> bool:
+    """``os.path.ismount``, or a mount point Linux lists (a bind mount of a folder of the same
+    file system, as containers' volumes are, has its parent's device: ismount misses it, and
+    the rename that publishes the folder then fails after the whole run)."""
+    if os.path.ismount(path):
+        return True
+    try:
+        with open(MOUNTINFO, encoding="utf-8", errors="replace") as fh:
+            # the fifth field is the mount point, its spaces and the like written \ooo
+            points = {re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)),
+                             line.split()[4]) for line in fh if len(line.split()) > 4}
+    except OSError:         # not Linux
+        return False
+    return str(path) in points
+
+
 def check_output_folder(target: str | os.PathLike) -> None:
     """An :class:`OutputFolderError` unless ``target`` can become a result folder.
 
@@ -365,7 +386,7 @@ def check_output_folder(target: str | os.PathLike) -> None:
             f"{target} is the current folder{'' if real == here else ' or holds it'}: a result "
             "folder is replaced whole, which would pull it from under the shell; give a folder "
             "inside it with -o, e.g. -o results")
-    if real.is_dir() and os.path.ismount(real):
+    if real.is_dir() and _is_mount_point(real):
         raise OutputFolderError(f"{target} is a mount point, which cannot be replaced whole; "
                                 "give a folder inside it with -o")
     if not target.is_dir():
