@@ -412,3 +412,17 @@ def test_every_skipped_entry_is_kept_beyond_the_three_the_warning_names(tmp_path
                  "-o", str(tmp_path / "out")]) == 0
     run = json.loads((tmp_path / "out" / "run.json").read_text())
     assert run["corpus"]["skipped"] == corpus.metadata["skipped"]
+
+
+def test_the_default_columns_are_found_in_any_letter_case(tmp_path):
+    """A header 'ID,Text,Label': the labels were silently not read, and 'Text' only listed."""
+    write(tmp_path / "a.csv", "ID,body,Label\nx1,stars and planets,space\nx2,bread,food\n")
+    c = read_csv(tmp_path / "a.csv", text_column="body")
+    assert c.ids == ["x1", "x2"] and c.labels == [("space",), ("food",)]
+    write(tmp_path / "b.csv", "ID,Text\nx1,stars\n")
+    with pytest.raises(CorpusError, match=r"column 'text' not found .*available columns: 'ID', "
+                                          r"'Text' \(names are read as written, in their letter "
+                                          r"case: 'Text' is there\)"):
+        read_csv(tmp_path / "b.csv")
+    write(tmp_path / "c.csv", "label,Label,text\na,b,stars\n")     # two: the exact one
+    assert read_csv(tmp_path / "c.csv").labels == [("a",)]

@@ -262,9 +262,18 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
 def _column(name: str, columns: list[str], source: Path) -> str:
     if name not in columns:
         available = ", ".join(repr(c) for c in columns) or "none"
+        other_case = _same_but_case(name, columns)
+        hint = (f" (names are read as written, in their letter case: {other_case!r} is there)"
+                if other_case else _delimiter_hint(columns))
         raise CorpusError(f"column {name!r} not found in {source}; available columns: "
-                          f"{available}{_delimiter_hint(columns)}")
+                          f"{available}{hint}")
     return name
+
+
+def _same_but_case(name: str, columns: list[str]) -> str | None:
+    """The one column named ``name`` in other letter case ("Label" for "label"), or None."""
+    same = [c for c in columns if c.strip().lower() == name.lower()]
+    return same[0] if len(same) == 1 else None
 
 
 def _delimiter_hint(columns: list[str]) -> str:
@@ -300,12 +309,13 @@ def _table_corpus(
         # no columns to find the text in
         return Corpus(texts=[], labels=[], ids=[], metadata=meta)
     _column(text_column, columns, source)
+    # the defaults in any letter case ("Label", "ID"): a header so written was read unlabelled
     if label_column is None:
-        label_column = "label" if "label" in columns else None
+        label_column = "label" if "label" in columns else _same_but_case("label", columns)
     else:
         _column(label_column, columns, source)
     if id_column is None:
-        id_column = "id" if "id" in columns else None
+        id_column = "id" if "id" in columns else _same_but_case("id", columns)
     else:
         _column(id_column, columns, source)
 
