@@ -49,6 +49,22 @@ def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, 
         assert row["coherence"] == "" or -1.0 <= float(row["coherence"]) <= 1.0
 
 
+def test_one_text_file_of_any_name_is_one_document(fitted, tmp_path, cli):
+    """A 20 Newsgroups file has no suffix: 'cannot tell how to read' it; a .txt one was read."""
+    one = tmp_path / "61242"
+    one.write_text(NEW["space"][0])
+    code, _, err = cli(["assign", str(fitted), str(one), "-o", str(tmp_path / "a")])
+    assert code == 0, err
+    rows = list(csv.DictReader(open(tmp_path / "a" / "assignments.csv")))
+    trained = {r["id"]: r["cluster"] for r in csv.DictReader(open(fitted / "assignments.csv"))}
+    assert [r["id"] for r in rows] == ["61242"]
+    assert rows[0]["cluster"] == trained["space/000.txt"]
+    picture = tmp_path / "scan.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    code, _, err = cli(["assign", str(fitted), str(picture), "-o", str(tmp_path / "b")])
+    assert code == 2 and "scan.png looks binary (a NUL byte in its first 8 KiB), not text" in err
+
+
 def test_assign_refuses_what_is_not_a_model(fitted, tmp_path, cli, text_folder):
     new = text_folder(tmp_path / "new", NEW)
     (tmp_path / "model.pkl").write_bytes(b"\x80\x04K\x01.")

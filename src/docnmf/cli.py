@@ -255,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="INPUT is a folder of text files (one subfolder per label, or "
                                    "flat), a .csv/.tsv/.jsonl file, or a dataset name from "
                                    "'docnmf datasets'.", epilog=_FILES_EPILOG)
-    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
+                                 "dataset name")
     p.add_argument("-k", "--clusters", type=_clusters_or_auto, required=True,
                    help="number of clusters, or 'auto' to choose it as 'docnmf choose-k' does "
                         "(over --k-range)")
@@ -346,7 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "CSV/JSONL file or dataset name): FS-NMF feature weights "
                                    "(Wang, Ding & Li 2010, eq. 2) on an NMF-NCW factorization, "
                                    "then each NMF-NCW cluster's size and keywords.")
-    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
+                                 "dataset name")
     p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
     p.add_argument("-n", "--keywords", type=_positive_int, default=10,
                    help="keywords per line (default 10)")
@@ -409,7 +411,8 @@ def _add_max_documents(p) -> None:
 def _add_assign_parser(sub) -> None:
     p = sub.add_parser(
         "assign", help="place new documents with a model saved by 'docnmf cluster'",
-        description="Place the documents of INPUT (a folder, CSV/JSONL file or dataset name) in "
+        description="Place the documents of INPUT (a folder, CSV/JSONL file, text file or dataset "
+                    "name) in "
                     "the clusters of a saved model, without refitting. MODEL is the output folder "
                     "of 'docnmf cluster -o OUT' (or OUT/model, or a folder written by "
                     "docnmf.save). Writes assignments.csv in the layout of 'docnmf cluster' "
@@ -417,7 +420,8 @@ def _add_assign_parser(sub) -> None:
                     "unassigned.csv), clusters.csv, memberships.npz, run.json, and metrics.json "
                     "when INPUT is labelled.")
     p.add_argument("model", type=Path, help="model folder, or the output folder of 'cluster'")
-    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
+                                 "dataset name")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="output folder (default: docnmf-assign/<input name>)")
     p.add_argument("-n", "--keywords", type=_positive_int, default=10,
@@ -444,7 +448,8 @@ def _add_choose_k_parser(sub) -> None:
                                    "largest whose topics stay stable. A suggestion to check: on "
                                    "25 labelled corpora it fell within 30% of the number of "
                                    "classes on 5 (reports/choose-k in the source tree).")
-    p.add_argument("input", help="folder, CSV/JSONL file, or dataset name")
+    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
+                                 "dataset name")
     _add_selection_options(p, "2-30")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("-o", "--output", type=Path, default=None,
@@ -531,8 +536,10 @@ def _load_input(args):
     from .corpus import read_corpus
 
     path = Path(args.input)
-    if path.is_file() and path.suffix.lower() in (".txt", ".text"):
-        # one plain text file is a corpus of one document
+    if path.is_file() and path.suffix.lower() not in (".csv", ".tsv", ".jsonl", ".ndjson",
+                                                      ".mat"):
+        # one file of no table's kind (.txt, .md, none, as 20 Newsgroups' files) is a corpus of
+        # one document; a binary one is refused
         from .corpus.readers import read_text_file
 
         return read_text_file(path)
