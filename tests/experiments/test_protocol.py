@@ -242,3 +242,18 @@ def test_a_method_that_segments_texts_is_refused_on_a_count_matrix(planted_data,
         run_protocol(small_protocol(planted_condition, methods=("nmf", "nma"), runs=1),
                      tmp_path / "r.jsonl", jobs=1, data=planted_data)
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_the_eta_counts_larger_subsets_as_more_work(monkeypatch, caplog):
+    """Runs at larger k take longer (5-11 times from k = 2 to 10 on 20 Newsgroups); counting
+    runs alike put the ETA at a fifth to a half of the time left."""
+    clock = iter([0.0, 1.0, 2.0, 3.0, 4.0])
+    monkeypatch.setattr(protocol_module.time, "perf_counter", lambda: next(clock))
+    tasks = [protocol_module.Task("tfidf", "km", k, r) for k in (2, 8) for r in range(2)]
+    progress = protocol_module._Progress(tasks)
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        for t in tasks[:2]:         # the two runs at k = 2, one second each
+            progress.step({"weighting": t.weighting, "method": t.method, "k": t.k, "run": t.run,
+                           "accuracy": 1.0, "nmi": 1.0, "n_docs": 10, "seconds": 1.0})
+    # 2 s for work 2 * 2^1.5; left: 2 * 8^1.5, eight times as much: 16 s, not 2 s
+    assert caplog.records[-1].getMessage().endswith("ETA 16s")

@@ -22,7 +22,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -229,14 +229,25 @@ def validate(protocol: Protocol, data: PreparedData) -> None:
         raise ProtocolError("runs and restarts must be at least 1")
 
 
+def _work(k: int) -> float:
+    """A run's share of the work, for the ETA: a subset of k classes has about k times the
+    documents of one, and its fits cost more per document as k grows. On 20 Newsgroups with
+    k = 2-10, runs at k = 10 took 5 to 11 times those at k = 2, and counting every run alike
+    put the ETA at a fifth to a half of the time left; k^1.5 puts it within 0.8-1.5 times."""
+    return k ** 1.5
+
+
 class _Progress:
-    def __init__(self, total: int):
-        self.total, self.done, self.t0 = total, 0, time.perf_counter()
+    def __init__(self, tasks: Sequence[Task]):
+        self.total, self.done, self.t0 = len(tasks), 0, time.perf_counter()
+        self.work_left, self.work_done = sum(_work(t.k) for t in tasks), 0
 
     def step(self, record: dict[str, Any]) -> None:
         self.done += 1
+        self.work_done += _work(record["k"])
+        self.work_left -= _work(record["k"])
         elapsed = time.perf_counter() - self.t0
-        eta = elapsed / self.done * (self.total - self.done)
+        eta = elapsed / self.work_done * self.work_left
         logger.info("[%d/%d] %s %s k=%d run %d: AC %.3f NMI %.3f (%d docs, %.1fs); ETA %s",
                     self.done, self.total, record["weighting"], record["method"], record["k"],
                     record["run"], record["accuracy"], record["nmi"], record["n_docs"],
@@ -288,7 +299,7 @@ def run_protocol(protocol: Protocol, results_path: str | os.PathLike, *, jobs: i
             logger.info("%s: reusing %d of %d runs; %d to compute", results.path, n_reused,
                         len(plan), len(todo))
         computed = []
-        progress = _Progress(len(todo))
+        progress = _Progress(todo)
         for record in _execute(todo, data, protocol, jobs):
             results.append(record)
             key = run_key(record)
