@@ -463,6 +463,10 @@ def test_long_documents_are_read_for_hints_and_snippets_by_their_start():
     big = "Comet orbit. " * 400_000 + "TAIL"
     hints = diagnostics.text_hints([big, big], sample=10_000)
     assert hints["characters_read"] == 10_000 and hints["lowercased"] is False
+    # one long file of a few words filled the sample: "the vocabulary looks stemmed already"
+    english = ["Runners were running to the stations"] * 1000
+    assert diagnostics.text_hints(["runner run station " * 200_000] + english)["stemmed"] is False
+    assert diagnostics.text_hints(["runner run station " * 200_000])["stemmed"] is True
     blank_start = " \n" * 5_000 + "Stars and galaxies are far away, " * 20
     assert snippet(blank_start, 30) == "Stars and galaxies are far …"
     assert snippet(big, 20) == "Comet orbit. Comet …" and snippet("a  b", 20) == "a b"

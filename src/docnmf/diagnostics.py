@@ -53,8 +53,9 @@ STEMMED_BELOW = 0.2
 #: Word occurrences (text) or distinct words (a count matrix's vocabulary) below which that share
 #: varies too much to tell: plain English texts of a few hundred words fell to 0.18.
 STEM_HINT_MIN_WORDS = 2_000
-#: Characters of text read by :func:`text_hints` (the start of the collection).
-HINT_SAMPLE = 2_000_000
+#: Characters of text read by :func:`text_hints` (the start of the collection), and at most
+#: the first of each text: one 50 MB file of a few words repeated filled the sample.
+HINT_SAMPLE, HINT_PER_TEXT = 2_000_000, 20_000
 
 
 def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
@@ -280,10 +281,11 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
 
 
 def _first_characters(texts: Sequence[str], sample: int) -> list[str]:
-    """The texts up to ``sample`` characters in all (a long document: its start only)."""
+    """The texts up to ``sample`` characters in all, each its first ``HINT_PER_TEXT`` at most
+    (a long document: its start only)."""
     chunk, size = [], 0
     for text in texts:
-        chunk.append(text[:sample - size])
+        chunk.append(text[:min(sample - size, HINT_PER_TEXT)])
         size += len(chunk[-1])
         if size >= sample:
             break
