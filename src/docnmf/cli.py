@@ -328,8 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "DUC 2004; fsnmf: feature-subset NMF weights after the fit, "
                         "fsnmf-paper: Wang et al.'s alternating updates as printed)")
     p.add_argument("--fill", action="store_true",
-                   help="cut the last sentence to fill the limit exactly, as DUC evaluations "
-                        "do (default: whole sentences only)")
+                   help="fill the limit with the start of the next sentence, cut after its "
+                        "last whole word that fits, as DUC evaluations cut summaries at the "
+                        "limit (default: whole sentences only)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--per-cluster", action="store_true",
                    help="cluster the documents (-k clusters, --cluster-method) and print one "
