@@ -426,3 +426,14 @@ def test_the_default_columns_are_found_in_any_letter_case(tmp_path):
         read_csv(tmp_path / "b.csv")
     write(tmp_path / "c.csv", "label,Label,text\na,b,stars\n")     # two: the exact one
     assert read_csv(tmp_path / "c.csv").labels == [("a",)]
+
+
+def test_records_without_their_text_are_named(tmp_path):
+    """A record whose key was misspelt ("Text") or null became an empty document, reported
+    later only as having no index term."""
+    write(tmp_path / "a.jsonl", '{"id": 1, "text": "stars"}\n{"id": 2, "Text": "bread"}\n'
+                                '{"id": 3, "text": null}\n{"id": 4, "text": ""}\n')
+    with pytest.warns(UserWarning, match=r"2 records of .*a.jsonl have no 'text' or a null one "
+                                         r"\(line 2, line 3\): read as empty documents"):
+        c = read_jsonl(tmp_path / "a.jsonl")
+    assert c.texts == ["stars", "", "", ""]

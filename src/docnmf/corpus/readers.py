@@ -321,9 +321,11 @@ def _table_corpus(
 
     texts, labels, ids = [], [], []
     seen: dict[str, int] = {}
+    textless = []
     for number, row in enumerate(rows, start=1):
         text = row.get(text_column)
-        if text is None:
+        if text is None:        # no such key, or null: a misspelt key reads as no text at all
+            textless.append(where[number - 1])
             text = ""
         if not isinstance(text, str):
             raise CorpusError(f"{source}, {where[number - 1]}: {text_column!r} is not a string")
@@ -344,6 +346,12 @@ def _table_corpus(
         texts.append(text)
         labels.append(() if label_column is None else split_label(row.get(label_column)))
         ids.append(doc_id)
+    if textless:
+        shown = ", ".join(textless[:3]) + (f" and {len(textless) - 3} more"
+                                           if len(textless) > 3 else "")
+        warnings.warn(f"{len(textless)} record{'s' * (len(textless) != 1)} of {source} "
+                      f"{'have' if len(textless) != 1 else 'has'} no {text_column!r} or a null "
+                      f"one ({shown}): read as empty documents", UserWarning, stacklevel=3)
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
