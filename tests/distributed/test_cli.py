@@ -294,3 +294,17 @@ def test_many_small_partitions_are_said_to_be_slow(tmp_path, capsys):
     err = capsys.readouterr().err
     assert ("20 partitions of 5 documents on average, for 1 worker thread: each iteration "
             "runs tasks per partition") in err
+
+
+def test_an_id_shared_across_parts_is_refused_as_in_memory(tmp_path, capsys):
+    """The in-memory reader refuses it; on Dask both documents were written with one id."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "p1.jsonl").write_text('{"id": "a", "text": "stars galaxy orbit"}\n'
+                                              '{"id": "b", "text": "oven bread butter"}\n')
+    (tmp_path / "in" / "p2.jsonl").write_text('{"id": "c", "text": "stars galaxy telescope"}\n'
+                                              '{"id": "a", "text": "oven bread flour"}\n')
+    for where in ([], ["--dask-workers", "1"]):
+        assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "2", "--min-df", "1", *where,
+                     "-o", str(tmp_path / "out")]) == 2
+        assert "duplicate document id 'a' across the files" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

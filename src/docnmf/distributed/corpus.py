@@ -96,12 +96,16 @@ class PartitionedCorpus:
     (2, [2, 1])
     """
 
-    def __init__(self, parts: Sequence[Delayed], *, name: str = "corpus", source: str = ""):
+    def __init__(self, parts: Sequence[Delayed], *, name: str = "corpus", source: str = "",
+                 part_names: Sequence[str] | None = None):
         if not parts:
             raise CorpusError("the corpus has no partitions")
         self.parts = list(parts)
         self.name = name
         self.source = source
+        #: what each partition is read from (its file), for messages
+        self.part_names = (list(part_names) if part_names is not None
+                           else [f"partition {p + 1}" for p in range(len(self.parts))])
 
     @property
     def n_partitions(self) -> int:
@@ -156,6 +160,7 @@ class PartitionedCorpus:
             parts = [dask.delayed(read_table_file, pure=True)(str(f), name if prefix else None,
                                                              **options)
                      for f, name in zip(files, names)]
+            return cls(parts, name=root.name, source=str(root), part_names=names)
         else:
             names = [f.relative_to(root).as_posix() for f in files]
             step = max(1, int(files_per_partition))

@@ -16,6 +16,7 @@ such documents the two starts differ by the mean NNDSVDA fills zeros with.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -83,6 +84,36 @@ def _texts(part: Corpus) -> list[str]:
 def _meta(part: Corpus) -> tuple[list[str], list[str]]:
     """A partition's ids and each document's labels joined by ``|`` ("" when unlabelled)."""
     return part.ids, ["|".join(labels) for labels in part.labels]
+
+
+def _id_digests(meta) -> np.ndarray:
+    """An 8-byte digest of each id of a partition: all of them fit in the client where the
+    ids themselves might not."""
+    return np.array([int.from_bytes(hashlib.blake2b(i.encode("utf-8", "surrogatepass"),
+                                                    digest_size=8).digest(), "little")
+                     for i in meta[0]], dtype=np.uint64)
+
+
+def _ids_of(meta, digest: int) -> list[str]:
+    return [i for i, d in zip(meta[0], _id_digests(meta)) if int(d) == digest]
+
+
+def _check_unique_ids(corpus: PartitionedCorpus, meta: list, client: Client) -> None:
+    """A CorpusError naming an id that two documents share, as the in-memory reader's (each
+    file is checked as it is read; this looks across them)."""
+    digests = gather(client, [client.submit(_id_digests, m, pure=False) for m in meta],
+                     "checking the ids")
+    values, counts = np.unique(np.concatenate(digests or [np.zeros(0, np.uint64)]),
+                               return_counts=True)
+    if not (counts > 1).any():
+        return
+    digest = int(values[np.argmax(counts > 1)])
+    where = [p for p, d in enumerate(digests) if (d == digest).any()]
+    doc_id = gather(client, client.submit(_ids_of, meta[where[0]], digest, pure=False),
+                    "checking the ids")[0]
+    names = [corpus.part_names[p] for p in where]
+    raise CorpusError(f"duplicate document id {doc_id!r} across the files ({', '.join(names)})"
+                      if len(names) > 1 else f"duplicate document id {doc_id!r} in {names[0]}")
 
 
 #: Why a document is in no cluster (the in-memory pipeline's reason).
@@ -194,6 +225,7 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     # ids and labels are kept; the texts are read again for counting, from the same graph, so
     # a block of X lost with a worker can be recomputed from the files (its lineage)
     meta = client.compute([dask.delayed(_meta)(p) for p in corpus.parts])
+    _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
     X = vectorizer.fit_transform(texts)
