@@ -226,8 +226,11 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     logger.info("choosing k among %s on %d of %d documents, %d restarts per k",
                 _describe(ks), len(rows), X.shape[0], n_runs)
     table = []
-    for k, child in zip(ks, child_generators(rng, len(ks))):
-        row = _score_k(Xs, k, n_runs, weighting, child, max_iter, tol)
+    # each k its own stream, the (k-2)-th child whatever else is tried: the scores at k do not
+    # move when the range does (they did: the i-th k tried drew the i-th child)
+    children = child_generators(rng, max(ks) - 1)
+    for k in ks:
+        row = _score_k(Xs, k, n_runs, weighting, children[k - 2], max_iter, tol)
         logger.info("k=%d: cophenetic %.3f, stability %.3f (mean %.3f), silhouette %.3f "
                     "(%.1fs)", k, row["cophenetic"], row["stability"], row["stability_mean"],
                     row["silhouette"], row["seconds"])
