@@ -226,3 +226,11 @@ def test_two_selections_alike_but_for_their_timings_are_equal():
     assert a == b
     b.table[0]["cophenetic"] += 0.5
     assert a != b
+
+
+def test_documents_all_alike_are_scored_without_a_silhouette_not_a_crash():
+    """Every k computed, then 'All-NaN slice encountered' and nothing written."""
+    X = sp.csr_matrix(np.tile([[0.6, 0.8, 0.0]], (30, 1)))
+    selection = select_k(X, [2, 3], n_runs=2, random_state=0)
+    assert all(np.isnan(row["silhouette"]) for row in selection.table)
+    assert selection.chosen["silhouette"] is None and selection.k in (2, 3)

@@ -44,7 +44,7 @@ class KSelection:
     """
 
     table: list[dict[str, Any]]
-    chosen: dict[str, int]
+    chosen: dict[str, int | None]
     k: int
     reason: str
     params: dict[str, Any] = field(default_factory=dict)
@@ -139,7 +139,14 @@ def _largest_above(ks: Sequence[int], values: Sequence[float], threshold: float)
     """NMFk's rule: the largest k whose value reaches ``threshold`` (else the best k)."""
     v = np.asarray(values, dtype=float)
     ok = np.flatnonzero(v >= threshold)
-    return int(ks[ok[-1]]) if ok.size else int(ks[int(np.nanargmax(v))])
+    return int(ks[ok[-1]]) if ok.size else _best(ks, v)
+
+
+def _best(ks: Sequence[int], values) -> int | None:
+    """The k of the highest value; None when no value is a number (documents all alike
+    have no silhouette at any k)."""
+    v = np.asarray(values, dtype=float)
+    return None if np.isnan(v).all() else int(ks[int(np.nanargmax(v))])
 
 
 #: The restarts' topic vectors count as stable when their mean silhouette reaches this. Chosen
@@ -150,15 +157,15 @@ def _largest_above(ks: Sequence[int], values: Sequence[float], threshold: float)
 STABILITY_THRESHOLD = 0.8
 
 
-def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int], int, str]:
+def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int | None], int, str]:
     ks = [row["k"] for row in table]
     chosen = {
         "cophenetic": _where_it_begins_to_fall(ks, [row["cophenetic"] for row in table]),
         "stability": _largest_above(ks, [row["stability_mean"] for row in table],
                                     STABILITY_THRESHOLD),
-        "silhouette": int(ks[int(np.nanargmax([row["silhouette"] for row in table]))]),
+        "silhouette": _best(ks, [row["silhouette"] for row in table]),
     }
-    k = chosen["stability"]
+    k = chosen["stability"] if chosen["stability"] is not None else ks[0]
     if max(row["stability_mean"] for row in table) >= STABILITY_THRESHOLD:
         reason = (f"stability: the largest k whose restarts' topic vectors, grouped one per "
                   f"restart, keep a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style)")
