@@ -357,3 +357,20 @@ def test_a_bind_mount_of_the_same_file_system_is_named_as_a_mount_point(tmp_path
     assert code == 2 and "out dir is a mount point, which cannot be replaced whole" in err
     monkeypatch.setattr(docnmf_io, "MOUNTINFO", str(tmp_path / "no-such-listing"))
     assert cluster(corpus_csv(tmp_path / "l.csv"), target, capsys)[0] == 0
+
+
+def test_a_folder_of_another_command_is_not_replaced(tmp_path, capsys):
+    """choose-k -o on a cluster folder replaced the clustering, its model with it; and the
+    other way round."""
+    src = corpus_csv(tmp_path / "l.csv")
+    assert cluster(src, tmp_path / "out", capsys)[0] == 0
+    before = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert main(["-q", "choose-k", str(src), "--k-range", "2-3", "--min-df", "1",
+                 "-o", str(tmp_path / "out")]) == 2
+    assert ("out holds the results of docnmf cluster, which docnmf choose-k does not replace"
+            in capsys.readouterr().err)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == before
+    assert main(["-q", "demo", "-o", str(tmp_path / "out")]) == 0     # demo writes cluster's
+    assert main(["report", str(tmp_path / "out")]) == 0               # report adds to it
+    assert json.loads((tmp_path / "out" / MARKER).read_text())["command"] == "cluster"
+    assert cluster(src, tmp_path / "out", capsys)[0] == 0

@@ -992,8 +992,11 @@ def _output_folder(outdir: Path | None, args=None, resume: Sequence[str] = ()):
         return
     if args is not None:
         _check_not_read(outdir, args)
+    # demo writes what cluster writes; each other command its own kind of folder
+    command = getattr(args, "command", None)
     try:
-        with OutputFolder(outdir, resume=resume) as staging:
+        with OutputFolder(outdir, resume=resume,
+                          command="cluster" if command == "demo" else command) as staging:
             yield staging
     except OutputFolderError as exc:
         raise UsageError(str(exc)) from None

@@ -179,11 +179,13 @@ class OutputFolder:
     folder, which is published when the outer block ends.
     """
 
-    def __init__(self, target: str | os.PathLike, *, resume: Sequence[str] = ()):
+    def __init__(self, target: str | os.PathLike, *, resume: Sequence[str] = (),
+                 command: str | None = None):
         self.given = Path(target)
         self.target = Path(os.path.realpath(target))
         self._stem = _beside_stem(self.target.name)
         self.resume = tuple(resume)
+        self.command = command
         self.staging: Path | None = None
         self._outer: OutputFolder | None = None
         self._lock_fd: int | None = None
@@ -207,7 +209,7 @@ class OutputFolder:
         if outer is not None:
             self._outer = outer
             return outer.staging
-        check_output_folder(self.given)
+        check_output_folder(self.given, self.command)
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self._lock_path = self._beside("lock")
         self._lock_fd = _lock(self._lock_path, self.given)
@@ -279,7 +281,8 @@ class OutputFolder:
 
     def _publish(self) -> None:
         staging = self.staging
-        _write_marker(staging, {name for name in os.listdir(staging) if name != MARKER})
+        _write_marker(staging, {name for name in os.listdir(staging) if name != MARKER},
+                      self.command)
         _fsync_dir(staging)
         old = None
         if self.target.is_dir():
@@ -368,14 +371,16 @@ def _is_mount_point(path: Path) -> bool:
     return str(path) in points
 
 
-def check_output_folder(target: str | os.PathLike) -> None:
+def check_output_folder(target: str | os.PathLike, command: str | None = None) -> None:
     """An :class:`OutputFolderError` unless ``target`` can become a result folder.
 
     It can when it does not exist yet, is an empty folder, or was written by
     docnmf and holds nothing else: the marker file lists what docnmf put
     there; a folder of an earlier version (``run.json`` / ``results.jsonl`` /
     ``results.json``, no marker) may hold only the kinds of file docnmf
-    writes. A folder of other files, or with others added, is never replaced.
+    writes. A folder of other files, or with others added, is never replaced,
+    nor one that another ``command`` wrote (a clustering with its model is not
+    replaced by a choice of k).
     """
     target = Path(target)
     if target.exists() and not target.is_dir():
@@ -407,6 +412,11 @@ def check_output_folder(target: str | os.PathLike) -> None:
     if MARKER in names:
         written = _marked_entries(target)
         foreign = [] if written is None else [n for n in names if n not in written | {MARKER}]
+        other = _marker(target).get("command")
+        if command and isinstance(other, str) and other != command:
+            raise OutputFolderError(f"{target} holds the results of docnmf {other}, which "
+                                    f"docnmf {command} does not replace: give another folder "
+                                    "with -o, or remove that one first")
     elif set(_EARLIER_OUTPUTS) & set(names):
         foreign = [n for n in names if not _earlier_output(target / n)]
     else:
@@ -429,13 +439,19 @@ def _check_not_inside_output(target: Path, real: Path) -> None:
                                     "replaces whole; give a folder outside it with -o")
 
 
+def _marker(folder: Path) -> dict[str, Any]:
+    """The marker of ``folder`` ({} when there is none, or it cannot be read)."""
+    try:
+        record = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
 def _marked_entries(folder: Path) -> set[str] | None:
     """The names the marker of ``folder`` lists as docnmf's; None for a marker of a version
     that did not list them (or one that cannot be read)."""
-    try:
-        entries = json.loads((folder / MARKER).read_text(encoding="utf-8")).get("entries")
-    except (OSError, ValueError, AttributeError):
-        return None
+    entries = _marker(folder).get("entries")
     if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
         return None
     return set(entries)
@@ -463,12 +479,14 @@ def note_written(folder: str | os.PathLike, name: str) -> None:
     folder = Path(folder)
     written = _marked_entries(folder) if (folder / MARKER).is_file() else None
     if written is not None and name not in written:
-        _write_marker(folder, written | {name})
+        _write_marker(folder, written | {name}, _marker(folder).get("command"))
 
 
-def _write_marker(folder: Path, entries: set[str]) -> None:
-    atomic_write_text(folder / MARKER, json.dumps({"written_by": "docnmf",
-                                                   "entries": sorted(entries)}) + "\n")
+def _write_marker(folder: Path, entries: set[str], command: str | None = None) -> None:
+    """The marker: docnmf wrote ``entries`` here, with ``command`` (None from Python)."""
+    record = {"written_by": "docnmf", "entries": sorted(entries),
+              **({"command": command} if command else {})}
+    atomic_write_text(folder / MARKER, json.dumps(record) + "\n")
 
 
 def published_path(path: str | os.PathLike) -> Path:
