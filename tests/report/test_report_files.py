@@ -433,6 +433,7 @@ def test_a_k_chosen_by_the_run_is_shown_with_its_criteria(auto_out, demo_out):
     cells = [re.findall(r'<td class="r">([^<]*)</td>', row)[0] for _, _, row in rows]
     assert [float(c) for c in cells] == pytest.approx(cophenetic, abs=5e-4)
     assert section.count("<polyline") == 4      # the four criteria, one line each
+    assert section.count("<circle") == 4 * 5    # and a dot at each k tried (one k: no line)
     # a folder whose k was given has no such section, nor the link to it
     plain = (demo_out / "report.html").read_text(encoding="utf-8")
     assert 'id="choose-k"' not in plain and "#choose-k" not in plain

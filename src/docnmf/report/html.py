@@ -387,12 +387,17 @@ def _choose_k_chart(ks: list[int], series: dict[str, list], chosen: Any,
     marks += [f'<text x="{x(k):.1f}" y="{h - 22}" text-anchor="middle">{k}</text>'
               for k in ks[::step]]
     for name, (label, _, colour, dashes) in _CRITERIA.items():
-        points = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in zip(ks, series[name])
-                          if v is not None)
-        if points:
+        known = [(k, v) for k, v in zip(ks, series[name]) if v is not None]
+        if known:
             marks.append(f'<polyline fill="none" style="stroke:{colour}" stroke-dasharray='
-                         f'"{dashes or "none"}" points="{points}"><title>{_e(label)}</title>'
-                         "</polyline>")
+                         f'"{dashes or "none"}" points="'
+                         + " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in known)
+                         + f'"><title>{_e(label)}</title></polyline>')
+            # a dot at each k tried: one k is a point, and a line between k = 4 and 8 is no
+            # value at 5 to 7
+            marks += [f'<circle cx="{x(k):.1f}" cy="{y(v):.1f}" r="2.5" style="fill:{colour}">'
+                      f"<title>{_e(label)} at k = {k}: {v:.3f}</title></circle>"
+                      for k, v in known]
     if isinstance(chosen, int) and k0 <= chosen <= k1:
         marks.append(f'<line x1="{x(chosen):.1f}" y1="10" x2="{x(chosen):.1f}" y2="{h - 34}" '
                      'class="axis" stroke-dasharray="3 3"/>')
