@@ -234,3 +234,17 @@ def test_documents_all_alike_are_scored_without_a_silhouette_not_a_crash():
     selection = select_k(X, [2, 3], n_runs=2, random_state=0)
     assert all(np.isnan(row["silhouette"]) for row in selection.table)
     assert selection.chosen["silhouette"] is None and selection.k in (2, 3)
+
+
+def test_a_choice_at_the_top_of_the_range_says_so(caplog):
+    """300 five-word texts of 3 topics: k = 30, the top of 2-30, where every criterion but
+    the stability rule's pick was 3, and nothing said the choice was the range's edge."""
+    import logging
+
+    X, _ = _planted(k=3, n=60)
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        selection = select_k(X, [2, 3], n_runs=3, random_state=0)
+    assert selection.k == 3
+    assert "k = 3 is the largest k tried" in selection.reason
+    assert any("k = 3 is the largest k tried" in r.getMessage() for r in caplog.records)
+    assert "largest k tried" not in select_k(X, [2, 3, 4], n_runs=3, random_state=0).reason

@@ -243,6 +243,15 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
                     row["silhouette"], row["seconds"])
         table.append(row)
     chosen, k, reason = _choose(table)
+    if k == ks[-1] and len(ks) > 1:
+        # stability often creeps up to the threshold at the top of the range (many small,
+        # trivially stable clusters): the choice is then the range's, not the documents'
+        others = ", ".join(f"{name} k = {pick}" for name, pick in chosen.items()
+                           if name != "stability" and pick is not None)
+        reason += (f"; k = {k} is the largest k tried, where finer splits of the same topics "
+                   f"can look stable (the other criteria pick {others})")
+        logger.warning("k = %d is the largest k tried: the stability rule may be reading the "
+                       "range, not the documents; the other criteria pick %s", k, others)
     params = {"n_runs": n_runs, "max_documents": max_documents, "n_documents_used": len(rows),
               "weighting": weighting, "random_state": random_state, "max_iter": max_iter,
               "tol": tol, "stability_threshold": STABILITY_THRESHOLD}
