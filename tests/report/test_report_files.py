@@ -437,3 +437,21 @@ def test_a_k_chosen_by_the_run_is_shown_with_its_criteria(auto_out, demo_out):
     # a folder whose k was given has no such section, nor the link to it
     plain = (demo_out / "report.html").read_text(encoding="utf-8")
     assert 'id="choose-k"' not in plain and "#choose-k" not in plain
+
+
+def test_a_map_of_few_distinct_points_says_the_documents_overlap(demo_out, tmp_path):
+    """A consensus at k = 2 put 1,000 documents on 18 points, under a caption of 1,000."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    data = json.loads((folder / "report_data.json").read_text())
+    n = len(data["map"]["x"])
+    data["map"]["x"] = [float(i % 3) for i in range(n)]
+    data["map"]["y"] = [0.5] * n
+    (folder / "report_data.json").write_text(json.dumps(data))
+    assert main(["-q", "report", str(folder)]) == 0
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    assert ("They fall on 3 distinct points: documents with the same memberships lie on top "
+            "of each other.") in html
+    assert "distinct point" not in (demo_out / "report.html").read_text(encoding="utf-8")

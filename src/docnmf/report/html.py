@@ -484,6 +484,20 @@ def _json_for_script(obj: Any) -> str:
             .replace("<", "\\u003c"))
 
 
+def _overlap(m: dict) -> str:
+    """A sentence when the map's documents fall on far fewer points than there are of them
+    (memberships that take few values, as a consensus's at small k): 1,000 documents on 18
+    points looked like 18 documents."""
+    try:
+        n, distinct = len(m["x"]), len(set(zip(m["x"], m["y"])))
+    except (KeyError, TypeError):
+        return ""
+    if distinct * 2 > n:
+        return ""
+    return (f" They fall on {distinct} distinct point{'s' * (distinct != 1)}: documents with "
+            "the same memberships lie on top of each other.")
+
+
 def render_report(folder: RunFolder | str | os.PathLike) -> str:
     """The HTML text of the report of a result folder: read by :func:`read_run_folder`, or
     its path."""
@@ -497,8 +511,9 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
     method = (run.get("parameters") or {}).get("method", "")
     data = folder.data or {}
     m = data.get("map") or {}
-    map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}. Colours are clusters; '
-                   "hover a point for its document, click a legend entry to show one cluster."
+    map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}.{_overlap(m)} '
+                   "Colours are clusters; hover a point for its document, click a legend entry "
+                   "to show one cluster."
                    if m else "Map data (report_data.json) not found in the folder.")
     sim = data.get("similarity")
     sim_caption = (f"{_e(sim.get('measure', ''))}; darker is more similar." if sim
