@@ -99,3 +99,12 @@ def test_keywords_report_refuses_a_missing_text_rather_than_read_the_word_nan():
 
     with pytest.raises(ValueError, match="document 80 is float nan, not a string"):
         keywords_report(load_demo().texts + [float("nan")], 5, n_init=1)
+
+
+def test_keywords_takes_max_df_as_its_pruning_message_asks(capsys):
+    """'raise max_df, e.g. to 1.0', said for a keywords run that had no --max-df."""
+    assert main(["-q", "keywords", "demo", "-k", "5"]) == 0
+    default = capsys.readouterr().out
+    assert main(["-q", "keywords", "demo", "-k", "5", "--max-df", "0.1"]) == 0
+    pruned = capsys.readouterr().out
+    assert pruned != default and "collection keywords" in pruned

@@ -358,6 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(0, 1), rank the terms by their residuals alone (kept so that scripts "
                         "giving it still run)")
     p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
+    p.add_argument("--max-df", type=_max_df, default=0.95,
+                   help="drop terms in more than this many documents: a fraction of them "
+                        "(0.5; 1.0 is all), or a number of documents (default 0.95)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
                    help="no effect: the NMF-NCW fit starts from NNDSVDa, a deterministic point, "
@@ -1388,7 +1391,8 @@ def _cmd_keywords(args) -> int:
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report = keywords_report(texts, args.clusters, n_keywords=args.keywords,
-                                 random_state=args.seed, min_df=args.min_df)
+                                 random_state=args.seed, min_df=args.min_df,
+                                 max_df=args.max_df)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print(report)

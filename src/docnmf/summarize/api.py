@@ -164,7 +164,7 @@ def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: in
 
 def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 10,
                     alpha: float = 0.7, n_init: int = 10, max_iter: int = 300,
-                    random_state=0, min_df: float = 2) -> str:
+                    random_state=0, min_df: float = 2, max_df: float = 0.95) -> str:
     """A plain-text report of a collection's keywords and of each cluster's.
 
     Documents are tf-idf vectorized (stop words removed, Porter stems shown as
@@ -202,7 +202,7 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     from ..text.weighting import ncw_weights
 
     texts = as_text_list(texts)        # str() would make NaN the word "nan"
-    vec = DocumentVectorizer(min_df=min_df)
+    vec = DocumentVectorizer(min_df=min_df, max_df=max_df)
     X = vec.fit_transform(texts)
     names = np.asarray(vec.readable_feature_names(texts), dtype=object)
     empty = int(np.sum(np.diff(X.indptr) == 0))
