@@ -1034,6 +1034,10 @@ def _cmd_cluster(args) -> int:
                                             or args.input, corpus.metadata.get("source"))
     selection, k = None, args.clusters
     if k == "auto":
+        # choose-k's defaults: cluster's --restarts and --max-documents are the fit's and the
+        # summaries', not the search's (docnmf choose-k sets them)
+        logger.info("choosing k as docnmf choose-k does by default: 8 restarts per k on up to "
+                    "1000 documents (docnmf choose-k --restarts/--max-documents change them)")
         selection = _select_k(corpus, k_values, args, _vectorizer_params(args, corpus),
                               runs=8, max_documents=1000)
         logger.info("chose k = %d: %s", selection.k, selection.reason)
