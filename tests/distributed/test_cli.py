@@ -308,3 +308,25 @@ def test_an_id_shared_across_parts_is_refused_as_in_memory(tmp_path, capsys):
                      "-o", str(tmp_path / "out")]) == 2
         assert "duplicate document id 'a' across the files" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_binary_files_in_a_folder_are_skipped_and_named_as_in_memory(tmp_path, capsys):
+    """On Dask a PNG among the text files was read as a document of garbage; in memory it is
+    skipped, with a warning naming it."""
+    words = {"space": "stars planets orbit comet telescope galaxy",
+             "food": "bread butter oven garlic dough flour"}
+    for label, text in words.items():
+        for i in range(6):
+            (tmp_path / "in" / label).mkdir(parents=True, exist_ok=True)
+            (tmp_path / "in" / label / f"{i}.txt").write_text(" ".join(text.split()[i % 3:]))
+    (tmp_path / "in" / "space" / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    for where in ([], ["--dask-workers", "1"]):
+        out = tmp_path / f"out{len(where)}"
+        assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "2", "--min-df", "1",
+                     "--method", "nmf-ncw", *where, "-o", str(out)]) == 0
+        assert ("1 entry of" in capsys.readouterr().err)
+        run = json.loads((out / "run.json").read_text())
+        assert run["corpus"]["skipped"] == [
+            "space/photo.png (binary: a NUL byte in its first 8 KiB)"]
+        ids = [r[0] for r in csv.reader((out / "assignments.csv").open())][1:]
+        assert len(ids) == 12 and "space/photo.png" not in ids

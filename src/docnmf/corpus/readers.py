@@ -18,7 +18,7 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ._corpus import Corpus
 from ._errors import CorpusError
@@ -78,6 +78,10 @@ def refuse_output_folder(root: Path) -> None:
                           "documents: give the folder of the documents")
 
 
+#: Why a binary file is skipped, after its name.
+BINARY_REASON = "(binary: a NUL byte in its first 8 KiB)"
+
+
 def _binary(data: bytes) -> bool:
     """A NUL byte in the first 8 KiB, as git tells binary files (UTF-16/32 with a BOM aside)."""
     return b"\0" in data[:8192] and not data.startswith(_WIDE_BOMS)
@@ -133,6 +137,17 @@ def _files_under(root: Path, pattern: str | None,
     return sorted(found, key=lambda p: p.relative_to(root).as_posix()), skipped
 
 
+def warn_skipped(root: Path, skipped: Sequence[str], kept_in: str, stacklevel: int = 2) -> None:
+    """One warning naming the first three entries of ``root`` skipped, and where all of them
+    are kept (``kept_in``)."""
+    if not skipped:
+        return
+    more = f"; and {len(skipped) - 3} more (all in {kept_in})" if len(skipped) > 3 else ""
+    warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
+                  f"skipped: {'; '.join(skipped[:3])}{more}", UserWarning,
+                  stacklevel=stacklevel + 1)
+
+
 def read_folder(
     path: str | os.PathLike, *, encoding: str = "utf-8", pattern: str | None = None,
     follow_outside_links: bool = False,
@@ -186,7 +201,7 @@ def read_folder(
         rel = file.relative_to(root)
         data = _read_bytes(file, encoding)
         if _binary(data):
-            skipped.append(f"{rel.as_posix()} (binary: a NUL byte in its first 8 KiB)")
+            skipped.append(f"{rel.as_posix()} {BINARY_REASON}")
             continue
         name = readable_name(rel.as_posix())
         text = decode(data, name)
@@ -196,11 +211,7 @@ def read_folder(
         labels.append((readable_name(rel.parts[0]),) if len(rel.parts) > 1 else ())
         ids.append(name)
     skipped.sort()
-    if skipped:
-        more = (f"; and {len(skipped) - 3} more (all in the corpus's metadata['skipped'], and "
-                "in run.json)" if len(skipped) > 3 else "")
-        warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
-                      f"skipped: {'; '.join(skipped[:3])}{more}", UserWarning, stacklevel=2)
+    warn_skipped(root, skipped, "the corpus's metadata['skipped'], and run.json", stacklevel=3)
     if not ids:
         raise CorpusError(f"no documents found in {root}")
     tables = [i for i in ids if i.lower().endswith(TABLE_SUFFIXES)]

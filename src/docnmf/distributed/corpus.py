@@ -9,7 +9,6 @@ file system they share.
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -20,12 +19,15 @@ from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import Decoder, readable_name
 from ..corpus.readers import (
+    BINARY_REASON,
     TABLE_SUFFIXES,
+    _binary,
     _files_under,
     _read_bytes,
     _untagged,
     read_table_file,
     refuse_output_folder,
+    warn_skipped,
 )
 
 __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
@@ -34,16 +36,26 @@ __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
 def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8") -> Corpus:
     """Files below ``root``, one document each, labelled by their top subfolder (as read_folder)."""
     decode = Decoder(encoding)
-    texts, labels = [], []
-    ids = [readable_name(name) for name in relative]
-    for name, shown in zip(relative, ids):
-        text = decode(_read_bytes(Path(root, name), encoding), shown)
+    texts, labels, ids, skipped = [], [], [], []
+    for name in relative:
+        shown = readable_name(name)
+        data = _read_bytes(Path(root, name), encoding)
+        if _binary(data):                # as read_folder: named, not read as text
+            skipped.append(f"{shown} {BINARY_REASON}")
+            continue
+        text = decode(data, shown)
         untagged = _untagged(text)       # a NIST tagged document: its <TEXT>, as read_folder
         texts.append(text if untagged is None else untagged)
         parts = shown.split("/")
         labels.append((parts[0],) if len(parts) > 1 else ())
+        ids.append(shown)
     decode.warn("file", Path(root))
-    return Corpus(texts=texts, labels=labels, ids=ids)
+    return Corpus(texts=texts, labels=labels, ids=ids, metadata={"skipped": skipped})
+
+
+def _skipped(part: Corpus) -> list[str]:
+    """What reading a partition left out (binary files), each with why."""
+    return list(part.metadata.get("skipped", ()))
 
 
 def _texts(part: Corpus) -> list[str]:
@@ -97,7 +109,7 @@ class PartitionedCorpus:
     """
 
     def __init__(self, parts: Sequence[Delayed], *, name: str = "corpus", source: str = "",
-                 part_names: Sequence[str] | None = None):
+                 part_names: Sequence[str] | None = None, skipped: Sequence[str] = ()):
         if not parts:
             raise CorpusError("the corpus has no partitions")
         self.parts = list(parts)
@@ -106,6 +118,8 @@ class PartitionedCorpus:
         #: what each partition is read from (its file), for messages
         self.part_names = (list(part_names) if part_names is not None
                            else [f"partition {p + 1}" for p in range(len(self.parts))])
+        #: entries of the folder read that were left out, each with why
+        self.skipped = list(skipped)
 
     @property
     def n_partitions(self) -> int:
@@ -148,10 +162,8 @@ class PartitionedCorpus:
             raise CorpusError(f"no such file or folder: {root}")
         refuse_output_folder(root)
         files, skipped = _files_under(root, None)
-        if skipped:
-            warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
-                          f"skipped: {'; '.join(sorted(skipped)[:3])}"
-                          f"{'; ...' if len(skipped) > 3 else ''}", stacklevel=2)
+        skipped.sort()
+        warn_skipped(root, skipped, "the corpus's skipped, and run.json")
         if not files:
             raise CorpusError(f"no files in {root}")
         if all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
@@ -160,14 +172,15 @@ class PartitionedCorpus:
             parts = [dask.delayed(read_table_file, pure=True)(str(f), name if prefix else None,
                                                              **options)
                      for f, name in zip(files, names)]
-            return cls(parts, name=root.name, source=str(root), part_names=names)
+            return cls(parts, name=root.name, source=str(root), part_names=names,
+                       skipped=skipped)
         else:
             names = [f.relative_to(root).as_posix() for f in files]
             step = max(1, int(files_per_partition))
             parts = [dask.delayed(_read_documents, pure=True)(str(root), names[a:a + step],
                                                               encoding)
                      for a in range(0, len(names), step)]
-        return cls(parts, name=root.name, source=str(root))
+        return cls(parts, name=root.name, source=str(root), skipped=skipped)
 
     @classmethod
     def from_bag(cls, bag, *, text_column: str = "text", id_column: str | None = "id",

@@ -39,7 +39,8 @@ from ..metrics import confusion_matrix, score_all
 from ..model import ClusteringModel, save
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
-from .corpus import PartitionedCorpus
+from ..corpus.readers import warn_skipped
+from .corpus import PartitionedCorpus, _skipped
 from ._rows import DistributedFitError, SchedulerLost, add_tree, gather
 from .estimator import DaskNMFClustering
 from .text import DaskVectorizer
@@ -224,7 +225,15 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     t0 = time.perf_counter()
     # ids and labels are kept; the texts are read again for counting, from the same graph, so
     # a block of X lost with a worker can be recomputed from the files (its lineage)
-    meta = client.compute([dask.delayed(_meta)(p) for p in corpus.parts])
+    n_parts = len(corpus.parts)
+    read = client.compute([dask.delayed(_meta)(p) for p in corpus.parts]
+                          + [dask.delayed(_skipped)(p) for p in corpus.parts])
+    meta = read[:n_parts]
+    # binary files are found as the workers read them: named, as read_folder names them
+    binary = sorted(s for part in gather(client, read[n_parts:], "reading the files")
+                    for s in part)
+    warn_skipped(Path(corpus.source), binary, "run.json")
+    corpus.skipped = sorted(corpus.skipped + binary)
     _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
@@ -324,7 +333,8 @@ def _record(run: PartitionedRun) -> dict[str, Any]:
     return {
         **software_record(dask=dask.__version__, distributed=distributed.__version__),
         "corpus": {"name": run.corpus.name, "source": run.corpus.source,
-                   "n_documents": run.params["n_docs"]},
+                   "n_documents": run.params["n_docs"],
+                   **({"skipped": run.corpus.skipped} if run.corpus.skipped else {})},
         "parameters": run.params,
         "seed": run.params.get("random_state"),
         "objective": model.objective_,
