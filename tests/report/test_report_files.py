@@ -455,3 +455,19 @@ def test_a_map_of_few_distinct_points_says_the_documents_overlap(demo_out, tmp_p
     assert ("They fall on 3 distinct points: documents with the same memberships lie on top "
             "of each other.") in html
     assert "distinct point" not in (demo_out / "report.html").read_text(encoding="utf-8")
+
+
+def test_overlapping_clusters_show_the_documents_that_share_them(tmp_path):
+    """Overlapping NMA's report showed the disjoint sizes only, beside an overlapping.csv that
+    puts documents in several clusters."""
+    out = tmp_path / "nma"
+    assert main(["-q", "cluster", "demo", "-k", "5", "--method", "nma", "--segments", "2",
+                 "--overlapping", "--restarts", "1", "-o", str(out)]) == 0
+    with open(out / "overlapping.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    html = (out / "report.html").read_text(encoding="utf-8")
+    for c in range(5):
+        n = sum(r["cluster"] == str(c) for r in rows)
+        section = html[html.index(f'id="cluster-{c}"'):]
+        assert f"· {n} documents with segments in it (overlapping) ·" in section[:600]
+    assert len(rows) > 80        # some document is in two clusters

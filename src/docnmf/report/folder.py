@@ -32,6 +32,8 @@ class RunFolder:
     data: dict[str, Any] | None
     #: choose_k.json, written beside the results by ``docnmf cluster -k auto``
     selection: dict[str, Any] | None = None
+    #: documents with a share in each cluster (overlapping.csv, overlapping NMA), or None
+    overlapping: np.ndarray | None = None
 
     @property
     def n_clusters(self) -> int:
@@ -127,7 +129,19 @@ def read_run_folder(path: str | Path) -> RunFolder:
         M = np.zeros((len(ids), k))
         assigned = np.flatnonzero(labels >= 0)
         M[assigned, labels[assigned]] = strength[assigned]
+    overlapping = None
+    if (path / "overlapping.csv").is_file():
+        overlapping = np.zeros(k, dtype=np.int64)
+        for number, row in enumerate(_read_csv(path / "overlapping.csv"), start=1):
+            try:
+                c = int(row["cluster"])
+                if c < 0:
+                    raise IndexError(c)
+                overlapping[c] += 1
+            except (KeyError, ValueError, TypeError, IndexError):
+                raise ReportError(f"{path / 'overlapping.csv'}, data row {number}: no cluster of "
+                                  "clusters.csv; rebuild the folder with docnmf cluster") from None
     return RunFolder(path, run, clusters, ids, labels, M,
                      _read_json(path / "metrics.json", required=False),
                      _read_json(path / "report_data.json", required=False),
-                     _read_json(path / "choose_k.json", required=False))
+                     _read_json(path / "choose_k.json", required=False), overlapping)

@@ -224,8 +224,10 @@ def _cluster_sections(f: RunFolder) -> str:
         out.append(f'<article class="cluster" id="cluster-{c}" data-cluster="{c}" '
                    f'data-words="{_e(words.lower())}" style="border-color:{colours[c]}">'
                    f'<h3><span class="sw" style="background:{colours[c]}"></span>Cluster {c}'
-                   f'<small>{documents_phrase(size)} ({100 * size / n:.1f}%) · keyword coherence '
-                   f'{_e(coh_text)}</small></h3><div class="cols3">')
+                   f'<small>{documents_phrase(size)} ({100 * size / n:.1f}%)'
+                   + (f" · {documents_phrase(int(f.overlapping[c]))} with segments in it "
+                      "(overlapping)" if f.overlapping is not None else "")
+                   + f' · keyword coherence {_e(coh_text)}</small></h3><div class="cols3">')
         if weighed:
             out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
                        f'{_bars(keywords, colours[c])}</ol></div>')
