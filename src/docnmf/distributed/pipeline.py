@@ -106,15 +106,20 @@ def _check_unique_ids(corpus: PartitionedCorpus, meta: list, client: Client) -> 
                      "checking the ids")
     values, counts = np.unique(np.concatenate(digests or [np.zeros(0, np.uint64)]),
                                return_counts=True)
-    if not (counts > 1).any():
-        return
-    digest = int(values[np.argmax(counts > 1)])
-    where = [p for p, d in enumerate(digests) if (d == digest).any()]
-    doc_id = gather(client, client.submit(_ids_of, meta[where[0]], digest, pure=False),
-                    "checking the ids")[0]
-    names = [corpus.part_names[p] for p in where]
-    raise CorpusError(f"duplicate document id {doc_id!r} across the files ({', '.join(names)})"
-                      if len(names) > 1 else f"duplicate document id {doc_id!r} in {names[0]}")
+    for digest in map(int, values[counts > 1]):
+        where = [p for p, d in enumerate(digests) if (d == digest).any()]
+        ids = gather(client, [client.submit(_ids_of, meta[p], digest, pure=False)
+                              for p in where], "checking the ids")
+        seen: dict[str, int] = {}
+        for p, found in zip(where, ids):
+            for doc_id in found:
+                if doc_id in seen:       # not two ids of one digest (1 in 2^64 pairs)
+                    names = list(dict.fromkeys(corpus.part_names[q] for q in (seen[doc_id], p)))
+                    raise CorpusError(
+                        f"duplicate document id {doc_id!r} across the files ({', '.join(names)})"
+                        if len(names) > 1 else
+                        f"duplicate document id {doc_id!r} in {names[0]}")
+                seen[doc_id] = p
 
 
 #: Why a document is in no cluster (the in-memory pipeline's reason).
@@ -233,7 +238,7 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     binary = sorted(s for part in gather(client, read[n_parts:], "reading the files")
                     for s in part)
     warn_skipped(Path(corpus.source), binary, "run.json")
-    corpus.skipped = sorted(corpus.skipped + binary)
+    corpus.skipped = sorted(set(corpus.skipped) | set(binary))     # once, if run again
     _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
