@@ -416,8 +416,8 @@ def _add_assign_parser(sub) -> None:
     p = sub.add_parser(
         "assign", help="place new documents with a model saved by 'docnmf cluster'",
         description="Place the documents of INPUT (a folder, CSV/JSONL file, text file or dataset "
-                    "name) in "
-                    "the clusters of a saved model, without refitting. MODEL is the output folder "
+                    "name) in the clusters of a saved model, without refitting. MODEL is the "
+                    "output folder "
                     "of 'docnmf cluster -o OUT' (or OUT/model, or a folder written by "
                     "docnmf.save). Writes assignments.csv in the layout of 'docnmf cluster' "
                     "(cluster -1 for a document with no word the model knows, also listed in "
@@ -720,8 +720,9 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     if k < 2:
         raise UsageError(f"-k must be at least 2, got {k}")
     if k > len(corpus):
-        raise UsageError(f"-k {k} is more than the {len(corpus)} document"
-                         + ("s" if len(corpus) != 1 else ""))
+        from .diagnostics import documents_phrase
+
+        raise UsageError(f"-k {k} is more than the {documents_phrase(len(corpus))}")
     estimator_params = _estimator_params(args)
     fit_params = _constraint_pairs(corpus, args)
     if getattr(args, "summaries", False):
@@ -1254,9 +1255,10 @@ def _cmd_cluster_dask(args) -> int:
                                       vectorizer_params=_vectorizer_params(args),
                                       n_keywords=args.keywords)
             if run.params["n_docs"] < args.clusters:
-                n_docs = run.params["n_docs"]
-                raise UsageError(f"-k {args.clusters} is more than the {n_docs} document"
-                                 + ("s" if n_docs != 1 else ""))
+                from .diagnostics import documents_phrase
+
+                raise UsageError(f"-k {args.clusters} is more than the "
+                                 f"{documents_phrase(run.params['n_docs'])}")
             try:
                 paths = write_partitioned_run(run, outdir)   # joins the staging folder
             except OSError as exc:
@@ -1383,8 +1385,9 @@ def _cmd_keywords(args) -> int:
     if args.clusters < 2:
         raise UsageError(f"-k must be at least 2, got {args.clusters}")
     if args.clusters > len(texts):
-        raise UsageError(f"-k {args.clusters} is more than the {len(texts)} document"
-                         + ("s" if len(texts) != 1 else ""))
+        from .diagnostics import documents_phrase
+
+        raise UsageError(f"-k {args.clusters} is more than the {documents_phrase(len(texts))}")
     if args.restarts is not None and args.restarts > 1:
         logger.warning("--restarts %d had no effect: the NMF-NCW fit starts from NNDSVDa, a "
                        "deterministic point, and ran once", args.restarts)
