@@ -134,3 +134,17 @@ def test_a_bag_of_records_names_an_item_that_is_no_record_or_no_text(client):
         corpus = PartitionedCorpus.from_bag(db.from_sequence(records + [bad], npartitions=2))
         with pytest.raises(CorpusError, match=says):
             DaskVectorizer(client=client).fit_transform(corpus)
+
+
+def test_one_long_token_does_not_widen_every_term(client):
+    """The terms were a fixed-width unicode array, each as wide as the longest token: one
+    20,000-letter token made the vocabulary sent to the workers 5,043 x 80 kB (385 MiB)."""
+    import pickle
+
+    texts = TEXTS + ["x" * 20_000 + " galaxy stars"]
+    memory = DocumentVectorizer(min_df=1).fit_transform(texts)
+    dist = DaskVectorizer(min_df=1, client=client)
+    X = dist.fit_transform(db.from_sequence(texts, npartitions=3))
+    assert abs(X.compute() - memory).max() <= 1e-15
+    vocabulary = client.gather(dist._vocabulary_future)
+    assert len(pickle.dumps(vocabulary)) < 20_000 + 100 * len(vocabulary)

@@ -36,7 +36,8 @@ __all__ = ["DaskVectorizer"]
 class _Counts(NamedTuple):
     """One partition's term counts on its own sorted terms."""
 
-    terms: np.ndarray          # sorted distinct stems (unicode array)
+    terms: np.ndarray          # sorted distinct stems (of Python strings: a fixed-width
+                               # unicode array is as wide as its longest term, for each one)
     counts: sp.csr_matrix      # documents x terms
     words: list[str]           # distinct words, first occurrence first
     stems: list[str]           # stem of each word
@@ -61,7 +62,7 @@ def _count_partition(texts: list[str], analyzer: Analyzer) -> _Counts:
     column = {term: j for j, term in enumerate(terms)}
     counts = _count_matrix(tokens, np.array([column[s] for s in stems], dtype=np.int32),
                            len(terms))
-    return _Counts(np.array(terms, dtype=str), counts, tokens.words, stems,
+    return _Counts(np.array(terms, dtype=object), counts, tokens.words, stems,
                    tokens.word_counts())
 
 
