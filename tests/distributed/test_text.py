@@ -148,3 +148,21 @@ def test_one_long_token_does_not_widen_every_term(client):
     assert abs(X.compute() - memory).max() <= 1e-15
     vocabulary = client.gather(dist._vocabulary_future)
     assert len(pickle.dumps(vocabulary)) < 20_000 + 100 * len(vocabulary)
+
+
+def test_a_relative_path_is_read_where_it_was_given_not_where_a_worker_runs(tmp_path,
+                                                                           monkeypatch):
+    """Workers started in another folder opened 'parts/...' there: another corpus of the
+    same name, clustered without a word (or a file not found)."""
+    import dask
+
+    for folder, prefix in ((tmp_path / "here", "HERE"), (tmp_path / "elsewhere", "ELSEWHERE")):
+        (folder / "parts").mkdir(parents=True)
+        (folder / "parts" / "p0.jsonl").write_text(
+            "".join(f'{{"id": "{prefix}-{i}", "text": "stars"}}\n' for i in range(3)))
+    monkeypatch.chdir(tmp_path / "here")
+    corpus = PartitionedCorpus.from_path("parts")
+    assert corpus.source == "parts"
+    monkeypatch.chdir(tmp_path / "elsewhere")            # where the workers were started
+    (part,) = dask.compute(*corpus.parts, scheduler="sync")
+    assert part.ids == ["HERE-0", "HERE-1", "HERE-2"]

@@ -150,37 +150,37 @@ class PartitionedCorpus:
             As :func:`~docnmf.corpus.read_jsonl` and :func:`~docnmf.corpus.read_csv`.
             Without an id column, ids are ``file:record`` when there are several files.
         """
-        root = Path(path)
+        # absolute: the workers open what they are sent, in the folder they were started in
+        given, root = str(path), Path(os.path.abspath(path))
         options = {"text_column": text_column, "label_column": label_column,
                    "id_column": id_column, "encoding": encoding}
         if root.is_file():
             if root.suffix.lower() not in TABLE_SUFFIXES:
-                raise CorpusError(f"{root} is not a CSV, TSV or JSON Lines file")
+                raise CorpusError(f"{given} is not a CSV, TSV or JSON Lines file")
             parts = [dask.delayed(read_table_file, pure=True)(str(root), None, **options)]
-            return cls(parts, name=root.stem, source=str(root))
+            return cls(parts, name=root.stem, source=given)
         if not root.is_dir():
-            raise CorpusError(f"no such file or folder: {root}")
+            raise CorpusError(f"no such file or folder: {given}")
         refuse_output_folder(root)
         files, skipped = _files_under(root, None)
         skipped.sort()
-        warn_skipped(root, skipped, "the corpus's skipped, and run.json")
+        warn_skipped(Path(given), skipped, "the corpus's skipped, and run.json")
         if not files:
-            raise CorpusError(f"no files in {root}")
+            raise CorpusError(f"no files in {given}")
         if all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
             names = [f.relative_to(root).as_posix() for f in files]
             prefix = len(files) > 1
             parts = [dask.delayed(read_table_file, pure=True)(str(f), name if prefix else None,
                                                              **options)
                      for f, name in zip(files, names)]
-            return cls(parts, name=root.name, source=str(root), part_names=names,
-                       skipped=skipped)
+            return cls(parts, name=root.name, source=given, part_names=names, skipped=skipped)
         else:
             names = [f.relative_to(root).as_posix() for f in files]
             step = max(1, int(files_per_partition))
             parts = [dask.delayed(_read_documents, pure=True)(str(root), names[a:a + step],
                                                               encoding)
                      for a in range(0, len(names), step)]
-        return cls(parts, name=root.name, source=str(root), skipped=skipped)
+        return cls(parts, name=root.name, source=given, skipped=skipped)
 
     @classmethod
     def from_bag(cls, bag, *, text_column: str = "text", id_column: str | None = "id",
