@@ -188,3 +188,21 @@ def test_a_scheduler_killed_mid_fit_is_one_error_not_a_hang(tmp_path):
                        "stopped, or cannot be reached); nothing was written, run again")], err
     assert "Traceback" not in err and not (tmp_path / "out").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "scheduler.json"]
+
+
+def test_a_cluster_left_without_workers_is_one_error_not_a_wait_for_ever(monkeypatch):
+    """Both workers killed mid-fit (no nanny to restart them): the run waited for ever on
+    results no worker would compute."""
+    from distributed import Client, LocalCluster
+
+    from docnmf.distributed import _rows
+
+    monkeypatch.setattr(_rows, "NO_WORKERS_S", 3.0)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        future = client.submit(sum, [1, 2])
+        with pytest.raises(_rows.NoWorkersLeft, match="has had no worker for 3 s"):
+            _rows.gather(client, future, "adding")
+        estimator = DaskNMFClustering(2, client=client)        # and no retry of the fit
+        with pytest.raises(_rows.NoWorkersLeft):
+            estimator.fit(sp.csr_matrix(np.eye(4) + 0.1))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 import asyncio
 import concurrent.futures
+import time
 from typing import Any, Callable, Sequence
 
 import dask
@@ -21,9 +22,9 @@ import scipy.sparse as sp
 from distributed import Client, Future, KilledWorker, default_client, futures_of, wait
 from distributed.comm.core import CommClosedError
 
-__all__ = ["DistributedFitError", "LOST", "RowPartitions", "SchedulerLost", "add_tree",
-           "check_scheduler", "clone_sharing_client", "gather", "get_client", "lost_work",
-           "stack_rows", "wait_for"]
+__all__ = ["DistributedFitError", "LOST", "NoWorkersLeft", "RowPartitions", "SchedulerLost",
+           "Unrecoverable", "add_tree", "check_scheduler", "clone_sharing_client", "gather",
+           "get_client", "lost_work", "stack_rows", "wait_for"]
 
 
 #: Arrays larger than this are broadcast to the workers before tasks use them.
@@ -34,13 +35,25 @@ class DistributedFitError(RuntimeError):
     """Work on the cluster was lost (a worker died and its results could not be recomputed)."""
 
 
-class SchedulerLost(DistributedFitError):
+class Unrecoverable(DistributedFitError):
+    """Work on the cluster that no retry can do."""
+
+
+class SchedulerLost(Unrecoverable):
     """The client lost its scheduler: every result is gone, and no retry can succeed."""
+
+
+class NoWorkersLeft(Unrecoverable):
+    """The scheduler has had no worker for ``NO_WORKERS_S`` seconds: nothing can run."""
 
 
 #: Seconds between the checks, while results are awaited, that the client still has its
 #: scheduler: without one, a client whose scheduler died waits for ever.
 SCHEDULER_CHECK_S = 2.0
+#: Seconds without any worker after which the results awaited are given up (a nanny restarts
+#: a killed worker in a few; workers killed without one never come back, and the wait was
+#: for ever).
+NO_WORKERS_S = 60.0
 
 
 def check_scheduler(client: Client) -> None:
@@ -84,12 +97,21 @@ def wait_for(client: Client, futures) -> None:
     """Wait until ``futures`` are done (finished, failed or lost), checking every
     ``SCHEDULER_CHECK_S`` seconds that the client still has its scheduler."""
     pending = futures_of(futures)
+    alone_since = None
     while pending:
         try:
             wait(pending, timeout=SCHEDULER_CHECK_S)
             return
         except (TimeoutError, asyncio.TimeoutError):
             check_scheduler(client)
+            if client.scheduler_info().get("workers"):
+                alone_since = None
+                continue
+            alone_since = alone_since or time.monotonic()
+            if time.monotonic() - alone_since >= NO_WORKERS_S:
+                raise NoWorkersLeft(f"the Dask cluster has had no worker for {NO_WORKERS_S:g} s "
+                                    "(they stopped, or were killed); nothing was written, start "
+                                    "workers and run again") from None
 
 
 def gather(client: Client, futures, what: str):

@@ -13,7 +13,7 @@ from .._estimator import (_scaled, best_restart, fit_scale_exponent, memberships
                           store_params)
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
-from ._rows import (LOST, DistributedFitError, RowPartitions, SchedulerLost, add_tree,
+from ._rows import (LOST, DistributedFitError, RowPartitions, Unrecoverable, add_tree,
                     check_scheduler, clone_sharing_client, gather, get_client, lost_work,
                     wait_for)
 from .init import dask_starts
@@ -109,7 +109,7 @@ class DaskNMFClustering(NMFClustering):
         for attempt in range(int(retries) + 1):
             try:
                 return self._fit(X, client)
-            except SchedulerLost:
+            except Unrecoverable:
                 raise
             except (DistributedFitError, *LOST) as exc:
                 check_scheduler(client)     # no retry without a scheduler

@@ -41,7 +41,7 @@ from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, softw
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from ..corpus.readers import warn_skipped
 from .corpus import PartitionedCorpus, _skipped
-from ._rows import DistributedFitError, SchedulerLost, add_tree, gather
+from ._rows import DistributedFitError, Unrecoverable, add_tree, gather
 from .estimator import DaskNMFClustering
 from .text import DaskVectorizer
 
@@ -284,7 +284,7 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                  for p, (lab, mem, m, x) in enumerate(zip(labels, memberships, meta, blocks))]),
                 "summarizing the clusters")
             break
-        except SchedulerLost:
+        except Unrecoverable:
             raise
         except DistributedFitError:
             # a worker died as the fit ended, taking blocks of its results along
