@@ -1111,6 +1111,9 @@ def _cmd_report(args) -> int:
     return 0
 
 
+#: Times a Dask run clusters again when a worker is lost while its results are written.
+_DASK_WRITE_RETRIES = 2
+
 #: Seconds a scheduler has to answer, and to get a first worker.
 _SCHEDULER_ANSWER_S, _WORKER_WAIT_S = 10, 60
 
@@ -1209,6 +1212,7 @@ def _dask_client(args):
 
 def _cmd_cluster_dask(args) -> int:
     from .distributed import DistributedFitError, PartitionedCorpus
+    from .distributed._rows import Unrecoverable
     from .distributed.pipeline import (DASK_METHODS, cluster_partitioned,
                                        format_partitioned_summary, write_partitioned_run)
 
@@ -1250,19 +1254,31 @@ def _cmd_cluster_dask(args) -> int:
             logger.info("clustering %s (%d partition%s) into %d clusters with %s", args.input,
                         corpus.n_partitions, "s" if corpus.n_partitions != 1 else "",
                         args.clusters, args.method)
-            run = cluster_partitioned(corpus, args.clusters, args.method, client=client,
-                                      random_state=args.seed, estimator_params=params,
-                                      vectorizer_params=_vectorizer_params(args),
-                                      n_keywords=args.keywords)
-            if run.params["n_docs"] < args.clusters:
-                from .diagnostics import documents_phrase
+            for attempt in range(_DASK_WRITE_RETRIES + 1):
+                run = cluster_partitioned(corpus, args.clusters, args.method, client=client,
+                                          random_state=args.seed, estimator_params=params,
+                                          vectorizer_params=_vectorizer_params(args),
+                                          n_keywords=args.keywords)
+                if run.params["n_docs"] < args.clusters:
+                    from .diagnostics import documents_phrase
 
-                raise UsageError(f"-k {args.clusters} is more than the "
-                                 f"{documents_phrase(run.params['n_docs'])}")
-            try:
-                paths = write_partitioned_run(run, outdir)   # joins the staging folder
-            except OSError as exc:
-                raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+                    raise UsageError(f"-k {args.clusters} is more than the "
+                                     f"{documents_phrase(run.params['n_docs'])}")
+                try:
+                    paths = write_partitioned_run(run, outdir)   # joins the staging folder
+                    break
+                except OSError as exc:
+                    raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") \
+                        from None
+                except Unrecoverable:
+                    raise
+                except DistributedFitError:
+                    # the labels have no lineage to rebuild a lost block from: cluster again
+                    # (deterministic, so the same clusters), and write every file again
+                    if attempt == _DASK_WRITE_RETRIES:
+                        raise
+                    logger.warning("a worker was lost while the results were written; "
+                                   "clustering again")
     except DistributedFitError as exc:
         # nothing was published: the staging folder went with the error
         print(f"docnmf: error: {exc}", file=sys.stderr)

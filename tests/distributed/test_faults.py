@@ -206,3 +206,41 @@ def test_a_cluster_left_without_workers_is_one_error_not_a_wait_for_ever(monkeyp
         estimator = DaskNMFClustering(2, client=client)        # and no retry of the fit
         with pytest.raises(_rows.NoWorkersLeft):
             estimator.fit(sp.csr_matrix(np.eye(4) + 0.1))
+
+
+class KillAtMessage(logging.Handler):
+    """At the first message starting with ``text``, kill one worker process of the client."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text, self.killed = text, None
+
+    def emit(self, record):
+        if self.killed is None and record.getMessage().startswith(self.text):
+            self.killed = sorted(default_client().run(os.getpid).values())[0]
+            os.kill(self.killed, signal.SIGKILL)
+
+
+def test_a_worker_lost_while_the_results_are_written_is_clustered_again(tmp_path, capsys):
+    """The labels' blocks have no lineage: a worker lost while the assignments were written
+    failed every such run ('already forgotten')."""
+    model = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=30, seed=0)
+    write_topic_corpus(tmp_path / "in", 600, model, docs_per_file=100, seed=0)
+    assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "2",
+                 "-o", str(tmp_path / "quiet")]) == 0
+    handler = KillAtMessage("writing the assignments")
+    log = logging.getLogger("docnmf.distributed.pipeline")
+    level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        status = main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "2",
+                       "-o", str(tmp_path / "out")])
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+    err = capsys.readouterr().err
+    assert handler.killed is not None
+    assert status == 0, err
+    for name in ("assignments.csv", "clusters.csv"):
+        assert (tmp_path / "out" / name).read_text() == (tmp_path / "quiet" / name).read_text()
