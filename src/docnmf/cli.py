@@ -1242,9 +1242,14 @@ def _cmd_cluster_dask(args) -> int:
     client = _dask_client(args)
     # Dask's own logs in this process: a lost scheduler is reported as a traceback from its
     # sending loop and a failed reconnection, each in its words, before docnmf's one line
-    dask_log = logging.getLogger("distributed")
-    dask_level = dask_log.level
-    dask_log.setLevel(logging.CRITICAL)
+    # (dask's configuration gives some of its loggers levels of their own, distributed.client
+    # among them: each is quietened, not only their parent)
+    dask_logs = [logging.getLogger(name) for name in
+                 ["distributed", *(n for n in logging.root.manager.loggerDict
+                                   if n.startswith("distributed."))]]
+    dask_levels = [log.level for log in dask_logs]
+    for log in dask_logs:
+        log.setLevel(logging.CRITICAL)
     try:
         # the output folder is checked and locked before the fit, and published whole after it
         with _output_folder(outdir, args):
@@ -1292,7 +1297,8 @@ def _cmd_cluster_dask(args) -> int:
         client.close()
         if cluster is not None and args.dask_workers:
             cluster.close()
-        dask_log.setLevel(dask_level)
+        for log, level in zip(dask_logs, dask_levels):
+            log.setLevel(level)
     print(format_partitioned_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     logger.info("on Dask no memberships.npz or report.html is written: each needs the whole "

@@ -137,9 +137,12 @@ def test_the_command_line_completes_or_fails_clearly_when_a_worker_dies(tmp_path
         ["in", "out"] if status == 0 else ["in"])
 
 
-def test_a_scheduler_killed_mid_fit_is_one_error_not_a_hang(tmp_path):
+@pytest.mark.parametrize("when", ["docnmf: iteration 3:", "docnmf: clustering "])
+def test_a_scheduler_killed_mid_fit_is_one_error_not_a_hang(tmp_path, when):
     """Real processes: a `dask scheduler`, a `dask worker` and `docnmf cluster --scheduler`.
-    Killing the scheduler left the command waiting for ever on results that could not come."""
+    Killing the scheduler left the command waiting for ever on results that could not come;
+    killed while the files were read, it said work was lost, then printed Dask's traceback;
+    killed mid-fit, it said a worker was lost and fitted again first."""
     import subprocess
     import sys
     import time
@@ -169,7 +172,7 @@ def test_a_scheduler_killed_mid_fit_is_one_error_not_a_hang(tmp_path):
         lines = []
         for line in run.stderr:              # the fit is under way: kill its scheduler
             lines.append(line)
-            if line.startswith("docnmf: iteration 3:"):
+            if line.startswith(when):
                 scheduler.kill()
                 break
         assert scheduler.poll() is not None or scheduler.wait(10) is not None, "".join(lines)
@@ -187,6 +190,7 @@ def test_a_scheduler_killed_mid_fit_is_one_error_not_a_hang(tmp_path):
     assert errors == [("docnmf: error: the connection to the Dask scheduler was lost (it "
                        "stopped, or cannot be reached); nothing was written, run again")], err
     assert "Traceback" not in err and not (tmp_path / "out").exists()
+    assert "worker was lost" not in err and " - ERROR - " not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "scheduler.json"]
 
 

@@ -56,9 +56,20 @@ SCHEDULER_CHECK_S = 2.0
 NO_WORKERS_S = 60.0
 
 
-def check_scheduler(client: Client) -> None:
-    """Raise :class:`SchedulerLost` when ``client`` has closed (it could not reconnect)."""
-    if client.status in ("closing", "closed", "failed"):
+#: Seconds a client is given to notice that a broken connection was its scheduler's.
+SETTLE_S = 2.0
+
+
+def check_scheduler(client: Client, exc: BaseException | None = None) -> None:
+    """Raise :class:`SchedulerLost` when ``client`` has closed (it could not reconnect), or is
+    reconnecting: its scheduler went away, and Dask cancels every result it awaited. After a
+    broken connection ``exc`` (CommClosedError) the client is given ``SETTLE_S`` seconds to
+    say so: the error comes before the client's status does, and was taken for a lost
+    worker (a fit started again, then failed)."""
+    deadline = time.monotonic() + (SETTLE_S if isinstance(exc, CommClosedError) else 0.0)
+    while client.status == "running" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if client.status in ("connecting", "closing", "closed", "failed"):
         raise SchedulerLost("the connection to the Dask scheduler was lost (it stopped, or "
                             "cannot be reached); nothing was written, run again")
 
@@ -121,7 +132,7 @@ def gather(client: Client, futures, what: str):
         wait_for(client, futures)
         return client.gather(futures)
     except LOST as exc:
-        check_scheduler(client)
+        check_scheduler(client, exc)
         raise lost_work(what, exc) from exc
 
 

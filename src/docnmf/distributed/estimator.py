@@ -112,7 +112,7 @@ class DaskNMFClustering(NMFClustering):
             except Unrecoverable:
                 raise
             except (DistributedFitError, *LOST) as exc:
-                check_scheduler(client)     # no retry without a scheduler
+                check_scheduler(client, exc)     # no retry without a scheduler
                 if attempt == self.retries:
                     raise exc if isinstance(exc, DistributedFitError) else \
                         lost_work("the fit", exc) from exc
