@@ -330,3 +330,19 @@ def test_binary_files_in_a_folder_are_skipped_and_named_as_in_memory(tmp_path, c
             "space/photo.png (binary: a NUL byte in its first 8 KiB)"]
         ids = [r[0] for r in csv.reader((out / "assignments.csv").open())][1:]
         assert len(ids) == 12 and "space/photo.png" not in ids
+
+
+def test_what_the_readers_say_on_the_workers_is_said_once_as_in_memory(tmp_path, capsys):
+    """Bytes that are not UTF-8 in a part: the warning went to the workers' own stderr (their
+    log, or the terminal in Python's raw form), not to docnmf's."""
+    parts = _corpus(tmp_path / "in", n_docs=200, per_file=100)
+    with open(parts[1], "ab") as fh:
+        fh.write(b'{"id": "x1", "text": "caf\xe9 and more words"}\n')
+    said = []
+    for where in ([], ["--dask-workers", "2"]):
+        assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "3", *where,
+                     "-o", str(tmp_path / f"out{len(where)}")]) == 0
+        said.append([line for line in capsys.readouterr().err.splitlines()
+                     if "not valid utf-8" in line])
+    assert len(said[0]) == 1 and said[1] == said[0]
+    assert said[0][0].startswith("docnmf: warning: 1 document in ")

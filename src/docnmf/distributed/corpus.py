@@ -9,8 +9,9 @@ file system they share.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import dask
 from dask.delayed import Delayed
@@ -53,9 +54,20 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     return Corpus(texts=texts, labels=labels, ids=ids, metadata={"skipped": skipped})
 
 
-def _skipped(part: Corpus) -> list[str]:
-    """What reading a partition left out (binary files), each with why."""
-    return list(part.metadata.get("skipped", ()))
+def _read_part(reader: Callable[..., Corpus], *args, **options) -> Corpus:
+    """``reader(*args, **options)`` on a worker, its warnings (bytes that are not UTF-8, ...)
+    kept in the corpus's metadata for the client to give: a worker's own would go to its log,
+    or to the terminal in Python's raw form."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        part = reader(*args, **options)
+    part.metadata["warnings"] = [str(w.message) for w in said]
+    return part
+
+
+def _read_notes(part: Corpus) -> tuple[list[str], list[str]]:
+    """What reading a partition left out (binary files), each with why, and what it warned."""
+    return (list(part.metadata.get("skipped", ())), list(part.metadata.get("warnings", ())))
 
 
 def _texts(part: Corpus) -> list[str]:
@@ -157,7 +169,8 @@ class PartitionedCorpus:
         if root.is_file():
             if root.suffix.lower() not in TABLE_SUFFIXES:
                 raise CorpusError(f"{given} is not a CSV, TSV or JSON Lines file")
-            parts = [dask.delayed(read_table_file, pure=True)(str(root), None, **options)]
+            parts = [dask.delayed(_read_part, pure=True)(read_table_file, str(root), None,
+                                                         **options)]
             return cls(parts, name=root.stem, source=given)
         if not root.is_dir():
             raise CorpusError(f"no such file or folder: {given}")
@@ -170,14 +183,15 @@ class PartitionedCorpus:
         if all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
             names = [f.relative_to(root).as_posix() for f in files]
             prefix = len(files) > 1
-            parts = [dask.delayed(read_table_file, pure=True)(str(f), name if prefix else None,
-                                                             **options)
+            parts = [dask.delayed(_read_part, pure=True)(read_table_file, str(f),
+                                                         name if prefix else None, **options)
                      for f, name in zip(files, names)]
             return cls(parts, name=root.name, source=given, part_names=names, skipped=skipped)
         else:
             names = [f.relative_to(root).as_posix() for f in files]
             step = max(1, int(files_per_partition))
-            parts = [dask.delayed(_read_documents, pure=True)(str(root), names[a:a + step],
+            parts = [dask.delayed(_read_part, pure=True)(_read_documents, str(root),
+                                                         names[a:a + step],
                                                               encoding)
                      for a in range(0, len(names), step)]
         return cls(parts, name=root.name, source=given, skipped=skipped)

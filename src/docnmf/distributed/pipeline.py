@@ -22,6 +22,7 @@ import logging
 import os
 import shutil
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ from ..model import ClusteringModel, save
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from ..corpus.readers import warn_skipped
-from .corpus import PartitionedCorpus, _skipped
+from .corpus import PartitionedCorpus, _read_notes
 from ._rows import DistributedFitError, Unrecoverable, add_tree, gather
 from .estimator import DaskNMFClustering
 from .text import DaskVectorizer
@@ -232,11 +233,14 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     # a block of X lost with a worker can be recomputed from the files (its lineage)
     n_parts = len(corpus.parts)
     read = client.compute([dask.delayed(_meta)(p) for p in corpus.parts]
-                          + [dask.delayed(_skipped)(p) for p in corpus.parts])
+                          + [dask.delayed(_read_notes)(p) for p in corpus.parts])
     meta = read[:n_parts]
-    # binary files are found as the workers read them: named, as read_folder names them
-    binary = sorted(s for part in gather(client, read[n_parts:], "reading the files")
-                    for s in part)
+    # binary files are found as the workers read them: named, as read_folder names them; and
+    # what the readers said there is said here, once
+    notes = gather(client, read[n_parts:], "reading the files")
+    binary = sorted(s for skipped, _ in notes for s in skipped)
+    for message in dict.fromkeys(m for _, said in notes for m in said):
+        warnings.warn(message, UserWarning, stacklevel=2)
     warn_skipped(Path(corpus.source), binary, "run.json")
     corpus.skipped = sorted(set(corpus.skipped) | set(binary))     # once, if run again
     _check_unique_ids(corpus, meta, client)
