@@ -172,3 +172,12 @@ def test_entries_out_of_range_are_scaled_as_in_memory(client, exponent):
     np.testing.assert_array_equal(
         dist.predict(da.from_array(new, chunks=(10, 50), asarray=False)).compute(),
         memory.predict(new))
+
+
+def test_placing_with_an_unfitted_model_is_refused_at_once(client):
+    """predict gave a lazy array; the NotFittedError, naming NMFClustering, came at compute."""
+    from sklearn.exceptions import NotFittedError
+
+    X = da.from_array(sp.csr_matrix(np.eye(4) + 0.1), chunks=(2, 4), asarray=False)
+    with pytest.raises(NotFittedError, match="This DaskNMFClustering instance is not fitted"):
+        DaskNMFClustering(2, client=client).predict(X)

@@ -8,6 +8,7 @@ import time
 import dask.array as da
 import numpy as np
 from distributed import Client, futures_of
+from sklearn.utils.validation import check_is_fitted
 
 from .._estimator import (_scaled, best_restart, fit_scale_exponent, memberships_from,
                           store_params)
@@ -209,6 +210,7 @@ class DaskNMFClustering(NMFClustering):
         an in-memory matrix gives an in-memory answer. Each document's answer
         depends on it alone, so it is the in-memory one.
         """
+        check_is_fitted(self, "components_")     # now, not when the blocks are computed
         local = self._in_memory()
         if not isinstance(X, da.Array):
             return local.transform(X)
