@@ -55,8 +55,9 @@ def test_one_text_file_of_any_name_is_one_document(fitted, tmp_path, cli):
     one.write_text(NEW["space"][0])
     code, _, err = cli(["assign", str(fitted), str(one), "-o", str(tmp_path / "a")])
     assert code == 0, err
-    rows = list(csv.DictReader(open(tmp_path / "a" / "assignments.csv")))
-    trained = {r["id"]: r["cluster"] for r in csv.DictReader(open(fitted / "assignments.csv"))}
+    rows = list(csv.DictReader((tmp_path / "a" / "assignments.csv").read_text().splitlines()))
+    trained = {r["id"]: r["cluster"]
+               for r in csv.DictReader((fitted / "assignments.csv").read_text().splitlines())}
     assert [r["id"] for r in rows] == ["61242"]
     assert rows[0]["cluster"] == trained["space/000.txt"]
     picture = tmp_path / "scan.png"

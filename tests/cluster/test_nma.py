@@ -152,7 +152,7 @@ def test_input_errors():
         NMAClustering(2).fit(["a b. c d.", "e f. g h.", float("nan")])
     with pytest.raises(ValueError, match="segment 1 of document 1 is NoneType"):
         NMAClustering(2, n_segments=2).fit([["a b", "c d"], ["e f", None]])
-    with pytest.raises(ValueError, match="document 1 is str 'e f'"):
+    with pytest.raises(TypeError, match="document 1 is str 'e f'"):
         NMAClustering(2, n_segments=2).fit([["a b", "c d"], "e f"])
 
 

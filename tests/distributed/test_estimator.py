@@ -157,7 +157,8 @@ def test_entries_out_of_range_are_scaled_as_in_memory(client, exponent):
     """On Dask they were not: 1e-300 lost a third of the accuracy without a word, 1e300
     overflowed."""
     X = sp.csr_matrix(unequal_clusters()) * 2.0**exponent
-    common = dict(n_clusters=4, max_iter=25, tol=1e-6, random_state=5, weighting="ncw")
+    common = {"n_clusters": 4, "max_iter": 25, "tol": 1e-6, "random_state": 5,
+              "weighting": "ncw"}
     with pytest.warns(UserWarning, match=r"X was multiplied by 2\*\*") as said:
         memory = NMFClustering(**common).fit(X)
     with pytest.warns(UserWarning, match=r"X was multiplied by 2\*\*") as said_dask:

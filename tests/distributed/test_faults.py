@@ -221,7 +221,7 @@ class KillAtMessage(logging.Handler):
 
     def emit(self, record):
         if self.killed is None and record.getMessage().startswith(self.text):
-            self.killed = sorted(default_client().run(os.getpid).values())[0]
+            self.killed = min(default_client().run(os.getpid).values())
             os.kill(self.killed, signal.SIGKILL)
 
 

@@ -47,8 +47,8 @@ def _refuse_beyond_memory(n_bytes: int, what: str) -> None:
 def _segment_texts(doc, i: int) -> list[str]:
     """Document ``i`` given as its segments' texts, checked to be strings."""
     if isinstance(doc, (str, bytes)) or not hasattr(doc, "__iter__"):
-        raise ValueError(f"document {i} is {type(doc).__name__} {doc!r:.40}: give every "
-                         "document as a text, or every one as a list of its segments' texts")
+        raise TypeError(f"document {i} is {type(doc).__name__} {doc!r:.40}: give every "
+                        "document as a text, or every one as a list of its segments' texts")
     segments = list(doc)
     for j, s in enumerate(segments):
         if not isinstance(s, str):
