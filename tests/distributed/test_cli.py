@@ -150,6 +150,14 @@ def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
     parts = _corpus(tmp_path / "in", n_docs=300, per_file=100)
     lines = [line for p in parts for line in p.read_text().splitlines()]
     lines.insert(7, json.dumps({"id": "empty", "text": "the and of", "label": "topic0"}))
+    # unlabelled and multi-labelled documents: metrics.json counted neither on Dask
+    for i in (20, 150):
+        record = json.loads(lines[i])
+        record.pop("label")
+        lines[i] = json.dumps(record)
+    record = json.loads(lines[40])
+    record["label"] = [record["label"], "extra"]
+    lines[40] = json.dumps(record)
     (tmp_path / "in" / "part-00000.jsonl").write_text("\n".join(lines[:101]) + "\n")
     (tmp_path / "in" / "part-00001.jsonl").write_text("\n".join(lines[101:201]) + "\n")
     (tmp_path / "in" / "part-00002.jsonl").write_text("\n".join(lines[201:]) + "\n")
@@ -172,8 +180,11 @@ def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
     # sizes, keywords, representatives and coherence of each cluster
     assert table("dask", "clusters.csv") == table("memory", "clusters.csv")
     scores = [json.loads((tmp_path / f / "metrics.json").read_text()) for f in ("dask", "memory")]
+    assert scores[0].keys() == scores[1].keys()
     for key in ("accuracy", "nmi", "n_scored", "n_unassigned", "accuracy_all_documents"):
         assert scores[0][key] == pytest.approx(scores[1][key], rel=1e-12), key
+    assert scores[0]["n_unlabelled"] == scores[1]["n_unlabelled"] == 2
+    assert scores[0]["multi_label_documents"] == scores[1]["multi_label_documents"] == 1
 
 
 def test_a_scheduler_without_workers_is_waited_for_then_named(tmp_path, capsys, monkeypatch):

@@ -144,8 +144,9 @@ def _strength(labels: np.ndarray, memberships: np.ndarray) -> np.ndarray:
 
 def _summary(labels: np.ndarray, memberships: np.ndarray, meta, X_p, centroids: np.ndarray,
              part: int, k: int, n_rep: int):
-    """Sizes, strongest members, the class x cluster counts and the unassigned documents
-    (ids, and how many of them are labelled) of one partition.
+    """Sizes, strongest members, the class x cluster counts, the unassigned documents (ids,
+    and how many of them are labelled), the unlabelled documents and the assigned ones with
+    several labels, of one partition.
 
     The strongest members are ranked as :func:`docnmf._estimator.representative_documents`
     ranks them: membership, then the similarity to the cluster's centre, then the order.
@@ -164,7 +165,9 @@ def _summary(labels: np.ndarray, memberships: np.ndarray, meta, X_p, centroids: 
             table.setdefault(text.split("|")[0], np.zeros(k, dtype=np.int64))[c] += 1
     unassigned = np.flatnonzero(labels < 0)
     return (np.bincount(labels[labels >= 0], minlength=k), best, table,
-            [ids[i] for i in unassigned], sum(bool(labels_text[i]) for i in unassigned))
+            [ids[i] for i in unassigned], sum(bool(labels_text[i]) for i in unassigned),
+            sum(not text for text in labels_text),
+            sum("|" in text and c >= 0 for text, c in zip(labels_text, labels)))
 
 
 def _rows(labels: np.ndarray, memberships: np.ndarray, meta) -> list[list]:
@@ -174,9 +177,11 @@ def _rows(labels: np.ndarray, memberships: np.ndarray, meta) -> list[list]:
             for i in range(len(labels))]
 
 
-def _scores(table: dict[str, np.ndarray], unassigned: int = 0) -> dict[str, Any] | None:
+def _scores(table: dict[str, np.ndarray], unassigned: int = 0, unlabelled: int = 0,
+            multi_label: int = 0) -> dict[str, Any] | None:
     """score_labels' numbers from the class x cluster counts (the same functions, on expanded
-    counts); ``unassigned`` labelled documents in no cluster are left out and counted."""
+    counts); ``unassigned`` labelled documents in no cluster are left out and counted, as are
+    the ``unlabelled`` documents; ``multi_label`` scored documents had several labels."""
     if not table:
         return None
     classes = sorted(table)
@@ -187,12 +192,15 @@ def _scores(table: dict[str, np.ndarray], unassigned: int = 0) -> dict[str, Any]
     out: dict[str, Any] = score_all(y_true, y_pred)
     counts, names, clusters = confusion_matrix(y_true, y_pred)
     out.update({"n_scored": int(C.sum()), "n_classes": len(classes),
+                "multi_label_documents": int(multi_label),
                 "confusion": {"classes": names.tolist(), "clusters": clusters.tolist(),
                               "counts": counts.tolist()}})
     if unassigned:
         out["n_unassigned"] = int(unassigned)
         out["accuracy_all_documents"] = out["accuracy"] * out["n_scored"] / (
             out["n_scored"] + unassigned)
+    if unlabelled:
+        out["n_unlabelled"] = int(unlabelled)
     return out
 
 
@@ -313,7 +321,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     report = {"small_clusters": small_clusters_of_sizes(sizes, representatives)}
     for line in warning_lines(report, method):
         logger.warning("%s", line)
-    metrics = _scores(table, sum(s[4] for s in summaries))
+    metrics = _scores(table, sum(s[4] for s in summaries), sum(s[5] for s in summaries),
+                      sum(s[6] for s in summaries))
     W = model.components_
     order = np.argsort(-W, axis=1, kind="stable")[:, :n_keywords]
     columns = [[int(j) for j in row if W[c, j] > 0] for c, row in enumerate(order)]
