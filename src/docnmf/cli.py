@@ -538,10 +538,10 @@ def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
 
 def _load_input(args):
     from .corpus import read_corpus
+    from .corpus.readers import TABLE_SUFFIXES
 
     path = Path(args.input)
-    if path.is_file() and path.suffix.lower() not in (".csv", ".tsv", ".jsonl", ".ndjson",
-                                                      ".mat"):
+    if path.is_file() and path.suffix.lower() not in (*TABLE_SUFFIXES, ".mat"):
         # one file of no table's kind (.txt, .md, none, as 20 Newsgroups' files) is a corpus of
         # one document; a binary one is refused
         from .corpus.readers import read_text_file
