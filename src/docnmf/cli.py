@@ -1054,8 +1054,12 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
 
     if len(corpus) == 0:
         raise UsageError("the corpus has no documents")
-    if len(k_values) > MAX_K_VALUES:
-        raise UsageError(f"--k-range holds {len(k_values)} values of k; at most {MAX_K_VALUES}")
+    # select_k tries no k above half the documents it uses; what is left of the range must not
+    # exceed MAX_K_VALUES, a bound that can be checked here, before vectorizing
+    tried = [k for k in k_values if k <= min(len(corpus), max_documents) // 2]
+    if len(tried) > MAX_K_VALUES:
+        raise UsageError(f"--k-range holds {len(tried)} values of k up to half of the documents "
+                         f"used; at most {MAX_K_VALUES}")
     X, _ = vectorize_corpus(corpus, **vectorizer_params)
     try:
         return select_k(X, k_values, n_runs=runs, max_documents=max_documents,

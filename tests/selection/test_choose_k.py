@@ -92,8 +92,15 @@ def test_bad_ranges_are_refused():
     for runs in (1, 0, True):
         with pytest.raises(ValueError, match="n_runs .--restarts. must be at least 2"):
             select_k(X, [2, 3], n_runs=runs)
+    X, _ = _planted(k=2, n=2 * (MAX_K_VALUES + 3))
     with pytest.raises(ValueError, match=f"at most {MAX_K_VALUES}"):
         select_k(X, range(2, 3 + MAX_K_VALUES))
+
+
+def test_the_bound_on_k_values_counts_those_left_after_the_cut():
+    X, _ = _planted(k=2, n=20)
+    sel = select_k(X, range(2, 3 + MAX_K_VALUES), n_runs=2, random_state=0)
+    assert sel.k_values == list(range(2, 11))
 
 
 def test_a_range_beyond_the_documents_is_cut_short(caplog):
@@ -177,12 +184,28 @@ def test_choose_k_command_writes_table_plot_and_choice(demo_jsonl, tmp_path, cap
     assert (out / "choose_k.png").read_bytes()[:4] == b"\x89PNG"
 
 
-@pytest.mark.parametrize("k_range, message", [("1-5", "at least 2"), ("90-100", "more than"),
-                                               ("2-500", "at most")])
+@pytest.mark.parametrize("k_range, message", [("1-5", "at least 2"), ("90-100", "more than")])
 def test_choose_k_command_refuses_bad_ranges(demo_jsonl, tmp_path, capsys, k_range, message):
     assert main(["-q", "choose-k", demo_jsonl, "--k-range", k_range,
                  "-o", str(tmp_path / "x")]) == 2
     assert message in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_choose_k_command_bounds_the_k_values_it_would_try(demo_jsonl, tmp_path, capsys):
+    # wide on few documents: cut to half the documents used, then run
+    out = tmp_path / "wide"
+    assert main(["-q", "choose-k", demo_jsonl, "--k-range", "2-500", "--restarts", "2",
+                 "--max-documents", "20", "-o", str(out)]) == 0
+    record = json.loads((out / "choose_k.json").read_text())
+    assert [row["k"] for row in record["table"]] == list(range(2, 11))
+    # wide on enough documents to try them all: refused before anything is read into a matrix
+    many = tmp_path / "many.jsonl"
+    many.write_text("".join(json.dumps({"text": f"word{i} other{i % 7}"}) + "\n"
+                            for i in range(2 * MAX_K_VALUES + 10)))
+    assert main(["-q", "choose-k", str(many), "--k-range", "2-500", "--max-documents", "5000",
+                 "-o", str(tmp_path / "x")]) == 2
+    assert f"at most {MAX_K_VALUES}" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
 

@@ -209,8 +209,6 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     KSelection
     """
     ks = sorted(set(_check_k_values(k_values)))
-    if len(ks) > MAX_K_VALUES:
-        raise ValueError(f"{len(ks)} values of k to try; at most {MAX_K_VALUES}")
     if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 2:
         raise ValueError(f"the criteria compare restarts: n_runs (--restarts) must be at least "
                          f"2, got {n_runs!r}")
@@ -229,6 +227,9 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
                        "documents are trivially stable", _describe(ks[len(fits):]),
                        len(rows) // 2, used)
         ks = fits
+    # counted after the trim: a range written wide (2-250) on a few hundred documents is fine
+    if len(ks) > MAX_K_VALUES:
+        raise ValueError(f"{len(ks)} values of k to try; at most {MAX_K_VALUES}")
     Xs = _restrict(X, rows)
     logger.info("choosing k among %s on %d of %d documents, %d restarts per k",
                 _describe(ks), len(rows), X.shape[0], n_runs)
