@@ -108,3 +108,21 @@ def test_keywords_takes_max_df_as_its_pruning_message_asks(capsys):
     assert main(["-q", "keywords", "demo", "-k", "5", "--max-df", "0.1"]) == 0
     pruned = capsys.readouterr().out
     assert pruned != default and "collection keywords" in pruned
+
+
+@pytest.mark.parametrize("texts, said", [
+    (["天文学家观测到明亮的彗星和遥远的星系。", "厨师在烤箱里烤面包和黄油蛋糕。"],
+     "a keyword is such a run, often a whole sentence"),
+    (["Selon le ministre, ces aides seront versées dès le mois prochain aux entreprises.",
+      "L'équipe nationale a remporté le match grâce à deux buts marqués en seconde mi-temps."],
+     "the texts do not look English"),
+])
+def test_keywords_say_when_the_texts_are_not_english(tmp_path, capsys, texts, said):
+    """Keywords of Chinese text came out as whole sentences, of French text as French stop
+    words, without a word of why."""
+    for i in range(60):
+        (tmp_path / f"{i:02d}.txt").write_text(" ".join([texts[i % 2]] * 6), encoding="utf-8")
+    assert main(["keywords", str(tmp_path), "-k", "2", "--min-df", "1"]) == 0
+    err = capsys.readouterr().err
+    assert said in err
+    assert "--no-stem" not in err      # not an option of this command

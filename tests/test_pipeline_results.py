@@ -283,6 +283,36 @@ def test_text_in_other_scripts_is_not_called_stemmed_and_unspaced_text_is_named(
         assert ("written without spaces between words" in caplog.text) is not spaced
 
 
+#: News sentences written for these tests, two topics in each language.
+GERMAN = [["Die Regierung hat am Dienstag ein neues Paket für kleine Unternehmen vorgestellt.",
+           "Die Gewerkschaften halten den Plan für unzureichend und rufen zu Protesten auf.",
+           "Ökonomen erwarten eine Abschwächung des Wachstums im kommenden Quartal."],
+          ["Die Mannschaft gewann das Spiel gegen den Tabellenführer mit zwei Toren.",
+           "Der Trainer lobte die Verteidigung und die Geduld seiner Spieler.",
+           "Im Stadion feierten die Zuschauer den Sieg bis spät in die Nacht."]]
+
+
+def test_german_text_is_called_not_english_and_not_stemmed(caplog):
+    """German nouns' endings, which Porter does not know, made German text look "stemmed
+    already"; nothing said that the stop words and the stemmer are English's."""
+    rng = np.random.default_rng(0)
+    texts = [" ".join(rng.choice(GERMAN[i % 2], 6)) for i in range(200)]
+    corpus = Corpus(texts=texts, labels=[(str(i % 2),) for i in range(200)],
+                    ids=[f"d{i}" for i in range(200)])
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 2, "nmf", vectorizer_params={"min_df": 1})
+    hints = run.diagnostics["vocabulary"]
+    assert hints["not_english"] and hints["english_stop_word_share"] < 0.1
+    assert not hints["stemmed"] and "stemmed already" not in caplog.text
+    assert "the texts do not look English" in caplog.text and "--no-stem" in caplog.text
+
+
+def test_english_text_is_english():
+    demo = load_demo()
+    hints = diagnostics.text_hints(demo.texts * 3)
+    assert not hints["not_english"] and 0.3 < hints["english_stop_word_share"] < 0.5
+
+
 @pytest.mark.parametrize("pairs, message", [
     ([(0, -1)], "unknown document"),           # -1 wrapped round to the last document
     ([(0, 80)], "unknown document"),           # an IndexError

@@ -1333,7 +1333,7 @@ def _cmd_summarize(args) -> int:
     if args.per_cluster or args.clusters is not None:
         return _summarize_per_cluster(args, policy)
     texts = _texts_of(args)
-    _warn_unspaced(texts)
+    _warn_language(texts, _SENTENCES_OF_RUNS, "")
     picked = pick_documents(len(texts), args.max_documents, random_state=args.seed)
     if picked.size < len(texts):
         logger.info("summarizing %d of the %d documents, drawn at random (--max-documents; "
@@ -1349,16 +1349,24 @@ def _cmd_summarize(args) -> int:
     return 0
 
 
-def _warn_unspaced(texts) -> None:
-    """Summaries of texts in a script without spaces between words: say what they are made of."""
-    from .diagnostics import text_hints
+def _warn_language(texts, unspaced_effect: str, remedy: str) -> None:
+    """Texts in a script without spaces between words, or not in English: say what docnmf
+    makes of them (``unspaced_effect``: what taking a run of letters as a word does;
+    ``remedy``: the command's options for another language, if any)."""
+    from .diagnostics import not_english_line, text_hints
 
-    if text_hints(texts)["unspaced_script"]:
+    hints = text_hints(texts)
+    if hints["unspaced_script"]:
         logger.warning("the texts are mostly in a script written without spaces between words "
                        "(Chinese, Japanese, Thai): docnmf takes a run of letters as one word, "
-                       "so sentences are ranked, and a --length in words counted, by such runs; "
-                       "split the texts into words with spaces first (e.g. with a segmenter "
-                       "such as jieba)")
+                       "so %s; split the texts into words with spaces first (e.g. with a "
+                       "segmenter such as jieba)", unspaced_effect)
+    elif hints["not_english"]:
+        logger.warning(not_english_line(hints["english_stop_word_share"], remedy))
+
+
+#: What a summary of texts without spaces between words is made of.
+_SENTENCES_OF_RUNS = "sentences are ranked, and a --length in words counted, by such runs"
 
 
 def _no_summary(args, texts) -> str:
@@ -1382,7 +1390,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
     if not 2 <= args.clusters <= len(corpus):
         raise UsageError(f"-k must lie between 2 and the {len(corpus)} documents, "
                          f"got {args.clusters}")
-    _warn_unspaced(corpus.texts)
+    _warn_language(corpus.texts, _SENTENCES_OF_RUNS, "")
     logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
                 args.cluster_method or DEFAULT_METHOD)
     # without --cluster-method, what docnmf cluster runs (a degenerate result clustered again)
@@ -1421,6 +1429,7 @@ def _cmd_keywords(args) -> int:
         logger.warning("--alpha %g had no effect: eq. 2's weights fall as the terms' residuals "
                        "grow, for any exponent in (0, 1), so the ranking printed is the same",
                        args.alpha)
+    _warn_language(texts, "a keyword is such a run, often a whole sentence", "--max-df 0.5")
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report = keywords_report(texts, args.clusters, n_keywords=args.keywords,
