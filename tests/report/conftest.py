@@ -57,14 +57,15 @@ class Rendered:
 
 def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, height: int = 900,
            full_page: bool = True, search: str | None = None,
-           parts: dict[str, Path] | None = None, measure: str | None = None) -> Rendered:
+           parts: dict[str, Path] | None = None, measure: str | None = None,
+           pdf: Path | None = None) -> Rendered:
     """Load ``path`` (a local HTML file) offline, wait for its script, and report what happened.
 
     Every request that is not for ``path`` itself is aborted and recorded in
     ``blocked``; console errors and uncaught exceptions land in ``errors``.
     ``parts`` maps CSS selectors to files for screenshots of single elements.
     ``measure`` is a JavaScript function evaluated last (after the search), its value kept
-    in ``measured``.
+    in ``measured``. ``pdf``: print the page there (A4), as the browser's print dialog would.
     """
     from playwright.sync_api import sync_playwright
 
@@ -108,6 +109,8 @@ def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, hei
             page.add_style_tag(content="header{position:static}")
         for selector, part in (parts or {}).items():   # one picture per part of the page
             page.locator(selector).screenshot(path=str(part))
+        if pdf is not None:
+            page.pdf(path=str(pdf), format="A4")
         context.close()
     return out
 

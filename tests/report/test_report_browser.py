@@ -30,6 +30,39 @@ def test_demo_report_renders_offline(browser, artifact, demo_report, tmp_path):
     assert shot.stat().st_size > 50_000
 
 
+def test_printed_tables_repeat_their_header_on_every_page(browser, artifact, tmp_path):
+    """A table longer than a page (the clusters at a glance, for many clusters) lost its header
+    after the first printed page: its header row was an ordinary row."""
+    import json
+    import re
+
+    from pypdf import PdfReader
+
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+             "kappa", "lambda", "omicron"]
+    docs = tmp_path / "docs.jsonl"
+    with open(docs, "w", encoding="utf-8") as fh:
+        for t in range(60):   # 60 topics, each its own words: one row of the index each
+            vocab = [f"{words[t % 12]}{words[t // 12]}{w}" for w in words[:8]]
+            for d in range(4):
+                fh.write(json.dumps({"id": f"t{t}/d{d}", "text": " ".join(vocab[d:] + vocab)})
+                         + "\n")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(docs), "-k", "60", "--method", "nmf", "--min-df", "1",
+                 "-o", str(out)]) == 0
+    pdf = tmp_path / "report-printed.pdf"
+    page = browser(out / "report.html", pdf=pdf)
+    artifact(pdf)
+    assert page.errors == []
+    pages = [p.extract_text() or "" for p in PdfReader(pdf).pages]
+    header = re.compile(r"cluster\s*size\s*share\s*coherence\s*keywords")
+    # the rows of the index, by the cluster each begins with, on each page
+    with_rows = [i for i, text in enumerate(pages) if header.search(text) or
+                 re.search(r"^\d+ ?\d+ ?\d+\.\d%", text, re.M)]
+    assert len(with_rows) >= 2, "the index should run over more than one printed page"
+    assert all(header.search(pages[i]) for i in with_rows)
+
+
 def test_search_finds_documents_and_clusters(browser, demo_report, tmp_path):
     page = browser(demo_report, tmp_path / "search.png", search="telescope", full_page=False)
     assert page.errors == [] and page.blocked == []

@@ -167,15 +167,15 @@ def _confusion(metrics: dict | None) -> str:
         return ""
     classes, clusters = conf.get("classes", []), conf.get("clusters", [])
     top = counts.max() or 1.0
-    cells = ["<tr><th>class \\ cluster</th>"
-             + "".join(f"<th>{_e(c)}</th>" for c in clusters) + "</tr>"]
+    cells = ["<thead><tr><th>class \\ cluster</th>"
+             + "".join(f"<th>{_e(c)}</th>" for c in clusters) + "</tr></thead><tbody>"]
     for name, row in zip(classes, counts):
         tds = "".join(f'<td style="background:rgba(78,121,167,{v / top:.2f})"'
                       f'{" class=hi" if v / top > 0.55 else ""}>{int(v)}</td>' for v in row)
         cells.append(f"<tr><th>{_e(name)}</th>{tds}</tr>")
     return ('<details open><summary>Confusion matrix (rows: classes, columns: clusters)'
-            f'</summary><div class="scroll"><table class="confusion">{"".join(cells)}</table>'
-            "</div></details>")
+            f'</summary><div class="scroll"><table class="confusion">{"".join(cells)}</tbody>'
+            "</table></div></details>")
 
 
 def _cluster_index(f: RunFolder) -> str:
@@ -192,9 +192,10 @@ def _cluster_index(f: RunFolder) -> str:
                     f'"width:{100 * size / largest:.1f}%;background:{colours[c]}"></span></td>'
                     f'<td class="r">{_e(coh) if coh else "–"}</td>'
                     f'<td>{_e(" ".join((row.get("top_keywords") or "").split()[:8]))}</td></tr>')
-    return ('<h3>Clusters at a glance</h3><div class="scroll"><table class="index"><tr><th>cluster'
-            '</th><th>size</th><th colspan="2">share</th><th title="NPMI of the top keywords, -1 to 1">'
-            'coherence</th><th>keywords</th></tr>' + "".join(rows) + "</table></div>")
+    return ('<h3>Clusters at a glance</h3><div class="scroll"><table class="index"><thead><tr>'
+            '<th>cluster</th><th>size</th><th colspan="2">share</th><th title="NPMI of the top '
+            'keywords, -1 to 1">coherence</th><th>keywords</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")
 
 
 def _bars(items: Sequence[tuple[str, float]], colour: str, cls: str = "kw",
@@ -437,9 +438,10 @@ def _choose_k(f: RunFolder) -> str:
     series = {name: [_number(r.get(name)) for r in rows] for name in _CRITERIA}
     chart = _choose_k_chart([r["k"] for r in rows], series, chosen,
                             _number(params.get("stability_threshold")))
-    head = ("<tr><th>k</th>" + "".join(f'<th class="r">{_e(short)}</th>'
-                                       for _, short, _, _ in _CRITERIA.values())
-            + '<th class="r">relative error</th><th class="r">time</th><th>chosen by</th></tr>')
+    head = ("<thead><tr><th>k</th>" + "".join(f'<th class="r">{_e(short)}</th>'
+                                              for _, short, _, _ in _CRITERIA.values())
+            + '<th class="r">relative error</th><th class="r">time</th><th>chosen by</th></tr>'
+            "</thead><tbody>")
     body = []
     for r in rows:
         by = ", ".join(str(name) for name, k in picks.items() if k == r["k"])
@@ -451,7 +453,7 @@ def _choose_k(f: RunFolder) -> str:
     return ('<section id="choose-k"><h2>Choosing k</h2>'
             f'<p>Chosen k = {_e(chosen)}: {_e(sel.get("reason", ""))}.</p><div class="choose">'
             + chart + '<div class="scroll"><table class="index">' + head + "".join(body)
-            + "</table></div></div></section>")
+            + "</tbody></table></div></div></section>")
 
 
 def _canvas_section(sid: str, title: str, caption: str, width: int, height: int) -> str:
