@@ -27,6 +27,9 @@ class EmptyVocabularyError(ValueError):
         """The error when pruning by document frequency left none of ``n_terms`` terms; with
         their document frequencies ``df`` and the bounds (``low``/``high`` documents, from
         ``min_df``/``max_df``), what each bound removed."""
+        if n_terms == 0:
+            return cls("no index terms in the texts: every word is a stop word or not a word "
+                       "of the token pattern")
         why = ""
         if df is not None:
             common, rare = int(np.sum(df > high)), int(np.sum(df < low))
