@@ -343,6 +343,29 @@ def test_binary_files_in_a_folder_are_skipped_and_named_as_in_memory(tmp_path, c
         assert len(ids) == 12 and "space/photo.png" not in ids
 
 
+def test_a_mixed_folder_is_described_as_in_memory(tmp_path, capsys):
+    """A CSV file among text files, a file beside the subfolders and NIST tagged documents
+    were said of in memory only."""
+    words = {"space": "stars planets orbit comet telescope galaxy",
+             "food": "bread butter oven garlic dough flour"}
+    for label, text in words.items():
+        (tmp_path / "in" / label).mkdir(parents=True)
+        for i in range(6):
+            (tmp_path / "in" / label / f"{i}.txt").write_text(" ".join(text.split()[i % 3:]))
+    (tmp_path / "in" / "food" / "table.csv").write_text("id,text\n1,garlic bread\n")
+    (tmp_path / "in" / "loose.txt").write_text("stars and comets")
+    (tmp_path / "in" / "space" / "6.txt").write_text(
+        "<DOC>\n<DOCNO> X1 </DOCNO>\n<TEXT>\nstars orbit\n</TEXT>\n</DOC>\n")
+    said = []
+    for where in ([], ["--dask-workers", "1"]):
+        assert main(["cluster", str(tmp_path / "in"), "-k", "2", "--min-df", "1",
+                     "--method", "nmf-ncw", *where, "-o", str(tmp_path / f"out{len(where)}")]) == 0
+        said.append([line for line in capsys.readouterr().err.splitlines()
+                     if "CSV/TSV/JSONL" in line or "beside subfolders" in line or "NIST" in line])
+    assert said[1] == said[0] and len(said[0]) == 3
+    assert "1 of the 15 files in" in said[0][2]
+
+
 def test_what_the_readers_say_on_the_workers_is_said_once_as_in_memory(tmp_path, capsys):
     """Bytes that are not UTF-8 in a part: the warning went to the workers' own stderr (their
     log, or the terminal in Python's raw form), not to docnmf's."""

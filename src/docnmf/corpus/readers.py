@@ -148,6 +148,36 @@ def warn_skipped(root: Path, skipped: Sequence[str], kept_in: str, stacklevel: i
                   stacklevel=stacklevel + 1)
 
 
+def warn_folder_mix(root: Path, names: Sequence[str], stacklevel: int = 2) -> None:
+    """Warn of what a folder of text files read as documents (``names``, '/'-separated
+    below ``root``) may not mean: table files among them, read as one document each, and
+    files of its own beside subfolders, unlabelled."""
+    tables = [n for n in names if n.lower().endswith(TABLE_SUFFIXES)]
+    if tables:
+        shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3
+                                         else "")
+        warnings.warn(f"{len(tables)} CSV/TSV/JSONL file{'s' if len(tables) != 1 else ''} in "
+                      f"{root} ({shown}) {'is' if len(tables) == 1 else 'are'} read "
+                      "as one document each, beside the text files: a folder is read as a "
+                      "table only when it holds nothing else", UserWarning,
+                      stacklevel=stacklevel + 1)
+    loose = sum(1 for n in names if "/" not in n)
+    if 0 < loose < len(names):
+        warnings.warn(f"{root} holds {loose} file{'s' if loose != 1 else ''} of its own beside "
+                      "subfolders: those are unlabelled, and the others labelled by their "
+                      "subfolder; scores count the labelled ones only", UserWarning,
+                      stacklevel=stacklevel + 1)
+
+
+def note_tagged(root: Path, tagged: int, n_files: int) -> None:
+    """Say how many of the ``n_files`` documents read from ``root`` were NIST tagged."""
+    if tagged:
+        logger.info("%d of the %d files in %s %s (<DOC> with <TEXT>, as TREC and DUC write "
+                    "them): the text between <TEXT> and </TEXT> is read, its tags removed",
+                    tagged, n_files, root, "are NIST tagged documents" if tagged != 1
+                    else "is a NIST tagged document")
+
+
 def read_folder(
     path: str | os.PathLike, *, encoding: str = "utf-8", pattern: str | None = None,
     follow_outside_links: bool = False,
@@ -214,25 +244,9 @@ def read_folder(
     warn_skipped(root, skipped, "the corpus's metadata['skipped'], and run.json", stacklevel=3)
     if not ids:
         raise CorpusError(f"no documents found in {root}")
-    tables = [i for i in ids if i.lower().endswith(TABLE_SUFFIXES)]
-    if tables:
-        shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3
-                                         else "")
-        warnings.warn(f"{len(tables)} CSV/TSV/JSONL file{'s' if len(tables) != 1 else ''} in "
-                      f"{root} ({shown}) {'is' if len(tables) == 1 else 'are'} read "
-                      "as one document each, beside the text files: a folder is read as a "
-                      "table only when it holds nothing else", UserWarning, stacklevel=2)
-    loose = sum(1 for labels_ in labels if not labels_)
-    if 0 < loose < len(ids):
-        warnings.warn(f"{root} holds {loose} file{'s' if loose != 1 else ''} of its own beside "
-                      "subfolders: those are unlabelled, and the others labelled by their "
-                      "subfolder; scores count the labelled ones only", UserWarning, stacklevel=2)
+    warn_folder_mix(root, ids, stacklevel=3)
     decode.warn("file", root)
-    if tagged:
-        logger.info("%d of the %d files in %s %s (<DOC> with <TEXT>, as TREC and DUC write "
-                    "them): the text between <TEXT> and </TEXT> is read, its tags removed",
-                    tagged, len(ids), root, "are NIST tagged documents" if tagged != 1
-                    else "is a NIST tagged document")
+    note_tagged(root, tagged, len(ids))
     meta = {"name": readable_name(root.resolve().name), "source": readable_name(str(root)),
             "format": "folder", **({"skipped": skipped} if skipped else {})}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)

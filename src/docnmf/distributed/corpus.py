@@ -28,6 +28,7 @@ from ..corpus.readers import (
     _untagged,
     read_table_file,
     refuse_output_folder,
+    warn_folder_mix,
     warn_skipped,
 )
 
@@ -38,6 +39,7 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     """Files below ``root``, one document each, labelled by their top subfolder (as read_folder)."""
     decode = Decoder(encoding)
     texts, labels, ids, skipped = [], [], [], []
+    tagged = 0
     for name in relative:
         shown = readable_name(name)
         data = _read_bytes(Path(root, name), encoding)
@@ -46,12 +48,14 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
             continue
         text = decode(data, shown)
         untagged = _untagged(text)       # a NIST tagged document: its <TEXT>, as read_folder
+        tagged += untagged is not None
         texts.append(text if untagged is None else untagged)
         parts = shown.split("/")
         labels.append((parts[0],) if len(parts) > 1 else ())
         ids.append(shown)
     decode.warn("file", Path(root))
-    return Corpus(texts=texts, labels=labels, ids=ids, metadata={"skipped": skipped})
+    return Corpus(texts=texts, labels=labels, ids=ids,
+                  metadata={"skipped": skipped, "tagged": tagged})
 
 
 def _read_part(reader: Callable[..., Corpus], *args, **options) -> Corpus:
@@ -65,9 +69,11 @@ def _read_part(reader: Callable[..., Corpus], *args, **options) -> Corpus:
     return part
 
 
-def _read_notes(part: Corpus) -> tuple[list[str], list[str]]:
-    """What reading a partition left out (binary files), each with why, and what it warned."""
-    return (list(part.metadata.get("skipped", ())), list(part.metadata.get("warnings", ())))
+def _read_notes(part: Corpus) -> tuple[list[str], list[str], int, int]:
+    """What reading a partition left out (binary files), each with why, what it warned, and
+    how many of its documents were NIST tagged, of how many."""
+    return (list(part.metadata.get("skipped", ())), list(part.metadata.get("warnings", ())),
+            int(part.metadata.get("tagged", 0)), len(part))
 
 
 def _texts(part: Corpus) -> list[str]:
@@ -189,6 +195,7 @@ class PartitionedCorpus:
             return cls(parts, name=root.name, source=given, part_names=names, skipped=skipped)
         else:
             names = [f.relative_to(root).as_posix() for f in files]
+            warn_folder_mix(Path(given), [readable_name(n) for n in names])
             step = max(1, int(files_per_partition))
             parts = [dask.delayed(_read_part, pure=True)(_read_documents, str(root),
                                                          names[a:a + step],

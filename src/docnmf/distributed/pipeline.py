@@ -40,7 +40,7 @@ from ..metrics import confusion_matrix, score_all
 from ..model import ClusteringModel, save
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
-from ..corpus.readers import warn_skipped
+from ..corpus.readers import note_tagged, warn_skipped
 from .corpus import PartitionedCorpus, _read_notes
 from ._rows import DistributedFitError, Unrecoverable, add_tree, gather
 from .estimator import DaskNMFClustering
@@ -246,10 +246,11 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     # binary files are found as the workers read them: named, as read_folder names them; and
     # what the readers said there is said here, once
     notes = gather(client, read[n_parts:], "reading the files")
-    binary = sorted(s for skipped, _ in notes for s in skipped)
-    for message in dict.fromkeys(m for _, said in notes for m in said):
+    binary = sorted(s for skipped, *_ in notes for s in skipped)
+    for message in dict.fromkeys(m for _, said, *_ in notes for m in said):
         warnings.warn(message, UserWarning, stacklevel=2)
     warn_skipped(Path(corpus.source), binary, "run.json")
+    note_tagged(Path(corpus.source), sum(n[2] for n in notes), sum(n[3] for n in notes))
     corpus.skipped = sorted(set(corpus.skipped) | set(binary))     # once, if run again
     _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
