@@ -55,6 +55,31 @@ def test_cf_objective_never_increases_without_rescaling(client):
         assert np.all(np.diff(res.losses) <= 1e-12 * res.losses[0])
 
 
+@pytest.mark.parametrize("exponent", [-700, 300])
+def test_cf_clustering_scales_entries_out_of_range_as_in_memory(client, exponent):
+    """It did not: at 2**-700 every document fell in one cluster (objective 0), without a
+    word; at 2**300 the objective, near 1e183, was a few powers short of overflowing."""
+    import dask.array as da
+
+    from docnmf.cluster.lccf import LCCFClustering
+    from docnmf.distributed.concept_clustering import DaskCFClustering
+
+    X = _matrix(seed=9) * 2.0**exponent
+    common = dict(n_clusters=3, n_init=2, init_rounds=5, max_iter=40, tol=1e-5, random_state=2)
+    with pytest.warns(UserWarning, match=r"X was multiplied by 2\*\*") as said:
+        memory = LCCFClustering(lam=0.0, init="random", **common).fit(X)
+    with pytest.warns(UserWarning, match=r"X was multiplied by 2\*\*") as said_dask:
+        dist = DaskCFClustering(client=client, **common).fit(
+            da.from_array(X, chunks=(ROWS, X.shape[1]), asarray=False))
+    assert str(said_dask[0].message).replace("DaskCFClustering", "LCCFClustering") == \
+        str(said[0].message)
+    assert dist.scale_exponent_ == memory.scale_exponent_ != 0
+    np.testing.assert_array_equal(dist.labels_.compute(), memory.labels_)
+    np.testing.assert_allclose(dist.restart_objectives_, memory.restart_objectives_, rtol=1e-8)
+    with pytest.raises(ValueError, match="X is all zero; there is nothing to cluster"):
+        DaskCFClustering(2, client=client).fit(da.zeros((20, 5), chunks=(10, 5)))
+
+
 @pytest.mark.parametrize("weighting", ["none", "ncw"])
 def test_cf_clustering_equals_lccf_with_lam_0(client, weighting):
     import dask.array as da

@@ -9,8 +9,9 @@ from distributed import Client
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from .._estimator import best_restart, check_n_clusters, check_positive_ints, memberships_from, \
-    store_params
+from .._estimator import _scaled as _times_power_of_two
+from .._estimator import best_restart, check_n_clusters, check_positive_ints, \
+    fit_scale_exponent, memberships_from, store_params
 from .._rng import as_generator, child_generators
 from ._rows import RowPartitions, add_tree, clone_sharing_client, gather, get_client
 from .concept import _concepts, _kernel_rows, fit_cf_dask
@@ -77,7 +78,7 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
     embedding_, memberships_ : dask.array of shape (n_docs, n_clusters)
     components_ : ndarray of shape (n_clusters, n_terms)
         The concept vectors ``X^T W`` (eq. 4), in memory.
-    loss_history_, objective_, restart_objectives_, n_iter_ :
+    loss_history_, objective_, restart_objectives_, n_iter_, scale_exponent_ :
         As LCCFClustering's.
 
     New documents are not placed (no ``transform``): LCCFClustering's
@@ -98,6 +99,14 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
                              "(input X)")
+        if X.sum == 0:       # as in memory: no factorization of zeros
+            raise ValueError(f"{type(self).__name__}: X is all zero; there is nothing to cluster")
+        # as in memory (CF is scale-free): entries that overflow or underflow the products are
+        # scaled by a power of two, exactly
+        self.scale_exponent_ = fit_scale_exponent(self, X.top)
+        if self.scale_exponent_:
+            X = RowPartitions(client, X.map(_times_power_of_two, exponent=self.scale_exponent_),
+                              X.rows, X.n_cols)
         check_n_clusters(self.n_clusters, X.shape[0])
         check_positive_ints(self, "n_init", "max_iter")
         if self.weighting not in ("none", "ncw"):
@@ -112,6 +121,10 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
         best, losses = self._factorize(X, W0, V0, g)
         self._finish(X, best, g, losses)
         return self
+
+    def _scale_free(self) -> bool:
+        """CF's labels do not depend on the scale of X (see ``check_fit_input``)."""
+        return True
 
     def _starts(self, X: RowPartitions, rngs):
         """random_init_concepts of each generator (W's draws, then V's), block by block, with
