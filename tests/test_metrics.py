@@ -136,3 +136,13 @@ def test_nmi_reads_mixed_labels_as_the_confusion_matrix_does():
 def test_labels_that_are_not_a_sequence_are_refused_in_words(given):
     with pytest.raises(TypeError, match="y_true must be a list or an array of labels"):
         clustering_accuracy(given, [0, 1])
+
+
+@pytest.mark.parametrize("score", [clustering_accuracy, nmi, purity])
+def test_equal_numbers_are_one_label_beside_text_as_without_it(score):
+    """[1, 1.0, 2] is two classes, but [1, 1.0, "x"] was three: str() read 1 and 1.0 apart."""
+    pred = [0, 1, 1, 1]
+    assert score([1, 1.0, "x", "x"], pred) == score([1, 1.0, 2, 2], pred) \
+        == score(["a", "a", "x", "x"], pred)
+    assert score(np.array([1, 1.0, 2, 2], dtype=object), pred) == score([1, 1, 2, 2], pred)
+    assert list(confusion_matrix([1, 1.0, "x", "x"], pred)[1]) == ["1", "x"]

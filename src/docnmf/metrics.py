@@ -57,13 +57,22 @@ def _codes(labels: Sequence, name: str) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(f"{name} has no label for {len(missing)} documents (None or NaN, "
                              f"e.g. at {missing[0]}): score the labelled ones only")
         _refuse_lookalikes(values, name)
+        if len({_kind(v) for v in values}) > 1:   # numpy would make every label a string
+            labels = np.empty(len(values), dtype=object)
+            for i, v in enumerate(values):          # a slice would unpack a list among them
+                labels[i] = v
     labels = np.asarray(labels)
     if labels.ndim != 1:
         raise ValueError(f"{name} must be 1-d, one label per document; got shape {labels.shape}")
     if labels.dtype.kind in "fc" and not np.all(np.isfinite(labels)):
         raise ValueError(f"{name} holds NaN or infinite labels")
     if labels.dtype.kind == "O":    # mixed kinds, e.g. 1 and "a", which do not sort together
-        labels = labels.astype(str)
+        # by value, as numbers alone are read: 1 and 1.0 one label (str() made them two)
+        first: dict = {}
+        try:
+            labels = np.array([first.setdefault(v, str(v)) for v in labels.tolist()], dtype=str)
+        except TypeError:           # unhashable labels (lists): told apart by their text
+            labels = labels.astype(str)
     values, codes = np.unique(labels, return_inverse=True)
     return values, codes.ravel()
 
