@@ -1,6 +1,7 @@
 """Weighted kernel k-means against brute force, Lloyd's k-means and explicit feature maps."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -199,3 +200,30 @@ def test_spectral_start_rejects_bad_weights():
     for bad in (np.zeros(4), -np.ones(4), np.ones(3)):
         with pytest.raises(ValueError, match="weights|Sample weights"):
             spectral_start(K, 2, weights=bad, rng=0)
+
+
+def _kernel_estimators():
+    from docnmf.baselines import KernelGraphCutClustering, SSKernelKMeansClustering
+    from docnmf.cluster.lccf import LCCFClustering
+
+    return [KernelKMeansClustering(2, kernel="precomputed", random_state=0),
+            KernelGraphCutClustering(2, kernel="precomputed", random_state=0),
+            SSKernelKMeansClustering(2, kernel="precomputed", random_state=0),
+            LCCFClustering(2, kernel="precomputed", random_state=0)]
+
+
+@pytest.mark.parametrize("estimator", _kernel_estimators(), ids=lambda e: type(e).__name__)
+def test_a_one_sided_precomputed_kernel_is_made_symmetric_and_said_to_be(estimator):
+    """A similarity to each document's nearest neighbours only is one-sided: K_ij and K_ji
+    were read as they came, without a word (SS-KK made K symmetric silently)."""
+    rng = np.random.default_rng(0)
+    blocks = np.kron(np.eye(2), np.ones((10, 10)))
+    K = blocks + 0.3 * rng.random((20, 20))
+    with pytest.warns(UserWarning, match=r"precomputed kernel is not symmetric .* replaced by "
+                                         r"\(K \+ K\^T\) / 2"):
+        one_sided = clone(estimator).fit(K).labels_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # a symmetric kernel: nothing to say
+        symmetric = clone(estimator).fit((K + K.T) / 2).labels_
+    np.testing.assert_array_equal(one_sided, symmetric)
+    assert clustering_accuracy(np.repeat([0, 1], 10), symmetric) == 1.0

@@ -25,7 +25,8 @@ from .._estimator import (DocumentClusterer, best_restart, check_fit_input, chec
                           check_positive_ints, distance_memberships,
                           store_params)
 from .._rng import as_generator, child_generators
-from ..factor.kernels import DenseKernel, KernelOperator, LinearKernel, poly2_kernel
+from ..factor.kernels import DenseKernel, KernelOperator, LinearKernel, poly2_kernel, \
+    symmetric_gram
 from ._common import MEMBERSHIP_ATTRIBUTES
 
 __all__ = ["KernelKMeansResult", "kernel_kmeans", "kernel_kmeans_objective", "kernel_memberships",
@@ -338,7 +339,8 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
     if kernel == "precomputed":
         if X.shape[0] != X.shape[1]:
             raise ValueError(f"kernel='precomputed' needs a square Gram matrix, got {X.shape}")
-        return (X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)), None
+        return symmetric_gram(X.toarray() if sp.issparse(X)
+                              else np.asarray(X, dtype=np.float64)), None
     if kernel == "poly2":
         return poly2_kernel(X, X), None
     if kernel == "gaussian":

@@ -20,7 +20,8 @@ from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
-from ..factor.kernels import KernelSpec, LinearKernel, dense_gram, make_kernel, poly2_kernel
+from ..factor.kernels import KernelSpec, LinearKernel, dense_gram, make_kernel, poly2_kernel, \
+    symmetric_gram
 from ..factor.lccf import (fit_lccf, fit_lccf_restarts, fold_in, normalize_wv,
                            random_init_concepts)
 from .nmf import NMFClustering
@@ -342,6 +343,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         if self._precomputed() and X.shape[0] != X.shape[1]:
             raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
+        if self._precomputed():     # the start reads X too, not only the kernel made of it
+            X = symmetric_gram(X.toarray() if sp.issparse(X) else X)
         self._check_params(X.shape[0])
         if self.weighting == "ncw" and not self._precomputed():
             check_non_negative(X, f"{type(self).__name__} with weighting='ncw' (input X)")

@@ -14,6 +14,7 @@ kernelised graph cuts all take their kernels from here.
 
 from __future__ import annotations
 
+import warnings
 from typing import Callable, Literal, Sequence, Union
 
 import numpy as np
@@ -23,7 +24,7 @@ from .nmf import side_by_side
 from .sparse import SparseProducts, thread_pool
 
 __all__ = ["KernelOperator", "LinearKernel", "DenseKernel", "dense_gram", "make_kernel",
-           "poly2_kernel", "KernelSpec"]
+           "poly2_kernel", "symmetric_gram", "KernelSpec"]
 
 KernelSpec = Union[Literal["linear", "poly2", "precomputed"], Callable[..., np.ndarray]]
 
@@ -222,6 +223,20 @@ def dense_gram(G) -> np.ndarray:
         else np.asarray(G, dtype=np.float64)
 
 
+def symmetric_gram(K: np.ndarray) -> np.ndarray:
+    """A precomputed Gram matrix, made symmetric (``(K + K^T) / 2``, with a warning) when it
+    is not: the updates and the cuts read ``K_ij`` and ``K_ji`` as one similarity (a
+    similarity to each document's nearest neighbours only, say, is one-sided)."""
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
+        return K                          # refused by the estimator, in its words
+    gap = float(np.max(np.abs(K - K.T)))
+    if gap <= 1e-10 * max(1.0, float(np.max(np.abs(K)))):
+        return K
+    warnings.warn(f"the precomputed kernel is not symmetric (|K_ij - K_ji| up to {gap:.3g}): "
+                  "it is replaced by (K + K^T) / 2", UserWarning, stacklevel=4)
+    return (K + K.T) / 2
+
+
 def make_kernel(X, kernel: KernelSpec = "linear") -> KernelOperator:
     """The kernel operator for documents ``X`` (rows), or for a Gram matrix when precomputed.
 
@@ -238,7 +253,7 @@ def make_kernel(X, kernel: KernelSpec = "linear") -> KernelOperator:
     ([[1.0, 1.0], [1.0, 2.0]], [[1.0, 1.0], [1.0, 4.0]])
     """
     if isinstance(kernel, str) and kernel == "precomputed":
-        return DenseKernel(X.toarray() if sp.issparse(X) else X)
+        return DenseKernel(symmetric_gram(X.toarray() if sp.issparse(X) else np.asarray(X)))
     if isinstance(kernel, str) and kernel == "linear":
         negative = (X.data < 0).any() if sp.issparse(X) else (np.asarray(X) < 0).any()
         if not negative:
