@@ -18,10 +18,11 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import queue
 import signal
 import sys
 import zlib
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -125,18 +126,25 @@ def run_tasks(work: Callable[[Any, Task], Result], tasks: Sequence[Task], contex
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
                                initargs=(context, os.getpid()))
     finished_all = False
+    # futures report to a queue as they finish. concurrent.futures.wait() would take the lock
+    # of every pending future on each call (slow with thousands), and a Ctrl-C landing while
+    # it held some left them held: the pool's shutdown then waited for ever on them
+    done: queue.SimpleQueue = queue.SimpleQueue()
     try:
-        pending = {pool.submit(_run_in_worker, work, task): task for task in tasks}
+        pending = {}
+        for task in tasks:
+            future = pool.submit(_run_in_worker, work, task)
+            pending[future] = task
+            future.add_done_callback(done.put)
         while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                task = pending.pop(future)
-                try:
-                    result = future.result()
-                except Exception:
-                    logger.error("%s failed", describe(task))
-                    raise
-                yield task, result
+            future = done.get()
+            task = pending.pop(future)
+            try:
+                result = future.result()
+            except Exception:
+                logger.error("%s failed", describe(task))
+                raise
+            yield task, result
         finished_all = True
     finally:
         if not finished_all:
