@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +121,30 @@ def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder):
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "a" / "memberships.npz").is_file()
+
+
+def _without_read_override() -> list[str]:
+    """A command prefix under which permissions hold: none for a user, setpriv dropping the
+    capabilities that let root read anything otherwise."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv (util-linux): permissions do not hold")
+    caps = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}"]
+
+
+@pytest.mark.parametrize("locked", ["model/model.json", "model"])
+def test_an_unreadable_model_is_one_line(fitted, tmp_path, text_folder, locked):
+    """A model.json or model folder that may not be read was a PermissionError traceback."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    (fitted / locked).chmod(0)
+    try:
+        proc = subprocess.run([*_without_read_override(), sys.executable, "-m", "docnmf",
+                               "assign", str(fitted), str(text_folder(tmp_path / "new", NEW)),
+                               "-o", str(tmp_path / "a")],
+                              capture_output=True, text=True, env=env, timeout=120)
+    finally:
+        (fitted / locked).chmod(0o755)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == f"docnmf: error: cannot read {fitted / locked}: Permission denied"

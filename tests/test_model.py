@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import pickle
+import shutil
 import zipfile
 
 import numpy as np
@@ -445,3 +446,44 @@ def test_a_model_of_an_estimator_that_cannot_place_documents_says_so_when_asked_
         model.place(demo_split[1])
     with pytest.raises(TypeError, match="cluster_corpus takes a docnmf.Corpus, not list"):
         docnmf.cluster_corpus(demo_split[0], 3)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("method", ["km", "consensus", "lccf-ncw", "ssnmf", "nma", "nmf-ncw"])
+def test_a_state_entry_edited_out_or_reshaped_is_refused_or_harmless(tmp_path, demo_split,
+                                                                    method):
+    """model.json's own text is not hashed: deleting an entry (centroids_, components_) loaded
+    and then failed inside keywords with an AttributeError; a restart_objectives_ made a
+    number failed in len(); components_ cut to 100 terms gave keywords of those terms only."""
+    folder = docnmf.save(_fitted(method, demo_split[0]), tmp_path / "model")
+    state = json.loads((folder / "model.json").read_text())["estimator"]["state"]
+    with np.load(folder / "arrays.npz") as npz:
+        arrays = {k: npz[k].copy() for k in npz.files}
+    edits = [(f"without {attr}", lambda r, a=attr: r["estimator"]["state"].pop(a), None)
+             for attr in state]
+    for key, array in arrays.items():
+        if key.startswith("estimator.") and array.size and array.dtype.kind == "f":
+            edits.append((f"{key} as a number", None, (key, np.asarray(array.flat[0]))))
+            if array.ndim == 2:
+                edits.append((f"{key} without its last row", None, (key, array[:-1])))
+                edits.append((f"{key} without its last column", None, (key, array[:, :-1])))
+    checked = 0
+    for what, change, replace in edits:
+        copy = tmp_path / f"edit{checked}"
+        shutil.copytree(folder, copy)
+        checked += 1
+        if change is not None:
+            _rewrite_json(copy, change)
+        else:
+            key, value = replace
+            _rewrite_arrays(copy, {**arrays, key: value})
+        try:
+            model = docnmf.load(copy)
+        except ModelFormatError:
+            continue
+        # loaded: what a saved model is used for works (an entry the fit may leave unset)
+        model.place(demo_split[1])
+        names = (None if model.vectorizer is None
+                 else model.vectorizer.readable_feature_names(demo_split[0]))
+        assert len(model.estimator.top_keywords(names, 3)) == 5, what
+    assert checked > len(state)

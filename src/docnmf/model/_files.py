@@ -232,7 +232,11 @@ def model_folder(path: str | os.PathLike) -> Path:
     folder of ``docnmf cluster`` holding ``model/``."""
     path = Path(path)
     for candidate in (path, path / "model"):
-        if (candidate / MODEL_FILE).is_file():
+        try:
+            found = (candidate / MODEL_FILE).is_file()
+        except OSError as exc:          # a folder that may not be read (permission)
+            raise ModelFormatError(f"cannot read {candidate}: {exc.strerror or exc}") from None
+        if found:
             return candidate
     if path.name == MODEL_FILE and path.is_file():
         return path.parent
@@ -249,6 +253,9 @@ def model_folder(path: str | os.PathLike) -> Path:
 def _read_record(folder: Path) -> dict[str, Any]:
     try:
         record = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ModelFormatError(f"cannot read {folder / MODEL_FILE}: {exc.strerror or exc}"
+                               ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFormatError(f"{folder / MODEL_FILE} is not valid JSON: {exc}") from None
     except (ValueError, RecursionError) as exc:     # e.g. lists nested thousands deep
@@ -312,6 +319,7 @@ def _decode_estimator(record: Any, store: ArrayStore):
         setattr(estimator, attr, decode_value(value, store, finite=attr not in cls._fit_results))
     _check_params(estimator, name)
     _check_placement(estimator, name)
+    _check_saved_results(estimator, name)
     return estimator
 
 
@@ -326,17 +334,61 @@ def _check_params(estimator, name: str) -> None:
         raise ModelFormatError(f"bad parameters for {name}: {exc}") from None
 
 
+#: The shape each numeric fit result has (``n``: the documents fitted, ``k``: the clusters).
+_RESULT_SHAPES = {"labels_": ("n",), "memberships_": ("n", "k"), "objective_": (),
+                  "n_iter_": (), "restart_objectives_": (None,), "loss_history_": (None,)}
+
+
+def _check_saved_results(estimator, name: str) -> None:
+    """What keywords and a placement's record read besides placing: term weights of one row
+    per cluster and one column per term, and the fit's results in the shapes a fit gives them
+    (an entry edited out or reshaped fails here, as a format error, not later in numpy)."""
+    k = estimator.n_clusters
+    width = getattr(estimator, "n_features_in_", None)
+    vectorizer = getattr(estimator, "vectorizer_", None)
+    if width is None and getattr(vectorizer, "vocabulary_", None) is not None:
+        width = len(vectorizer.vocabulary_)
+    if estimator._keyword_attribute is not None:
+        try:
+            weights = np.shape(estimator._keyword_weights())
+            keywords = estimator.top_keywords(None if width is None
+                                              else [f"t{j}" for j in range(width)], 1)
+        except Exception as exc:        # an attribute edited out, whatever it is called
+            raise ModelFormatError(f"the saved {name} cannot give keywords "
+                                   f"({type(exc).__name__}: {exc})") from None
+        if len(weights) != 2 or (width is not None and weights[1] != width) \
+                or len(keywords) != k:
+            raise ModelFormatError(f"the saved {name} has term weights of shape {weights}, "
+                                   f"which do not give keywords for {k} clusters of {width} "
+                                   "terms")
+    labels = getattr(estimator, "labels_", None)
+    sizes = {"k": k, "n": np.shape(labels)[0] if np.ndim(labels) == 1 else None}
+    for attr, shape in _RESULT_SHAPES.items():
+        if not hasattr(estimator, attr):
+            continue
+        got = np.shape(getattr(estimator, attr))
+        expected = tuple(sizes.get(d) if isinstance(d, str) else d for d in shape)
+        if len(got) != len(expected) or any(e is not None and g != e
+                                            for g, e in zip(got, expected)):
+            raise ModelFormatError(f"the saved {name}'s {attr} has shape {got}, expected "
+                                   f"{tuple('any' if e is None else e for e in expected)}")
+
+
 def _check_placement(estimator, name: str) -> None:
     """Place one probe document: the saved parameters and numbers must fit together (an edited
     ``n_clusters`` or an array of another shape fails here, as a format error, rather than
-    later inside numpy). Estimators that place texts (NMA) have no fixed width and are skipped."""
+    later inside numpy). Estimators that place texts (NMA) place a text."""
     n_features = getattr(estimator, "n_features_in_", None)
-    if n_features is None:
+    if n_features is not None:
+        probe = np.ones((1, int(n_features)))
+    elif estimator._reads_texts:
+        probe = ["a probe document"]
+    else:
         return
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            placed = np.asarray(estimator.predict_memberships(np.ones((1, int(n_features)))))
+            placed = np.asarray(estimator.predict_memberships(probe))
     except Exception as exc:    # whatever the saved numbers break: one format error
         raise ModelFormatError(f"the saved {name} cannot place a document: its parameters and "
                                f"arrays do not fit together ({type(exc).__name__}: {exc})"
