@@ -93,6 +93,21 @@ def test_tiny_suite_fits_every_entry_on_every_corpus_it_applies_to(data_home, tm
     assert len(_fits(tmp_path / "out" / "results.jsonl")) == len(records)
 
 
+def test_an_entry_a_corpus_cannot_take_is_said_and_nothing_to_run_is_an_error(
+        data_home, tmp_path, capsys, caplog):
+    """nma was left out of count-matrix corpora without a word, and with nothing left to run
+    the report's plot failed with a traceback, after results.jsonl and report.md were written."""
+    with caplog.at_level("WARNING", logger="docnmf"):
+        run_suite(tmp_path / "r.jsonl", ["nmf", "nma"], corpora=CORPORA, runs=1,
+                  data_home=data_home)
+    assert "nma needs raw texts: not run on cluto_tr31 (a count matrix)" in caplog.text
+    out = tmp_path / "none"
+    assert main(["-q", "benchmark", "--corpora", "cluto_tr31", "--methods", "nma", "--runs", "1",
+                 "-o", str(out)]) == 2
+    assert "nothing to run: no entry applies to these corpora" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_peers_see_the_same_documents_through_scikit_learn(data_home):
     corpus = next(c for c in CORPORA if c.form == "texts")
     data = benchmark.prepare_corpus(corpus, [parse_entry("sklearn-km")], data_home=data_home)

@@ -415,6 +415,13 @@ def run_suite(results_path: str | os.PathLike, entries: Sequence[str] = DEFAULT_
     order = sorted(corpora, key=lambda c: c.n_docs)
     plan = [SuiteTask(c.name, e.name, r) for c in order for e in parsed if e.applies_to(c)
             for r in range(runs)]
+    for e in parsed:
+        left_out = [c.name for c in order if not e.applies_to(c)]
+        if left_out:
+            logger.warning("%s needs raw texts: not run on %s (a count matrix%s)", e.name,
+                           ", ".join(left_out), "" if len(left_out) == 1 else " each")
+    if not plan:
+        raise ProtocolError("nothing to run: no entry applies to these corpora")
     with ResultsFile(results_path, params, key=suite_key) as results:
         done = {suite_key(r): r for r in results.open()}
         _check_default_fits(results.path, done.values(), parsed)
