@@ -1540,6 +1540,12 @@ def _cmd_reproduce(args) -> int:
         raise UsageError("give a table name, or --list to see them")
     if args.table in targets:
         target = targets[args.table]
+        chosen = [flag for flag, value in (("--methods", args.methods), ("--k-range", args.k_range),
+                                           ("--weighting", args.weighting)) if value]
+        if chosen:      # a target's runs are fixed by its figure; they were ignored silently
+            raise UsageError(f"{' and '.join(chosen)} choose{'s' * (len(chosen) == 1)} among a "
+                             f"table's runs; {target.name} runs its figure's own (it takes "
+                             "--runs, --restarts, --seed and --jobs)")
         if not target.available():
             raise UsageError(f"the data of {target.name} is not found ({target.source}); "
                              "set DOCNMF_DATA")

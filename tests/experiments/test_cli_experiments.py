@@ -164,6 +164,10 @@ def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_p
     (["reproduce"], "give a table name"),
     (["reproduce", "cai2011-tdt2", "--methods", "nmf,bogus"], "unknown method 'bogus'"),
     (["reproduce", "cai2011-tdt2", "--weighting", "bm25"], "unknown weighting 'bm25'"),
+    # the figures' and other targets' runs are their own: these were ignored without a word
+    (["reproduce", "wang2011-fig2", "--methods", "km", "--k-range", "2-3"],
+     "--methods and --k-range choose among a table's runs; wang2011-fig2 runs its figure's"),
+    (["reproduce", "chen2008-table3", "--weighting", "cai-global"], "--weighting chooses"),
     (["evaluate", "{folder}", "--methods", "nmf,bogus"], "unknown method 'bogus'"),
     (["evaluate", "{folder}", "--k-range", "2-5"], "k=5 is more than the 4 classes"),
     (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),

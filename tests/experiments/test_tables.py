@@ -76,6 +76,9 @@ def test_protocol_defaults_and_overrides():
     assert p.methods == ("nmf",) and p.runs == 3 and p.k_values == (2, 3)
     assert p.restarts == 10 and p.seed == 0 and p.weightings == spec.weightings
     assert set(spec.protocol().methods) <= set(spec.methods)
+    # 0 is a number, refused when the protocol runs; it became the table's 50 runs silently
+    assert spec.protocol(runs=0).runs == 0 and spec.protocol(restarts=0).restarts == 0
+    assert spec.protocol(runs=None).runs == spec.runs
 
 
 # -- cross-check against the paper texts, when they are at hand ---------------------------------

@@ -129,7 +129,9 @@ class TableSpec:
         return Protocol(
             condition=self.condition, methods=tuple(methods),
             k_values=tuple(k_values) if k_values is not None else self.k_values,
-            runs=runs or self.runs, restarts=restarts or self.restarts,
+            # None: the table's own; 0 is a number (refused by the protocol), not "default"
+            runs=self.runs if runs is None else runs,
+            restarts=self.restarts if restarts is None else restarts,
             seed=self.seed if seed is None else seed,
             weightings=tuple(weightings) if weightings is not None else self.weightings)
 
