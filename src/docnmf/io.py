@@ -189,7 +189,7 @@ class OutputFolder:
         self.staging: Path | None = None
         self._outer: OutputFolder | None = None
         self._lock_fd: int | None = None
-        self._seeded_size: int | None = None
+        self._seeded_records: int | None = None
 
     # --- names beside the target
     def _beside(self, suffix: str) -> Path:
@@ -276,8 +276,19 @@ class OutputFolder:
                         shutil.copy2(file, seed / file.name)
         _fsync_dir(seed)
         os.rename(seed, partial)
-        self._seeded_size = _tree_size(partial)
+        self._seeded_records = self._records(partial)
         return partial
+
+    def _records(self, folder: Path) -> int:
+        """The records in the resumable files of ``folder``: their lines after the first (a
+        header)."""
+        lines = 0
+        for pattern in self.resume:
+            for file in folder.glob(pattern):
+                if file.is_file():
+                    with open(file, "rb") as fh:
+                        lines += max(0, sum(1 for line in fh if line.strip()) - 1)
+        return lines
 
     def _publish(self) -> None:
         staging = self.staging
@@ -311,8 +322,12 @@ class OutputFolder:
 
     def _discard(self, exc_type) -> None:
         staging = self.staging
+        # a failure keeps the folder when it finished some work: a run that failed before
+        # its first result (a header written, no record) would only stand in the way of the
+        # next, with other options
         if self.resume and (issubclass(exc_type, KeyboardInterrupt)
-                            or _tree_size(staging) != self._seeded_size):
+                            or self._seeded_records is None
+                            or self._records(staging) != self._seeded_records):
             logger.info("the finished part of this run is kept in %s for the next run", staging)
             return
         _remove(staging)
@@ -556,10 +571,6 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
     elif path.exists() or path.is_symlink():
         path.unlink()
-
-
-def _tree_size(folder: Path) -> int:
-    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
 
 
 def _fsync_dir(path: Path) -> None:

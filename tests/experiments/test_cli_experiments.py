@@ -76,6 +76,21 @@ def test_evaluate_end_to_end(labelled_folder, tmp_path, capsys):
     assert f"{out_dir / 'results.jsonl'} holds results for other parameters" in err
 
 
+def test_a_run_that_fails_before_its_first_result_leaves_nothing_in_the_way(tmp_path, capsys):
+    """It said "the finished part of this run is kept" of a header, which then refused the
+    run with the --min-df its error suggested."""
+    for label, text in (("a", "comet orbit"), ("b", "garlic onion"), ("c", "goal match")):
+        (tmp_path / "tiny" / label).mkdir(parents=True)
+        (tmp_path / "tiny" / label / "1.txt").write_text(text)
+    argv = ["evaluate", str(tmp_path / "tiny"), "--methods", "km", "--runs", "2",
+            "-o", str(tmp_path / "t")]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and "lower --min-df" in err and "kept in" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny"]
+    code, _, err = run([*argv, "--min-df", "1"], capsys)
+    assert code == 0, err
+
+
 def test_a_clash_with_an_unpublished_run_names_the_file_where_it_lies(tmp_path):
     from docnmf.cli import _public
 

@@ -61,7 +61,27 @@ def test_a_file_of_another_command_or_of_far_other_parameters_is_named_briefly(t
     old = {f"p{i}": "v" * 200 for i in range(6)}
     with ResultsFile(path, old, key=_point_key) as rf:
         rf.open()
+        rf.append({"dataset": "a", "value": 1, "run": 0})
     with pytest.raises(ProtocolError) as refused:
         ResultsFile(path, {f"p{i}": "w" * 200 for i in range(6)}, key=_point_key).open()
     message = str(refused.value)
     assert "; and 3 more)" in message and len(message) < 600 and '"vvvvv' in message
+
+
+def test_a_header_without_results_gives_way_to_other_parameters(tmp_path):
+    """A run stopped or failed before its first result left a header only, which then refused
+    the next run with other options (the fix its own error suggested): no work was at stake."""
+    path = tmp_path / "results.jsonl"
+    with ResultsFile(path, {"seed": 1}, key=_point_key) as rf:
+        rf.open()
+    with ResultsFile(path, {"seed": 2}, key=_point_key) as rf:
+        assert rf.open() == []
+        rf.append({"dataset": "a", "value": 1, "run": 0})
+    assert json.loads(path.read_text().splitlines()[0])["params"] == {"seed": 2}
+    with pytest.raises(ProtocolError, match="seed: 2 there, 3 now"):   # results are kept
+        ResultsFile(path, {"seed": 3}, key=_point_key).open()
+    benchmark = tmp_path / "benchmark.jsonl"
+    with ResultsFile(benchmark, {"suite": "docnmf-benchmark", "seed": 0}, key=_point_key) as rf:
+        rf.open()
+    with pytest.raises(ProtocolError, match="holds the results of docnmf benchmark"):
+        ResultsFile(benchmark, {"seed": 0}, key=_point_key).open()

@@ -11,6 +11,7 @@ results.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any, Callable, Hashable
@@ -19,6 +20,8 @@ from ..io import atomic_write_text, to_jsonable
 from .conditions import ProtocolError
 
 __all__ = ["RunKey", "run_key", "ResultsFile"]
+
+logger = logging.getLogger(__name__)
 
 #: Bumped when the meaning of a line changes.
 FORMAT_VERSION = 1
@@ -111,6 +114,13 @@ class ResultsFile:
                         "docnmf evaluate or reproduce")
                 raise ProtocolError(f"{self.path} holds the results of {kind}, not of this "
                                     "command; use another output folder")
+            if not any(line.strip() for line in complete[1:]):
+                # a header and no result (a run that failed or was stopped before its first):
+                # no work to keep, nothing to refuse for; this run's parameters take its place
+                logger.info("%s held no results yet: started again for these parameters",
+                            self.path)
+                atomic_write_text(self.path, self._header_line())
+                return self._open_for_append([])
             diffs = _differences(there if isinstance(there, dict) else {}, self.params)
             if header.get("format") != FORMAT_VERSION:
                 diffs.insert(0, f"format: {header.get('format')} there, {FORMAT_VERSION} now")
