@@ -223,3 +223,19 @@ def test_evaluate_subprocess_with_two_workers(labelled_folder, tmp_path):
         capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert len((tmp_path / "o" / "results.jsonl").read_text().splitlines()) == 4
+
+
+def test_the_demo_corpus_is_recorded_by_its_name(tmp_path, capsys, monkeypatch):
+    """evaluate demo recorded the current folder + "demo", a path that does not exist, so the
+    same command run from another folder was refused for other parameters."""
+    argv = ["evaluate", "demo", "--methods", "km", "--runs", "1", "--k-range", "2",
+            "-o", str(tmp_path / "ev")]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    assert run(argv, capsys)[0] == 0
+    header = json.loads((tmp_path / "ev" / "results.jsonl").read_text().splitlines()[0])
+    assert header["params"]["condition"]["source"] == "demo"
+    monkeypatch.chdir(tmp_path / "b")
+    code, _, err = run(argv, capsys)
+    assert code == 0 and "reusing 1 of 1 runs" in err

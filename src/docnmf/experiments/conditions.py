@@ -35,6 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..corpus import Corpus, list_datasets, load_dataset, read_corpus
+from ..corpus.readers import DEMO
 from ..text.vectorize import DocumentVectorizer, document_count_bounds, kept_columns
 from ..text.weighting import TfidfWeighting
 
@@ -120,7 +121,7 @@ class DataCondition:
         for info in list_datasets(data_home):
             if info.name == self.source:
                 return info.found
-        return Path(self.source).exists()
+        return self.source == DEMO or Path(self.source).exists()
 
 
 @dataclass(frozen=True)
@@ -164,14 +165,15 @@ class PreparedData:
 
 
 def _is_dataset_name(source: str) -> bool:
-    return not Path(source).exists() and source in {info.name for info in list_datasets()}
+    """A named corpus (a dataset, or the embedded demo), not a path: recorded as its name."""
+    return not Path(source).exists() and source in {DEMO, *(i.name for i in list_datasets())}
 
 
 def load_condition(condition: DataCondition,
                    data_home: str | os.PathLike | None = None) -> Corpus:
     """Read the corpus of ``condition`` and keep the single-labelled documents."""
     options = dict(condition.reader_options)
-    if _is_dataset_name(condition.source):
+    if _is_dataset_name(condition.source) and condition.source != DEMO:
         corpus = load_dataset(condition.source, data_home=data_home, **options)
     else:
         corpus = read_corpus(condition.source, **options)
