@@ -1659,10 +1659,14 @@ def _check_benchmark_folder(outdir: Path) -> None:
     """A UsageError unless ``outdir`` can take docnmf benchmark's files: not a file, a saved
     model or another command's result folder (each is one run's, whole), and none of the
     files benchmark writes there unless its results.jsonl is (they would be overwritten)."""
-    from .io import MARKER
+    from .io import MARKER, OutputFolderError, _check_not_inside_output
 
     if outdir.exists() and not outdir.is_dir():
         raise UsageError(f"{outdir} is a file, not a folder; give a folder with -o")
+    try:    # as every other command: a folder inside a result folder would break that folder
+        _check_not_inside_output(outdir, outdir.resolve())
+    except OutputFolderError as exc:
+        raise UsageError(str(exc)) from None
     if not outdir.is_dir():
         return
     if (outdir / "model.json").is_file() and (outdir / "arrays.npz").is_file():

@@ -230,6 +230,10 @@ def test_the_folder_is_a_benchmarks_own_or_new(data_home, tmp_path, capsys):
     assert bench(result) == 2
     assert "is the result folder of another docnmf command" in capsys.readouterr().err
     assert not (result / "results.jsonl").exists()
+    # nor inside one: that folder could then not be written again
+    assert bench(result / "sub") == 2
+    assert f"is inside {result.resolve()}, a folder docnmf wrote" in capsys.readouterr().err
+    assert not (result / "sub").exists()
     # a folder with other files but none of benchmark's takes them beside its own, and again
     (mine / "report.md").unlink()
     (mine / "notes.txt").write_text("my notes")
