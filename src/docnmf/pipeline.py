@@ -10,7 +10,6 @@ import hashlib
 import io
 import json
 import logging
-import platform
 import sys
 import time
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ import scipy.sparse as sp
 
 from . import diagnostics
 from ._estimator import check_n_clusters, representative_documents
+from ._version import software_versions
 from .constraints import Constraints, as_pair_array
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
@@ -504,14 +504,7 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
 def software_record(**packages: str) -> dict[str, Any]:
     """The versions a run record names (docnmf, Python, numpy, scipy, scikit-learn and
     ``packages``) and the command line."""
-    import scipy
-    import sklearn
-
-    from ._version import __version__
-
-    return {"docnmf_version": __version__, "python": platform.python_version(),
-            "packages": {"numpy": np.__version__, "scipy": scipy.__version__,
-                         "scikit-learn": sklearn.__version__, **packages},
+    return {**software_versions(**packages),
             "command": [readable_name(arg) for arg in sys.argv]}
 
 

@@ -239,3 +239,19 @@ def test_the_demo_corpus_is_recorded_by_its_name(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path / "b")
     code, _, err = run(argv, capsys)
     assert code == 0 and "reusing 1 of 1 runs" in err
+
+
+def test_the_report_says_how_the_runs_were_set_up(tmp_path, capsys):
+    """report.md and summary.json of --as-published and of the methods' defaults, or of other
+    text options, differed only in their numbers: nothing said which settings made them."""
+    common = ["evaluate", "demo", "--methods", "km", "--runs", "1", "--k-range", "2"]
+    assert run([*common, "--min-df", "5", "--max-features", "50", "-o", str(tmp_path / "a")],
+               capsys)[0] == 0
+    assert run([*common, "--as-published", "-o", str(tmp_path / "b")], capsys)[0] == 0
+    a, b = ((tmp_path / f / "report.md").read_text() for f in "ab")
+    assert "- Method settings: each method's own defaults" in a
+    assert "- Method settings: as published" in b
+    assert "max_features=50, min_df=5" in a and "max_features=None, min_df=2" in b
+    assert "- Software: docnmf " in a and "scikit-learn " in a
+    summary = json.loads((tmp_path / "b" / "summary.json").read_text())
+    assert summary["as_published"] is True and summary["software"]["docnmf_version"]

@@ -10,11 +10,13 @@ import io
 import logging
 import math
 import os
+import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
+from .._version import software_versions
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from .aggregate import MetricRow, aggregate
 from .conditions import WEIGHTINGS
@@ -167,7 +169,8 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
         out += [f"Paper: {spec.paper} ({tables}).", ""]
     out += [
         f"- Data: {cond.description or cond.source} — loaded: {data.get('n_docs')} documents, "
-        f"{data.get('n_classes')} classes, {data.get('n_terms')} terms.",
+        f"{data.get('n_classes')} classes, {data.get('n_terms')} terms (before a weighting "
+        "prunes them).",
     ]
     if spec is not None:
         out.append(f"- Class filter: {spec.class_filter}.")
@@ -181,16 +184,26 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
         f"- Methods: {', '.join(display_name(m) for m in protocol.methods)}"
         + (f" (also in the paper, not run: {', '.join(display_name(m) for m in skipped)})"
            if skipped else "") + ".",
-        "- Weightings: " + "; ".join(f"`{w}` = {WEIGHTINGS[w]}" for w in protocol.weightings)
+        "- Method settings: " + ("as published (the papers' multiplicative updates from "
+                                 "random starts)" if protocol.as_published else
+                                 "each method's own defaults, as `docnmf cluster` fits it")
         + ".",
+        "- Weightings: " + "; ".join(f"`{w}` = {WEIGHTINGS[w]}" + (
+            f" ({_options(cond.cluster_options())})" if w == "cluster" else "")
+            for w in protocol.weightings) + ".",
         f"- Runs: {len(records)} of {planned} planned; {len(result.computed)} computed by the "
         f"last invocation, {result.n_reused} reused from `{result.path.name}`.",
         f"- Wall time of the last invocation: {_duration(result.elapsed)}; fit time summed over "
         f"all runs: {_duration(fit_seconds)}.",
     ]
     if warned:
-        out.append(f"- {warned} runs raised warnings (e.g. no convergence within max_iter); "
-                   "see the `warnings` field in the results file.")
+        example = next(r["warnings"][0] for r in records if r.get("warnings"))
+        out.append(f"- {warned} run{'s' if warned != 1 else ''} raised warnings (e.g. "
+                   f"{textwrap.shorten(str(example), 160, placeholder=' …')}); see the "
+                   "`warnings` field in the results file.")
+    versions = software_versions()
+    out.append(f"- Software: docnmf {versions['docnmf_version']}, Python {versions['python']}, "
+               + ", ".join(f"{name} {v}" for name, v in versions["packages"].items()) + ".")
     if spec is not None and spec.notes:
         out += ["", f"Notes: {spec.notes}"]
     out += ["", "## Average over k" + (" (ours vs paper)" if spec else ""), ""]
@@ -288,6 +301,11 @@ def _plot(cmp: _Comparison, weighting: str) -> bytes:
     return buf.getvalue()
 
 
+def _options(options: dict[str, Any]) -> str:
+    """Text options as ``name=value``, in a fixed order."""
+    return ", ".join(f"{name}={value}" for name, value in sorted(options.items()))
+
+
 def _summary_json(cmp: _Comparison) -> dict[str, Any]:
     out = []
     for (w, method, metric), row in cmp.rows.items():
@@ -298,7 +316,8 @@ def _summary_json(cmp: _Comparison) -> dict[str, Any]:
             entry["paper_average"] = cmp.paper_average(metric, method)
             entry["paper_per_k"] = {str(k): cmp.paper(metric, method, k) for k in row.per_k}
         out.append(entry)
-    return {"rows": out}
+    return {"rows": out, "as_published": cmp.protocol.as_published,
+            "software": software_versions()}
 
 
 def write_report(outdir: str | os.PathLike, result: ProtocolResult, protocol: Protocol, *,
