@@ -28,6 +28,17 @@ from docnmf.text.sentences import split_sentences
      ["First paragraph without a stop", "Second paragraph."]),
     ("Wrapped line\ncontinues here. Next.", ["Wrapped line continues here.", "Next."]),
     ("", []),
+    # a capital of any script opens a sentence (only A-Z did: each text was one sentence)
+    ("Правительство объявило о мерах. Министр заявил.",
+     ["Правительство объявило о мерах.", "Министр заявил."]),
+    ("Le président a parlé. À Paris, il pleut. Ésta es.",
+     ["Le président a parlé.", "À Paris, il pleut.", "Ésta es."]),
+    ("une fin. été commence", ["une fin. été commence"]),
+    # DUC opens some quotes with '' (no space before the word); '' and a space closes one
+    ("Charges of genocide. ''This is painful,'' she said.",
+     ["Charges of genocide.", "''This is painful,'' she said."]),
+    ("It could exert effects. '' Because of it, we know.",
+     ["It could exert effects. '' Because of it, we know."]),
     # full-width stops need no space after them; closing brackets stay with their sentence
     ("今日は良い天気です。「明日は雨ですか？」猫が好きです！Then English. Mr. Smith came.",
      ["今日は良い天気です。", "「明日は雨ですか？」", "猫が好きです！", "Then English.", "Mr. Smith came."]),

@@ -156,9 +156,13 @@ SENTENCE_OPENERS = frozenset({
     "other", "another", "each", "every"
 })
 
+#: A mark, closing quotes or brackets, space, and the next word (a boundary only if that word
+#: opens with a capital letter of any script, or a digit: see _is_boundary), perhaps after an
+#: opening quote or bracket: ``, a typographic one, or '' as DUC writes some, right before the
+#: word ('' and a space is a quote closed late).
 _BOUNDARY = re.compile(
     r"""(?P<punct>[.!?]+)(?P<close>(?:''|["'\u201d\u2019)\]])*)(?P<space>\s+)"""
-    r"""(?=(?P<next>(?:``|["'\u201c\u2018(\[])?\s*(?P<word>[A-Z0-9][\w'-]*)))"""
+    r"""(?=(?P<next>(?:(?:``|["'\u201c\u2018(\[])\s*|'')?(?P<word>\w[\w'-]*)))"""
 )
 _ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
@@ -168,6 +172,9 @@ _WIDE_STOP = re.compile(r"[\u3002\uff01\uff1f]+[\u300d\u300f\uff09\u3011\u201d]*
 
 
 def _is_boundary(text: str, m: re.Match) -> bool:
+    first = m.group("word")[0]
+    if not (first.isupper() or first.isdigit()):   # "Москва", "À Paris" open sentences too
+        return False
     if m.group("punct") != ".":
         return True
     # the word before the mark: back to the last white space (not by splitting the whole text
@@ -200,6 +207,8 @@ def _split_news(text: str) -> list[str]:
     'Troops left the U.S. Army base.'
     >>> _split_news("``We will win,'' he said. ``Not now.''")
     ["``We will win,'' he said.", "``Not now.''"]
+    >>> _split_news("Le président a parlé. À Paris, il pleut. Москва молчит.")
+    ['Le président a parlé.', 'À Paris, il pleut.', 'Москва молчит.']
     """
     sentences = []
     for paragraph in _PARAGRAPH.split(text):
