@@ -109,3 +109,28 @@ def test_a_single_text_or_a_missing_one_is_refused_in_words():
     with pytest.raises(ValueError, match="document 1 is NoneType None, not a string"):
         summarize_texts([text, None], "20w")
     assert summarize_texts([text], "20w")
+
+
+def test_a_summary_of_news_posts_is_made_of_their_own_sentences():
+    """Summaries of 20 Newsgroups posts were their header lines ("From: ... Subject: ...
+    Organization: ..."), then their quotations of other posts."""
+    rng = np.random.default_rng(0)
+    own = ["The comet will pass close to the sun next spring.",
+           "Telescopes in the south will see its tail best.",
+           "Amateur astronomers are planning night watches.",
+           "Its orbit was measured from photographs taken last year."]
+    posts = []
+    for i in range(12):
+        picked = rng.choice(own, 2, replace=False)
+        posts.append(f"From: user{i}@uni.edu (User {i})\nSubject: Re: the comet\n"
+                     f"Organization: University\nLines: 9\n\n"
+                     f"In article <{i}@uni.edu> user{i + 1}@uni.edu writes:\n"
+                     f">Somebody wrote that the comet is a hoax and nobody saw it.\n"
+                     f"> Quoted words from the earlier post about the comet.\n\n"
+                     + " ".join(picked))
+    summary = summarize_texts(posts, length="40w", random_state=0)
+    assert summary and all(line in own for line in summary.splitlines())
+    # a text that only starts like a header is left whole
+    note = ("Note: the comet is back. Subject to weather, we will watch it tonight. "
+            "Everyone is welcome to join the watch.")
+    assert "Note: the comet is back." in summarize_texts([note, note.upper()], length="60w")

@@ -11,6 +11,7 @@ sentence: documents are the rows (data points) and sentences the columns
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,7 +21,8 @@ import scipy.sparse as sp
 from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
 
-__all__ = ["SentencePool", "TermMatrices", "build_pool", "split_news_sentences", "term_matrices"]
+__all__ = ["SentencePool", "TermMatrices", "body_of", "build_pool", "split_news_sentences",
+           "term_matrices"]
 
 
 def split_news_sentences(text: str) -> list[str]:
@@ -34,6 +36,40 @@ def split_news_sentences(text: str) -> list[str]:
     ['Mr. Smith left the U.S. Army base.', 'He met Gen. Lee.']
     """
     return split_sentences(text, rules="news")
+
+
+#: Header fields that open a mail or news post (RFC 5322 / 1036), lower-cased.
+_MAIL_FIELDS = frozenset("""from subject newsgroups path date message-id organization lines xref
+    to cc reply-to sender article-i.d. nntp-posting-host received return-path mime-version
+    content-type followup-to references distribution keywords summary expires""".split())
+_FIELD = re.compile(r"([A-Za-z][\w.-]*):[ \t]")
+#: The line that introduces a quotation in a post.
+_ATTRIBUTION = re.compile(r"\b(?:writes|wrote|said):\s*$")
+
+
+def body_of(text: str) -> str:
+    r"""``text`` without what a mail or news post (20 Newsgroups) holds besides its own
+    sentences: the header block (lines of ``Field: value`` up to the first blank line, the
+    first a mail field, at least two in all), quoted lines (``>``) and the line introducing
+    them (``... writes:``). Other texts are returned as they are.
+
+    Examples
+    --------
+    >>> body_of("From: a@b.edu\nSubject: Re: orbits\n\nIn article <1@c> x writes:\n"
+    ...         "> old words\nThe comet is back.")
+    'The comet is back.'
+    >>> body_of("Note: the comet is back.\nSubject: none\n\nMore.")
+    'Note: the comet is back.\nSubject: none\n\nMore.'
+    """
+    head, blank, rest = text.replace("\r\n", "\n").partition("\n\n")
+    lines = head.strip("\n").split("\n")
+    first = _FIELD.match(lines[0])
+    if not blank or len(lines) < 2 or first is None \
+            or first.group(1).lower() not in _MAIL_FIELDS \
+            or not all(_FIELD.match(line) or line[:1] in (" ", "\t") for line in lines):
+        return text
+    return "\n".join(line for line in rest.split("\n")
+                     if not line.lstrip().startswith(">") and not _ATTRIBUTION.search(line))
 
 
 @dataclass(frozen=True)
@@ -70,7 +106,7 @@ def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     """
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
-        for p, s in enumerate(split_news_sentences(text)):
+        for p, s in enumerate(split_news_sentences(body_of(text))):
             if len(s.split()) >= min_words:
                 sentences.append(s)
                 doc_index.append(d)
@@ -101,5 +137,5 @@ def term_matrices(documents: Sequence[str], pool: SentencePool) -> TermMatrices:
     """
     vec = DocumentVectorizer(min_df=1, max_df=1.0, idf="smooth")
     S = vec.fit_transform(pool.sentences)
-    D = vec.transform(list(documents))
+    D = vec.transform([body_of(d) for d in documents])     # as the sentences: no header
     return TermMatrices(sp.csr_matrix(D), sp.csr_matrix(S), vec.get_feature_names_out())
