@@ -143,6 +143,14 @@ def test_settings_that_cannot_work_are_named(tiny_texts):
     with pytest.raises(ValueError, match=r"max_df=0.95 \(5.7 of the 6 documents\) is below "
                                          r"min_df=1.0 \(6\)"):
         DocumentVectorizer(min_df=1.0).fit(texts)
+    # a small fraction below min_df is refused as its count is; only a tiny corpus, where the
+    # default drops nothing but the terms of every document, keeps every term
+    from docnmf.text.vectorize import document_count_bounds
+
+    with pytest.raises(ValueError, match=r"max_df=0.03 \(1.5 of the 50 documents\) is below "
+                                         r"min_df=2"):
+        document_count_bounds(2, 0.03, None, 50)
+    assert document_count_bounds(2, 0.95, None, 2) == (2, 2.0)
 
 
 def test_no_documents_give_no_rows(tiny_texts):

@@ -250,8 +250,12 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
         raise ValueError(f"max_features must be None or an int >= 1, not {max_features!r}")
     # a count above the number of documents is clipped, so a tiny corpus is not emptied
     min_df = int(min(min_df, n_docs)) if isinstance(min_df, Integral) else min_df
-    if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1):
-        max_df = 1.0  # a tiny corpus: a fraction below one document would prune everything
+    if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1) \
+            and max_df * n_docs > n_docs - 1:
+        # a tiny corpus: a fraction that drops only the terms of every document (0.95 of 2
+        # documents) fell below min_df and would prune everything. A smaller fraction is meant
+        # (0.03 of 50 documents) and is refused below, as the same count would be
+        max_df = 1.0
     low = min_df if isinstance(min_df, int) else min_df * n_docs
     high = max_df if isinstance(max_df, Integral) else max_df * n_docs
     if high < low:
