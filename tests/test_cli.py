@@ -242,6 +242,21 @@ def test_nma_overlapping_writes_pairs(tmp_path, capsys):
     assert all(0 < float(r["share"]) <= 1 for r in rows)
     record = json.loads((out_dir / "run.json").read_text())
     assert record["parameters"]["estimator"]["n_segments"] == 2
+    # a cluster's size counts the documents with most of their segments in it; beside it, the
+    # documents with any (a cluster "0 docs" and "empty" held segments of 22 documents)
+    with open(out_dir / "clusters.csv") as fh:
+        clusters = list(csv.DictReader(fh))
+    for c in clusters:
+        having = {r["id"] for r in rows if r["cluster"] == c["cluster"]}
+        assert int(c["documents_with_segments"]) == len(having) >= int(c["size"])
+        assert f"{c['size']:>5} docs ({len(having)} with segments)" in out
+    # docnmf assign writes the placed documents' shares too (it wrote none)
+    code, _, err = run(["assign", str(out_dir), str(Path(__file__).resolve().parents[1] / "src"
+                                                    / "docnmf" / "data" / "demo.jsonl"),
+                        "-o", str(tmp_path / "placed")], capsys)
+    assert code == 0, err
+    with open(tmp_path / "placed" / "overlapping.csv") as fh:
+        assert {r["id"] for r in csv.DictReader(fh)} == set(assigned)
 
 
 @pytest.mark.parametrize("segmenter", ["c99", "texttiling"])

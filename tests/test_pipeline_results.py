@@ -500,3 +500,16 @@ def test_long_documents_are_read_for_hints_and_snippets_by_their_start():
     blank_start = " \n" * 5_000 + "Stars and galaxies are far away, " * 20
     assert snippet(blank_start, 30) == "Stars and galaxies are far …"
     assert snippet(big, 20) == "Comet orbit. Comet …" and snippet("a  b", 20) == "a b"
+
+
+def test_an_overlapping_cluster_with_segments_is_not_called_empty():
+    """Overlapping NMA: a cluster with most of the segments of no document held some of 22
+    documents, and was reported "empty"."""
+    found = diagnostics.small_clusters(np.array([1] * 30 + [2] * 20), 3,
+                                       [str(i) for i in range(50)], overlap=[22, 40, 25])
+    assert found == [{"cluster": 0, "size": 0, "examples": [], "with_segments": 22}]
+    (line,) = diagnostics.warning_lines({"small_clusters": found})
+    assert line.startswith("cluster 0 holds most of the segments of no document, but some of "
+                           "22 documents") and "empty" not in line
+    assert diagnostics.warning_lines({"small_clusters": [
+        {"cluster": 0, "size": 0, "examples": []}]}) == ["cluster 0 is empty"]

@@ -75,13 +75,15 @@ HINT_SAMPLE, HINT_PER_TEXT = 2_000_000, 20_000
 
 def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
                    n_listed: int = 5,
-                   examples: Sequence[Sequence[int]] | None = None) -> list[dict[str, Any]]:
+                   examples: Sequence[Sequence[int]] | None = None,
+                   overlap: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """Clusters under ``SMALL_SHARE`` of the assigned documents or under ``SMALL_SIZE`` of them,
     and under half the mean cluster size (on a tiny corpus every cluster is under three
     documents; none is small for that); empty clusters always.
 
     Each is listed with up to ``n_listed`` of its documents: ``examples[c]``
-    (e.g. its representatives) when given, else its first members.
+    (e.g. its representatives) when given, else its first members; with ``overlap`` (of
+    overlapping clusters: the documents with a share in each), how many have one in it.
 
     Examples
     --------
@@ -98,6 +100,8 @@ def small_clusters(labels: np.ndarray, n_clusters: int, ids: Sequence[str], *,
         members = (np.flatnonzero(labels == c["cluster"]) if examples is None
                    else np.asarray(examples[c["cluster"]], dtype=np.int64))
         c["examples"] = [ids[i] for i in members[:n_listed]]
+        if overlap is not None:
+            c["with_segments"] = int(overlap[c["cluster"]])
     return found
 
 
@@ -472,6 +476,11 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
         lines.append(f"{documents_phrase(unassigned['count'])} with {unassigned['reason']}, not "
                      f"assigned (cluster -1): {_examples(unassigned['ids'])}")
     for c in report.get("small_clusters", []):
+        if not c["size"] and c.get("with_segments"):
+            lines.append(f"cluster {c['cluster']} holds most of the segments of no document, "
+                         f"but some of {documents_phrase(c['with_segments'])} (clusters "
+                         "overlap: overlapping.csv)")
+            continue
         if not c["size"]:
             lines.append(f"cluster {c['cluster']} is empty")
             continue

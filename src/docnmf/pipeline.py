@@ -87,9 +87,29 @@ class ClusterRun:
         return np.bincount(self.labels[self.labels >= 0], minlength=self.n_clusters)
 
     @property
+    def with_segments(self) -> np.ndarray | None:
+        """Per cluster, the documents with a share in it, for methods whose clusters overlap
+        (overlapping NMA); None for the others."""
+        return _with_segments(self.model, self.memberships, self.labels)
+
+    @property
     def unassigned(self) -> np.ndarray:
         """Indices of the documents in no cluster."""
         return np.flatnonzero(self.labels < 0)
+
+
+def overlaps(model, memberships: np.ndarray, labels: np.ndarray) -> np.ndarray | None:
+    """When ``model``'s clusters overlap (NMA with ``overlapping=True``): which clusters each
+    document has a share in (its segments' clusters, fitted or placed), none for a document in
+    no cluster; None for other models."""
+    if getattr(model, "overlapping", False) is not True:
+        return None
+    return (memberships > 0) & (labels >= 0)[:, None]
+
+
+def _with_segments(model, memberships: np.ndarray, labels: np.ndarray) -> np.ndarray | None:
+    shares = overlaps(model, memberships, labels)
+    return None if shares is None else shares.sum(axis=0)
 
 
 def vectorize_corpus(corpus: Corpus, **options) -> tuple[sp.csr_matrix, np.ndarray]:
@@ -240,7 +260,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     metrics = score_labels(corpus, labels)
     report = _diagnose(corpus, labels, n_clusters, fit_params, constraint_files,
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
-                        "reason": "no index term left after preprocessing"}, reps, method, X)
+                        "reason": "no index term left after preprocessing"}, reps, method, X,
+                       overlap=_with_segments(model, memberships, labels))
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -392,11 +413,12 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               fit_params: dict | None,
               constraint_files: Mapping[str, str | Path] | None,
               unassigned: dict[str, Any], representatives=None,
-              method: str | None = None, X=None) -> dict[str, Any]:
+              method: str | None = None, X=None, overlap=None) -> dict[str, Any]:
     """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning.
 
     ``X``, the matrix clustered, adds the small groups of documents sharing no term with the
-    rest (:func:`docnmf.diagnostics.small_isolated_groups`).
+    rest (:func:`docnmf.diagnostics.small_isolated_groups`); ``overlap``, the documents with
+    a share in each cluster of overlapping clusters, what a small cluster holds besides.
     """
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
@@ -405,7 +427,8 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
         "unassigned": unassigned,
         "small_clusters": ([] if n_clusters is None
                            else diagnostics.small_clusters(labels, n_clusters, ids,
-                                                           examples=representatives)),
+                                                           examples=representatives,
+                                                           overlap=overlap)),
         "duplicates": {"groups": len(groups), "documents": sum(len(g) - 1 for g in groups),
                        "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]},
         **({} if X is None or n_clusters is None else {"isolated": _isolated(X, ids,
@@ -560,13 +583,16 @@ def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> li
             + (["|".join(run.corpus.labels[i])] if has_labels else []) for i in range(len(ids)))
     paths = [write_csv(outdir / "assignments.csv", header, rows)]
     coherence = run.coherence if run.coherence is not None else np.full(run.n_clusters, np.nan)
+    overlap = run.with_segments
     rows = ([c, int(run.sizes[c]), " ".join(run.keywords[c]),
              json.dumps([ids[i] for i in run.representatives[c]], ensure_ascii=False),
              "" if np.isnan(coherence[c]) else f"{coherence[c]:.4f}"]
+            + ([] if overlap is None else [int(overlap[c])])
             for c in range(run.n_clusters))
     paths.append(write_csv(outdir / "clusters.csv",
                            ["cluster", "size", "top_keywords", "representative_documents",
-                            "coherence"], rows))
+                            "coherence"]
+                           + ([] if overlap is None else ["documents_with_segments"]), rows))
     paths.append(write_memberships(outdir / "memberships.npz", run.memberships, ids))
     unassigned = run.unassigned
     if unassigned.size:
@@ -580,12 +606,12 @@ def write_run(run: ClusterRun, outdir: str | Path, *, report: bool = True) -> li
     if run.saved_model is None:
         record["no_model_because"] = why_no_model(run)
     paths.append(write_json(outdir / "run.json", record))
-    overlapping = getattr(run.model, "overlapping_labels_", None)
-    if overlapping is not None and len(overlapping) == run.memberships.shape[0] - unassigned.size:
-        # one row per (document, cluster) for methods that let a document sit in several
-        fitted = np.flatnonzero(labels >= 0)
-        rows = ([ids[i], c, f"{run.memberships[i, c]:.6f}"]
-                for i, clusters in zip(fitted, overlapping) for c in sorted(clusters))
+    shares = overlaps(run.model, run.memberships, labels)
+    if shares is not None:
+        # one row per (document, cluster) for methods that let a document sit in several;
+        # the documents placed by docnmf assign too
+        rows = ([ids[i], int(c), f"{run.memberships[i, c]:.6f}"]
+                for i, c in zip(*np.nonzero(shares)))
         paths.append(write_csv(outdir / "overlapping.csv", ["id", "cluster", "share"], rows))
     if run.metrics is not None:
         paths.append(write_json(outdir / "metrics.json", run.metrics))
@@ -648,7 +674,7 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
         unassigned = (run.unassigned.size,
                       run.diagnostics.get("unassigned", {}).get("reason", ""))
     return cluster_table(title, run.sizes, run.keywords, representatives, run.metrics,
-                         n_keywords, unassigned=unassigned)
+                         n_keywords, unassigned=unassigned, with_segments=run.with_segments)
 
 
 #: Control characters as escapes: an id holding a newline (a file name may) keeps the table's lines.
@@ -668,14 +694,18 @@ def _one_line(text: str) -> str:
 
 def cluster_table(title: str, sizes, keywords: list[list[str]],
                   representatives: list[list[str]], metrics: dict[str, Any] | None,
-                  n_keywords: int = 8, unassigned: tuple[int, str] | None = None) -> str:
+                  n_keywords: int = 8, unassigned: tuple[int, str] | None = None,
+                  with_segments=None) -> str:
     """The summary's lines: a title, each cluster's size, keywords and example ids, the scores.
 
-    ``unassigned``, (count, reason), adds a line for documents left out of every cluster.
+    ``unassigned``, (count, reason), adds a line for documents left out of every cluster;
+    ``with_segments``, of overlapping clusters, the documents with a share in each.
     """
     lines = [_one_line(title), ""]
     for c in range(len(sizes)):
-        lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs  {', '.join(keywords[c][:n_keywords])}")
+        also = "" if with_segments is None else f" ({with_segments[c]} with segments)"
+        lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs{also}  "
+                     f"{', '.join(keywords[c][:n_keywords])}")
         if representatives[c]:
             lines.append(f"{'':>22}e.g. {', '.join(map(_one_line, representatives[c]))}")
     if unassigned is not None:
