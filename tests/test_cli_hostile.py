@@ -83,14 +83,25 @@ def test_restarts_beyond_reason_are_refused_before_any_work(docs, tmp_path, caps
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("option, what", [("--segments", "n_segments=100,000,000"),
-                                           ("--topics", "n_topics=(100,000,000, 100,000,000)")])
+@pytest.mark.parametrize("option, said", [
+    ("--segments", "not enough memory for this run (12 documents x n_segments=100,000,000"),
+    # more topics than terms is refused first, before any size is reckoned
+    ("--topics", "n_topics=100000000 asks for 100,000,000 term topics of documents with"),
+])
 def test_nma_sizes_no_machine_could_hold_are_refused_before_allocating(docs, tmp_path, capsys,
-                                                                        option, what):
+                                                                        option, said):
     code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "nma", option,
                        "100000000", "-o", str(tmp_path / "o"))
-    assert code == 2 and "not enough memory" in err and what in err
+    assert code == 2 and said in err
     assert not (tmp_path / "o").exists()
+
+
+def test_nma_topics_no_machine_could_hold_are_refused_before_allocating():
+    from docnmf.cluster.nma import NMAClustering
+
+    with pytest.raises(MemoryError, match=r"n_topics=\(3, 10,000,000,000\) for 6 documents"):
+        NMAClustering(2, n_topics=(3, 10**10), n_init=1).fit(
+            [np.eye(1, 4, i % 4) + 0.1 for i in range(6)])
 
 
 def test_broken_csv_is_one_line_with_file_and_line(tmp_path, capsys):

@@ -154,6 +154,12 @@ def test_input_errors():
         NMAClustering(2, n_segments=2).fit([["a b", "c d"], ["e f", None]])
     with pytest.raises(TypeError, match="document 1 is str 'e f'"):
         NMAClustering(2, n_segments=2).fit([["a b", "c d"], "e f"])
+    # more term topics than terms: minutes of fitting for a worse result, without a word
+    with pytest.raises(ValueError, match="n_topics=500 asks for 500 term topics of documents "
+                                         "with 3 terms: at most 3 can differ"):
+        NMAClustering(2, n_topics=500).fit([np.ones((1, 3)), np.eye(1, 3)])
+    # the default (3 k) is left to the data
+    assert NMAClustering(2, n_init=1).fit([np.ones((1, 3)), np.eye(1, 3)]).labels_.shape == (2,)
 
 
 @pytest.mark.parametrize("overlapping", [False, True])

@@ -310,6 +310,11 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         n_docs = S.shape[0] // c
         check_n_clusters(self.n_clusters, n_docs)
         l1, l2 = self._topic_dims()
+        if self.n_topics is not None and l1 > S.shape[1]:
+            # 500 topics of 30 terms fitted for minutes to a worse result, without a word
+            raise ValueError(f"n_topics={self.n_topics!r} asks for {l1:,} term topics of "
+                             f"documents with {S.shape[1]:,} terms: at most {S.shape[1]:,} can "
+                             "differ")
         _refuse_beyond_memory(8 * (S.shape[1] * l1 + c * l2 + n_docs * l1 * l2),
                               f"the factors of n_topics=({l1:,}, {l2:,}) for {n_docs:,} documents")
         rng = as_generator(self.random_state)
