@@ -1097,10 +1097,14 @@ def _cmd_choose_k(args) -> int:
 
 
 def _cmd_report(args) -> int:
+    from .io import OutputFolderError, folder_lock
     from .report import ReportError, write_report
 
     try:
-        path = write_report(args.outdir)
+        with folder_lock(args.outdir):     # not while a run replaces the folder
+            path = write_report(args.outdir)
+    except OutputFolderError as exc:
+        raise UsageError(str(exc)) from None
     except ReportError as exc:
         raise UsageError(str(exc)) from None
     except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:

@@ -24,7 +24,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -334,11 +334,7 @@ class OutputFolder:
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
-            # removed while still held, so a run that opened it meanwhile sees it gone (_lock)
-            if fcntl is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(self._lock_path)
-            os.close(self._lock_fd)  # closing releases the lock
+            _release(self._lock_path, self._lock_fd)
             self._lock_fd = None
 
 
@@ -535,6 +531,33 @@ def writes_folder(func: Callable) -> Callable:
         return folder.public_path(result) if isinstance(result, (str, os.PathLike)) else result
 
     return wrapper
+
+
+@contextlib.contextmanager
+def folder_lock(folder: str | os.PathLike) -> Iterator[None]:
+    """Hold the lock a run writing ``folder`` holds (an :class:`OutputFolderError` while one
+    does): what reads a result folder and writes into it (``docnmf report``) then sees one
+    run's files, not a mix of the folder and the one replacing it."""
+    given = Path(folder)
+    target = Path(os.path.realpath(given))      # as OutputFolder names its lock
+    if not target.is_dir():     # nothing to read: the reader says so in its words
+        yield
+        return
+    path = target.parent / f".{_beside_stem(target.name)}.lock"
+    fd = _lock(path, given)
+    try:
+        yield
+    finally:
+        _release(path, fd)
+
+
+def _release(path: Path, fd: int) -> None:
+    """Give up the lock file ``path`` held open as ``fd``: removed while still held, so a run
+    that opened it meanwhile sees it gone (:func:`_lock`), then closed, which releases it."""
+    if fcntl is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    os.close(fd)
 
 
 def _lock(path: Path, target: Path) -> int:

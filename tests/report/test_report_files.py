@@ -80,6 +80,23 @@ def test_report_command_rebuilds_the_same_page(demo_out, capsys):
     assert "report.html" in capsys.readouterr().out
 
 
+def test_report_command_waits_for_no_run_but_refuses_while_one_writes(demo_out, capsys):
+    """A run replacing the folder while report read it gave a mix of the two: memberships of
+    one run beside the clusters of the other."""
+    from docnmf.io import OutputFolder
+
+    class Stopped(Exception):
+        """Ends the run below before it publishes anything."""
+
+    before = (demo_out / "report.html").read_bytes()
+    with pytest.raises(Stopped), OutputFolder(demo_out):    # a run holds the folder's lock
+        assert main(["report", str(demo_out)]) == 2
+        assert f"another docnmf run is writing to {demo_out}" in capsys.readouterr().err
+        assert (demo_out / "report.html").read_bytes() == before
+        raise Stopped
+    assert main(["report", str(demo_out)]) == 0
+
+
 def test_report_command_refuses_bad_folders(tmp_path, demo_out, capsys):
     assert main(["report", str(tmp_path / "nowhere")]) == 2
     assert "no such result folder" in capsys.readouterr().err
