@@ -130,6 +130,20 @@ def test_an_existing_folder_that_is_not_a_model_is_left_alone(demo_split, tmp_pa
     assert (tmp_path / "data" / "notes.txt").read_text() == "mine"
 
 
+def test_the_current_folder_or_an_unwritable_place_is_a_save_error(demo_split, tmp_path,
+                                                                   monkeypatch):
+    """save(model, ".") in an empty folder was a raw OSError (renaming the folder the process
+    works in); a path that cannot be created was one too."""
+    model = _fitted("nmf", demo_split[0])
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ModelSaveError, match="is the current folder or holds it"):
+        docnmf.save(model, ".")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ModelSaveError, match=f"cannot write the model to {tmp_path}/file/m: "):
+        docnmf.save(model, tmp_path / "file" / "m")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
 # ------------------------------------------------------------------- unsafe and foreign files
 
 class _Trap:

@@ -196,15 +196,26 @@ def save(model, path: str | os.PathLike) -> Path:
     if path.exists() and not (path.is_dir() and ((path / MODEL_FILE).is_file()
                                                  or not any(path.iterdir()))):
         raise ModelSaveError(f"{path} exists and is not a docnmf model folder; not overwritten")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    here = Path.cwd().resolve()
+    if path.resolve() == here or path.resolve() in here.parents:
+        # the folder is replaced whole, by renames: not the one this process works in
+        raise ModelSaveError(f"{path} is the current folder or holds it; give a folder of "
+                             f"its own for the model, e.g. {path / 'model'}")
+    staging = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp",
+                                        dir=path.parent))
         (staging / ARRAYS_FILE).write_bytes(data)
         (staging / MODEL_FILE).write_text(text, encoding="utf-8", errors="backslashreplace")
         os.chmod(staging, 0o777 & ~_umask())
         _replace_folder(staging, path)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+    except BaseException as exc:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise ModelSaveError(f"cannot write the model to {path}: "
+                                 f"{exc.strerror or exc}") from None
         raise
     return path
 
