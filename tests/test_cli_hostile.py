@@ -250,6 +250,28 @@ def test_a_ctrl_c_while_results_are_written_takes_effect_after_the_writing():
         signal.signal(signal.SIGINT, previous)
 
 
+def test_a_second_ctrl_c_while_results_are_written_stops_at_once(capfd):
+    """Writing the results of 150,000 documents held Ctrl-C for 7 to 13 s, and three of them
+    got no word: the first is now acknowledged, the second stops the writing."""
+    import os
+    import signal
+
+    from docnmf.cli import _interrupts_held
+
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with _interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):
+                done.append(1)
+            assert "stopping once the files being written are done" in capfd.readouterr().err
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):
+                done.append(2)
+    assert 1000 <= len(done) < 2000
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_documents_all_alike_get_a_report_not_a_crash(tmp_path):
     """k-means on identical documents gives every one the same memberships; drawing their map
     crashed the process in t-SNE's native code (run apart, so a crash fails only this test)."""
