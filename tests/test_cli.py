@@ -308,6 +308,13 @@ def test_summarize_prints_only_the_summary(tmp_path, capsys, toy_topics):
     assert code == 0 and len(out.rstrip("\n").encode()) <= 100
     code, _, err = run(["summarize", str(docs), "--length", "ten words"], capsys)
     assert code == 2 and "length must look like" in err
+    # 0w does look like that: what is wrong is the number
+    code, _, err = run(["summarize", str(docs), "--length", "0w"], capsys)
+    assert code == 2 and "length must be at least one byte or word, got '0w'" in err
+    # -k as keywords says it (it said "between 2 and the 6 documents")
+    code, _, err = run(["summarize", str(docs), "--per-cluster", "-k", "99"], capsys)
+    assert code == 2 and f"-k 99 is more than the {len(list(docs.rglob('*.txt')))} documents" \
+        in err
 
 
 def test_summarizing_japanese_says_what_a_word_is_and_splits_its_sentences(tmp_path, capsys):

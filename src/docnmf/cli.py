@@ -1399,6 +1399,7 @@ def _no_summary(args, texts) -> str:
 
 
 def _summarize_per_cluster(args, policy: str) -> int:
+    from .diagnostics import documents_phrase
     from .methods import DEFAULT_METHOD
     from .pipeline import cluster_corpus
     from .summarize.api import summarize_clusters
@@ -1408,9 +1409,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
     corpus = _load_input(args)
     if corpus.texts is None:
         raise UsageError(f"{args.input} is a count matrix without texts")
-    if not 2 <= args.clusters <= len(corpus):
-        raise UsageError(f"-k must lie between 2 and the {len(corpus)} documents, "
-                         f"got {args.clusters}")
+    _check_k_for(args.clusters, len(corpus))
     _warn_language(corpus.texts, _SENTENCES_OF_RUNS, "")
     logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
                 args.cluster_method or DEFAULT_METHOD)
@@ -1424,11 +1423,22 @@ def _summarize_per_cluster(args, policy: str) -> int:
         raise UsageError(_no_summary(args, corpus.texts))
     blocks = []
     for c, text in enumerate(summaries):
-        head = f"== cluster {c} ({run.sizes[c]} documents): {', '.join(run.keywords[c][:8])}"
+        head = (f"== cluster {c} ({documents_phrase(run.sizes[c])}): "
+                f"{', '.join(run.keywords[c][:8])}")
         blocks.append(head + "\n" + (text or f"(no sentence of this cluster fits within "
                                               f"{args.length})"))
     print("\n\n".join(blocks))
     return 0
+
+
+def _check_k_for(k: int, n_docs: int) -> None:
+    """A UsageError unless ``k`` clusters can be made of ``n_docs`` documents."""
+    from .diagnostics import documents_phrase
+
+    if k < 2:
+        raise UsageError(f"-k must be at least 2, got {k}")
+    if k > n_docs:
+        raise UsageError(f"-k {k} is more than the {documents_phrase(n_docs)}")
 
 
 def _cmd_keywords(args) -> int:
@@ -1437,12 +1447,7 @@ def _cmd_keywords(args) -> int:
     if args.alpha is not None and not 0.0 < args.alpha < 1.0:
         raise UsageError(f"--alpha must lie in (0, 1), got {args.alpha}")
     texts = _texts_of(args)
-    if args.clusters < 2:
-        raise UsageError(f"-k must be at least 2, got {args.clusters}")
-    if args.clusters > len(texts):
-        from .diagnostics import documents_phrase
-
-        raise UsageError(f"-k {args.clusters} is more than the {documents_phrase(len(texts))}")
+    _check_k_for(args.clusters, len(texts))
     if args.restarts is not None and args.restarts > 1:
         logger.warning("--restarts %d had no effect: the NMF-NCW fit starts from NNDSVDa, a "
                        "deterministic point, and ran once", args.restarts)

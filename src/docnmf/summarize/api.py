@@ -220,7 +220,8 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
              + ", ".join(str(names[j]) for j in order[:n_keywords])]
     sizes = np.bincount(model.labels_, minlength=n_clusters)
     for c, words in enumerate(model.top_keywords(names, n_keywords)):
-        lines.append(f"cluster {c} ({sizes[c]} documents): " + ", ".join(words))
+        lines.append(f"cluster {c} ({sizes[c]} document{'' if sizes[c] == 1 else 's'}): "
+                     + ", ".join(words))
     if empty:
         lines.append(f"in no cluster: {empty} document{'s' if empty != 1 else ''} without "
                      "index terms")

@@ -99,8 +99,10 @@ def parse_length(length: str | None) -> tuple[int, int]:
     if length is None:
         return 0, 0
     m = re.fullmatch(r"\s*(\d+)\s*([bw])\s*", str(length).lower())
-    if not m or int(m.group(1)) <= 0:
+    if not m:
         raise ValueError(f"length must look like '665b' (bytes) or '100w' (words), got {length!r}")
+    if int(m.group(1)) <= 0:
+        raise ValueError(f"length must be at least one byte or word, got {length!r}")
     n = int(m.group(1))
     return (0, n) if m.group(2) == "b" else (n, 0)
 
