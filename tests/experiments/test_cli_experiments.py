@@ -255,3 +255,5 @@ def test_the_report_says_how_the_runs_were_set_up(tmp_path, capsys):
     assert "- Software: docnmf " in a and "scikit-learn " in a
     summary = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert summary["as_published"] is True and summary["software"]["docnmf_version"]
+    # one run has no spread to show ("± 0.000"), and is one run
+    assert "1 run per k" in a and "± 0.000" not in a

@@ -307,13 +307,17 @@ def format_benchmark_report(records: Sequence[dict[str, Any]], *, title: str = "
     cells = cells_of(records)
     entries = _entries_in(records)
     runs = sorted({int(r["run"]) for r in records})
+    n_corpora = len({r["corpus"] for r in records})
     lines = [f"# {title}", "", preamble.strip(), "" if preamble.strip() else None,
-             f"{len({r['corpus'] for r in records})} corpora, {len(entries)} entries, "
-             f"{len(runs)} runs each, {len(records)} fits, "
-             f"{sum(r['seconds'] for r in records) / 60:.1f} min of fitting.", "",
-             "Peers:", ""]
+             f"{n_corpora} corp{'us' if n_corpora == 1 else 'ora'}, {len(entries)} "
+             f"entr{'y' if len(entries) == 1 else 'ies'}, {len(runs)} "
+             f"run{'' if len(runs) == 1 else 's'} each, {len(records)} "
+             f"fit{'' if len(records) == 1 else 's'}, "
+             f"{sum(r['seconds'] for r in records) / 60:.1f} min of fitting.", ""]
     lines = [x for x in lines if x is not None]
-    lines += [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries] + [""]
+    peers = [f"- `{p}`: {PEERS[p]}" for p in PEERS if p in entries]
+    if peers:       # none run: no heading over nothing
+        lines += ["Peers:", "", *peers, ""]
     lines += _replaced(records)
     halves = [_corpora_in(records, role) for role in SUITE_ROLES]
     for role in (*SUITE_ROLES, None, *(r for r in ROLES if r not in SUITE_ROLES)):

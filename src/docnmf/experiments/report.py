@@ -111,7 +111,9 @@ def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
         cells = []
         for k in ks:
             c = row.per_k.get(k) if row else None
-            cells.append(f"{c.mean:.3f} ± {c.std:.3f}" if c else "–")
+            # one run has no spread: "± 0.000" would say it was measured
+            cells.append("–" if not c else f"{c.mean:.3f}" if c.n < 2
+                         else f"{c.mean:.3f} ± {c.std:.3f}")
         lines.append(f"| {display_name(method)} | {'ours' if with_paper else 'mean ± sd'} | "
                      + " | ".join(cells)
                      + f" | {_fmt(cmp.our_average(weighting, method, metric))} |")
@@ -176,7 +178,8 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
         out.append(f"- Class filter: {spec.class_filter}.")
     skipped = [m for m in (spec.methods if spec else ()) if m not in protocol.methods]
     out += [
-        f"- Protocol: k = {_k_label(protocol.k_values)}; {protocol.runs} runs per k, each on "
+        f"- Protocol: k = {_k_label(protocol.k_values)}; {protocol.runs} "
+        f"run{'s' if protocol.runs != 1 else ''} per k, each on "
         f"k classes chosen at random (seed {protocol.seed}); {protocol.restarts} "
         f"restart{'s' if protocol.restarts != 1 else ''} per method (a method that starts from "
         "a deterministic point runs once); accuracy by Kuhn-Munkres matching, NMI normalized by "
