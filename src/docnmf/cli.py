@@ -1555,12 +1555,17 @@ def _cmd_reproduce(args) -> int:
     targets = all_targets()
     if args.list:
         width = max(len(name) for name in [*TABLES, *targets])
+        if args.table and args.table not in (*TABLES, *targets):
+            raise UsageError(f"unknown table {args.table!r}; choose from "
+                             f"{', '.join([*TABLES, *targets])}")
         for name, spec in TABLES.items():
-            found = "found  " if spec.condition.available() else "missing"
-            print(f"{name:<{width}}  {found}  {spec.title}  [data: {spec.condition.source}]")
+            if args.table in (None, name):      # one table when named
+                found = "found  " if spec.condition.available() else "missing"
+                print(f"{name:<{width}}  {found}  {spec.title}  [data: {spec.condition.source}]")
         for name, target in targets.items():
-            found = "found  " if target.available() else "missing"
-            print(f"{name:<{width}}  {found}  {target.title}  [data: {target.source}]")
+            if args.table in (None, name):
+                found = "found  " if target.available() else "missing"
+                print(f"{name:<{width}}  {found}  {target.title}  [data: {target.source}]")
         return 0
     if not args.table:
         raise UsageError("give a table name, or --list to see them")
@@ -1649,6 +1654,8 @@ def _cmd_benchmark(args) -> int:
     declared = SUITE_CORPORA + CONFIRM_CORPORA
     if args.list:
         for c in declared:
+            if args.role not in ("all", c.role):     # the corpora of the role asked for
+                continue
             print(f"{c.name:<20} {c.role:<9} {'found  ' if c.dataset in found else 'missing'} "
                   f"{c.n_docs:>6} docs {c.n_classes:>3} classes  {c.form:<6} {c.domain}")
         return 0

@@ -202,6 +202,10 @@ def test_the_confirmation_sets_are_listed_and_run_by_their_role(data_home, tmp_p
     # a draw is found when its parent is: none of this folder's corpora is a parent
     assert listed["tdt2_5c_1"] == ["confirm", "missing"]
     assert listed["fbis_10c_123"] == ["confirm2", "missing"]
+    # --role lists that role's corpora (it listed all of them)
+    assert main(["benchmark", "--list", "--role", "confirm2"]) == 0
+    roles = {line.split()[1] for line in capsys.readouterr().out.splitlines()}
+    assert roles == {"confirm2"}
     assert main(["-q", "benchmark", "--role", "confirm", "--corpora", "tdt2_5c_1",
                  "-o", str(tmp_path)]) == 2
     assert "corpora not found: tdt2_5c_1" in capsys.readouterr().err

@@ -46,6 +46,11 @@ def test_reproduce_list(capsys):
         assert name in out
     assert "Tables 4 and 5" in out
     assert all(("found" in line) or ("missing" in line) for line in out.splitlines())
+    # a name lists that one (it was ignored), an unknown name is said to be
+    code, out, _ = run(["reproduce", "--list", "wang2011-fig2"], capsys)
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == ["wang2011-fig2"]
+    code, _, err = run(["reproduce", "--list", "nope"], capsys)
+    assert code == 2 and "unknown table 'nope'" in err
 
 
 def test_evaluate_end_to_end(labelled_folder, tmp_path, capsys):
