@@ -554,6 +554,10 @@ class DocumentClusterer:
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        if self._reads_texts:   # a list of texts (or of segment lists), not a matrix
+            tags.input_tags.two_d_array = False
+            tags.input_tags.string = True
+            return tags
         tags.input_tags.sparse = True
         tags.input_tags.positive_only = self._positive_only()
         tags.input_tags.pairwise = self._pairwise()

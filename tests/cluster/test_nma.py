@@ -182,3 +182,19 @@ def test_new_documents_go_to_their_topics_cluster(overlapping, joint_max_iter):
     np.testing.assert_allclose(M.sum(axis=1), 1.0)
     if not overlapping:
         np.testing.assert_array_equal(np.argmax(M, axis=1), model.predict(new))
+
+
+def test_its_tags_say_it_reads_texts_not_matrices():
+    """It declared 2-d and sparse input, which it refuses: scikit-learn's checks then failed
+    about 20 times feeding it matrices."""
+    import warnings
+
+    from sklearn.utils import get_tags
+    from sklearn.utils.estimator_checks import check_estimator
+
+    tags = get_tags(NMAClustering(2)).input_tags
+    assert tags.string and not tags.two_d_array and not tags.sparse
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(NMAClustering(2, n_init=1), on_fail=None)
+    assert [r["check_name"] for r in results if r["status"] == "failed"] == []
