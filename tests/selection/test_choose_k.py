@@ -180,6 +180,12 @@ def test_choose_k_command_writes_table_plot_and_choice(demo_jsonl, tmp_path, cap
     record = json.loads((out / "choose_k.json").read_text())
     assert f"chosen k = {record['k']}" in printed
     assert [row["k"] for row in record["table"]] == [2, 3, 4, 5, 6, 7]
+    # the row the stability rule picks is marked with the column it reads (the lowest
+    # group's, beside it, was often under the threshold there)
+    pick = record["chosen_by_criterion"]["stability"]
+    if pick is not None:
+        (line,) = [x for x in printed.splitlines() if x.split()[:1] == [str(pick)]]
+        assert "<- stability (mean)" in line
     assert (out / "choose_k.csv").read_text().startswith("k,cophenetic,stability")
     assert (out / "choose_k.png").read_bytes()[:4] == b"\x89PNG"
 

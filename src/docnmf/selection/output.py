@@ -29,7 +29,9 @@ def format_selection(sel: KSelection) -> str:
     lines = [f"{'k':>4}  {'cophenetic':>10}  {'stability':>9}  {'stability_mean':>14}  "
              f"{'silhouette':>10}  {'relative_error':>14}  {'seconds':>7}"]
     for row in sel.table:
-        marks = "".join(f" <- {name}" for name, k in sel.chosen.items() if k == row["k"])
+        # the stability rule reads the mean column, not the lowest group's beside it
+        marks = "".join(f" <- {'stability (mean)' if name == 'stability' else name}"
+                        for name, k in sel.chosen.items() if k == row["k"])
         lines.append(f"{row['k']:>4}  {row['cophenetic']:>10.4f}  {row['stability']:>9.4f}  "
                      f"{row['stability_mean']:>14.4f}  {row['silhouette']:>10.4f}  "
                      f"{row['relative_error']:>14.4f}  {row['seconds']:>7.1f}{marks}")
