@@ -488,3 +488,21 @@ def test_overlapping_clusters_show_the_documents_that_share_them(tmp_path):
         section = html[html.index(f'id="cluster-{c}"'):]
         assert f"· {n} documents with segments in it (overlapping) ·" in section[:600]
     assert len(rows) > 80        # some document is in two clusters
+
+
+def test_scores_keep_three_decimals_and_classes_sort_by_their_numbers():
+    """0.99989 was shown as "accuracy 1" (three significant digits), and the confusion
+    matrix's rows ran t0, t1, t10, t11, ..., t2."""
+    from docnmf.report.html import _confusion, _metrics
+
+    metrics = {"n_classes": 12, "n_scored": 150_000, "accuracy": 0.99989, "nmi": 0.5,
+               "purity": 1.0,
+               "confusion": {"classes": [f"t{i}" for i in sorted(range(12), key=str)],
+                             "clusters": list(range(12)),
+                             "counts": np.eye(12)[sorted(range(12), key=str)].tolist()}}
+    assert "<b>accuracy 1.000</b> · NMI 0.500 · purity 1.000" in _metrics(metrics)
+    rows = re.findall(r"<tr><th>(t\d+)</th>", _confusion(metrics))
+    assert rows == [f"t{i}" for i in range(12)]
+    # each row keeps its own counts: t10's one document is in cluster 10
+    t10 = re.search(r"<tr><th>t10</th>(.*?)</tr>", _confusion(metrics)).group(1)
+    assert [int(v) for v in re.findall(r">(\d+)</td>", t10)].index(1) == 10

@@ -13,6 +13,7 @@ import html
 import json
 import logging
 import os
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
@@ -156,8 +157,26 @@ def _metrics(metrics: dict | None, confusion: bool = True) -> str:
     n_classes, n_scored = metrics.get("n_classes"), metrics.get("n_scored")
     return (f'<p class="metrics">Against {n_classes} labelled class{"es" * (n_classes != 1)} '
             f'({_num(n_scored)} document{"s" * (n_scored != 1)}): <b>accuracy '
-            f'{_num(metrics.get("accuracy"), 3)}</b> · NMI {_num(metrics.get("nmi"), 3)} · '
-            f'purity {_num(metrics.get("purity"), 3)}</p>')
+            f'{_score(metrics.get("accuracy"))}</b> · NMI {_score(metrics.get("nmi"))} · '
+            f'purity {_score(metrics.get("purity"))}</p>')
+
+
+def _score(value: Any) -> str:
+    """A score in [0, 1] to three decimals, as the command prints it (0.99989 is "1.000", not
+    the "1" of three significant digits, which reads as exact)."""
+    return f"{value:.3f}" if isinstance(value, float) else _num(value)
+
+
+def _natural(text: str) -> list:
+    """A sort key that puts numbers in order within names: t2 before t10.
+
+    Examples
+    --------
+    >>> sorted(["t10", "t2", "t1"], key=_natural)
+    ['t1', 't2', 't10']
+    """
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
+            for part in re.split(r"(\d+)", str(text))]
 
 
 def _confusion(metrics: dict | None) -> str:
@@ -169,7 +188,7 @@ def _confusion(metrics: dict | None) -> str:
     top = counts.max() or 1.0
     cells = ["<thead><tr><th>class \\ cluster</th>"
              + "".join(f"<th>{_e(c)}</th>" for c in clusters) + "</tr></thead><tbody>"]
-    for name, row in zip(classes, counts):
+    for name, row in sorted(zip(classes, counts), key=lambda pair: _natural(pair[0])):
         tds = "".join(f'<td style="background:rgba(78,121,167,{v / top:.2f})"'
                       f'{" class=hi" if v / top > 0.55 else ""}>{int(v)}</td>' for v in row)
         cells.append(f"<tr><th>{_e(name)}</th>{tds}</tr>")
