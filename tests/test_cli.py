@@ -279,8 +279,8 @@ def test_nma_cuts_documents_at_topic_shifts_when_asked(segmenter, tmp_path, caps
 
 
 def test_overlapping_needs_nma(folder, tmp_path, capsys):
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping", "-o", str(tmp_path)],
-                       capsys)
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--overlapping",
+                        "-o", str(tmp_path / "o")], capsys)
     assert code == 2
     assert f"--overlapping does not apply to {DEFAULT_METHOD}; methods that take it: nma" in err
 
@@ -361,10 +361,10 @@ def test_concept_factorization_methods(method, extra, folder, tmp_path, capsys):
 
 def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "consensus", "--lam", "5",
-                        "-o", str(tmp_path)], capsys)
+                        "-o", str(tmp_path / "o")], capsys)
     assert code == 2 and "--lam does not apply to consensus; methods that take it: lccf," in err
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
-                        "-o", str(tmp_path)], capsys)
+                        "-o", str(tmp_path / "o")], capsys)
     assert code == 2 and "--lam does not apply to cf (cf is defined by lam=0.0)" in err
 
 

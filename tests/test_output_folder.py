@@ -81,11 +81,15 @@ def test_a_second_concurrent_run_fails_clearly(tmp_path, capsys):
     try:
         assert holder.stdout.readline().strip() == "holding"
         code, stdout, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+        # refused before the input is read (it was once the corpus was read: seconds on 20
+        # Newsgroups, where the README says "at once"): a missing input is not reached
+        early = cluster(tmp_path / "missing.csv", out, capsys)
     finally:
         holder.kill()
         holder.wait()
     assert code == 2 and "another docnmf run is writing to" in err
     assert stdout == ""  # refused before the fit
+    assert early[0] == 2 and "another docnmf run is writing to" in early[2]
     assert cluster(tmp_path / "l.csv", out, capsys)[0] == 0  # the lock died with its holder
 
 

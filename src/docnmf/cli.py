@@ -967,6 +967,26 @@ _READ_OPTIONS = {"input": "the input", "model": "the model folder",
                  "must_link": "the must-link file", "cannot_link": "the cannot-link file"}
 
 
+#: The commands that write a result folder (-o) through OutputFolder, each checked before its
+#: work: a folder that cannot be written, or one a run is writing, fails at once, not after
+#: the input is read (seconds on 20 Newsgroups). The checks are made again under the lock.
+_WRITES_FOLDER = ("demo", "cluster", "assign", "choose-k", "evaluate", "reproduce")
+
+
+def _check_output_early(args) -> None:
+    from .io import OutputFolderError, check_not_busy, check_output_folder
+
+    outdir = getattr(args, "output", None)
+    if outdir is None or args.command not in _WRITES_FOLDER or getattr(args, "list", False):
+        return
+    _check_not_read(outdir, args)
+    try:
+        check_output_folder(outdir, "cluster" if args.command == "demo" else args.command)
+        check_not_busy(outdir)
+    except OutputFolderError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _check_not_read(outdir: Path, args) -> None:
     """A usage error when publishing ``outdir`` would replace what the command reads: the
     folder itself, or a folder holding it (a result folder is replaced whole)."""
@@ -1814,6 +1834,7 @@ def _main(argv: Sequence[str] | None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             _check_current_folder()
+            _check_output_early(args)
             return COMMANDS[args.command](args)
     except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)

@@ -551,6 +551,29 @@ def folder_lock(folder: str | os.PathLike) -> Iterator[None]:
         _release(path, fd)
 
 
+def check_not_busy(folder: str | os.PathLike) -> None:
+    """An :class:`OutputFolderError` when a run is writing ``folder`` now (it holds the lock);
+    the lock is not kept: a run checks this before its work and takes the lock after."""
+    given = Path(folder)
+    target = Path(os.path.realpath(given))
+    path = target.parent / f".{_beside_stem(target.name)}.lock"
+    if fcntl is None or not path.exists():
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return                  # gone meanwhile, or unreadable: the run's own lock will tell
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise OutputFolderError(f"another docnmf run is writing to {given} (it holds "
+                                    f"{path}); wait for it to end or give another -o") from None
+        raise
+    finally:
+        os.close(fd)
+
+
 def _release(path: Path, fd: int) -> None:
     """Give up the lock file ``path`` held open as ``fd``: removed while still held, so a run
     that opened it meanwhile sees it gone (:func:`_lock`), then closed, which releases it."""
