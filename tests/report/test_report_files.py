@@ -506,3 +506,13 @@ def test_scores_keep_three_decimals_and_classes_sort_by_their_numbers():
     # each row keeps its own counts: t10's one document is in cluster 10
     t10 = re.search(r"<tr><th>t10</th>(.*?)</tr>", _confusion(metrics)).group(1)
     assert [int(v) for v in re.findall(r">(\d+)</td>", t10)].index(1) == 10
+
+
+def test_the_search_box_says_it_finds_the_documents_on_the_map():
+    """On 150,000 documents the map holds a sample, and search found only those, without a
+    word of it."""
+    from docnmf.report.html import _search_hint
+
+    assert _search_hint({"id": ["d"] * 1009}, 150_000) == \
+        "Find documents by id or word (the 1,009 of 150,000 on the map)"
+    assert _search_hint({"id": ["d"] * 80}, 80) == "Find documents by id or word"

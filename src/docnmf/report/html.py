@@ -161,6 +161,14 @@ def _metrics(metrics: dict | None, confusion: bool = True) -> str:
             f'purity {_score(metrics.get("purity"))}</p>')
 
 
+def _search_hint(m: dict, n_docs: int) -> str:
+    """The search box's hint: it finds the documents on the map, a sample of a large corpus."""
+    on_map = len(m.get("id") or [])
+    if 0 < on_map < n_docs:
+        return f"Find documents by id or word (the {on_map:,} of {n_docs:,} on the map)"
+    return "Find documents by id or word"
+
+
 def _score(value: Any) -> str:
     """A score in [0, 1] to three decimals, as the command prints it (0.99989 is "1.000", not
     the "1" of three significant digits, which reads as exact)."""
@@ -551,8 +559,8 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
         f'<a href="#objective">{"Consensus" if run.get("consensus_members") else "Objective"}'
         f'</a>{"<a href=#choose-k>Choosing k</a>" if choose_k else ""}'
-        '<input id="search" type="search" '
-        'placeholder="Find documents by id or word" aria-label="search"></nav>'
+        f'<input id="search" type="search" placeholder="{_e(_search_hint(m, len(folder.ids)))}" '
+        f'title="{_e(_search_hint(m, len(folder.ids)))}" aria-label="search"></nav>'
         '<div id="search-results" hidden></div></header><main>',
         _overview(folder),
         _canvas_section("map", "Map of the documents", map_caption, 720, 520).replace(
