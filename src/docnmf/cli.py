@@ -888,6 +888,7 @@ def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
     from .model import ModelSaveError
     from .pipeline import write_run
 
+    logger.info("writing the results")     # seconds on a large corpus (the report's map)
     try:
         with _interrupts_held():
             # the extra files first: the report, written last, shows them (choose_k.json)

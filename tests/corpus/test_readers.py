@@ -437,3 +437,20 @@ def test_records_without_their_text_are_named(tmp_path):
                                          r"\(line 2, line 3\): read as empty documents"):
         c = read_jsonl(tmp_path / "a.jsonl")
     assert c.texts == ["stars", "", "", ""]
+
+
+def test_a_long_read_says_how_far_it_got(tmp_path, caplog, monkeypatch):
+    """Reading 120,000 files took 12 s with one line, "reading big_folder", before it."""
+    import docnmf.corpus.readers as readers
+
+    for i in range(4):
+        (tmp_path / f"{i}.txt").write_text(f"document {i}")
+    monkeypatch.setattr(readers, "PROGRESS_S", 0.0)
+    with caplog.at_level("INFO", logger="docnmf"):
+        readers.read_folder(tmp_path)
+    assert f"read 3 of 4 files in {tmp_path}" in caplog.text
+    monkeypatch.setattr(readers, "PROGRESS_S", 3600.0)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="docnmf"):
+        readers.read_folder(tmp_path)
+    assert "files in" not in caplog.text       # a quick read says nothing

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -29,6 +30,9 @@ from .formats import duc_text, read_mat
 __all__ = ["read_folder", "read_csv", "read_jsonl", "read_corpus"]
 
 logger = logging.getLogger(__name__)
+
+#: Seconds between the progress lines of a long read.
+PROGRESS_S = 5.0
 
 #: A file holding one NIST tagged document (TREC, DUC): a ``<DOC>`` element with a ``<TEXT>``.
 _TAGGED = re.compile(r"\A\s*<DOC>.*?<TEXT[^>]*>.*?</TEXT>.*?</DOC>\s*\Z",
@@ -227,7 +231,11 @@ def read_folder(
     texts, labels, ids = [], [], []
     files, skipped = _files_under(root, pattern, follow_outside_links)
     tagged = 0
-    for file in files:
+    shown = time.monotonic() + PROGRESS_S
+    for n_read, file in enumerate(files):
+        if time.monotonic() >= shown:       # 120,000 files take seconds: say how far
+            logger.info("read %s of %s files in %s", f"{n_read:,}", f"{len(files):,}", root)
+            shown = time.monotonic() + PROGRESS_S
         rel = file.relative_to(root)
         data = _read_bytes(file, encoding)
         if _binary(data):
