@@ -134,3 +134,18 @@ def test_a_summary_of_news_posts_is_made_of_their_own_sentences():
     note = ("Note: the comet is back. Subject to weather, we will watch it tonight. "
             "Everyone is welcome to join the watch.")
     assert "Note: the comet is back." in summarize_texts([note, note.upper()], length="60w")
+
+
+def test_a_summary_of_web_pages_is_made_of_their_text():
+    """Saved HTML pages were summarized as their markup: each page one "sentence" from
+    <!DOCTYPE html> through the script to &amp;."""
+    page = ("<!DOCTYPE html><html><head><title>Comet</title><script>var s = 'No. Not this.';"
+            "</script><style>p {{color: red}}</style></head><body><p>{}</p><p>{}</p></body>"
+            "</html>")
+    pages = [page.format("The comet will pass close to the sun next spring.",
+                         "Telescopes will see its tail best &amp; brightest."),
+             page.format("Amateur astronomers plan night watches in the hills.",
+                         "Its orbit was measured from photographs last year.")]
+    summary = summarize_texts(pages, length="60w", random_state=0)
+    assert "Telescopes will see its tail best & brightest." in summary.splitlines()
+    assert "<" not in summary and "var s" not in summary and "color" not in summary

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from html.parser import HTMLParser
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,11 +48,46 @@ _FIELD = re.compile(r"([A-Za-z][\w.-]*):[ \t]")
 _ATTRIBUTION = re.compile(r"\b(?:writes|wrote|said):\s*$")
 
 
+class _HTMLText(HTMLParser):
+    """The text of an HTML page: no markup, script or style; blocks as paragraphs."""
+
+    BLOCKS = frozenset("p div br li ul ol h1 h2 h3 h4 h5 h6 tr td th table section article "
+                       "header footer nav blockquote pre title".split())
+    HIDDEN = frozenset(["script", "style", "noscript", "template"])
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in self.HIDDEN
+        if tag in self.BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in self.HIDDEN and self.hidden > 0
+        if tag in self.BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def _html_text(text: str) -> str:
+    parser = _HTMLText()
+    parser.feed(text)
+    parser.close()
+    return "".join(parser.parts)
+
+
 def body_of(text: str) -> str:
     r"""``text`` without what a mail or news post (20 Newsgroups) holds besides its own
     sentences: the header block (lines of ``Field: value`` up to the first blank line, the
     first a mail field, at least two in all), quoted lines (``>``) and the line introducing
-    them (``... writes:``). Other texts are returned as they are.
+    them (``... writes:``); an HTML page (``<!DOCTYPE html`` or ``<html`` first) as its text,
+    without markup, scripts or styles. Other texts are returned as they are.
 
     Examples
     --------
@@ -61,6 +97,8 @@ def body_of(text: str) -> str:
     >>> body_of("Note: the comet is back.\nSubject: none\n\nMore.")
     'Note: the comet is back.\nSubject: none\n\nMore.'
     """
+    if text.lstrip()[:15].lower().startswith(("<!doctype html", "<html")):
+        return _html_text(text)         # a saved web page: its text, not its markup
     head, blank, rest = text.replace("\r\n", "\n").partition("\n\n")
     lines = head.strip("\n").split("\n")
     first = _FIELD.match(lines[0])
