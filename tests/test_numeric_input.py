@@ -90,6 +90,10 @@ def test_vectorizer_refuses_missing_texts():
         DocumentVectorizer(min_df=1).fit([ "a text", float("nan")])
     with pytest.raises(ValueError, match="document 0 is bytes"):
         DocumentVectorizer(min_df=1).fit([b"bytes"])
+    # a number is no missing text: "give missing texts as ''" did not fit it
+    with pytest.raises(ValueError, match=r"document 0 is int 123, not a string; give every "
+                                         r"document as its text"):
+        DocumentVectorizer(min_df=1).fit([123, "a text"])
 
 
 @pytest.mark.parametrize("metric", [clustering_accuracy, nmi, purity])

@@ -278,9 +278,11 @@ def as_text_list(raw_documents, where: str = "") -> list[str]:
     for i, d in enumerate(docs):
         if not isinstance(d, str):
             # str(nan) would become the term "nan", str(b"x") the terms "b" and "x"
+            missing = d is None or (isinstance(d, float) and d != d)
             fix = ("decode it first (e.g. text.decode('utf-8'))"
                    if isinstance(d, (bytes, bytearray)) else
-                   "give missing texts as '' (e.g. pandas' fillna(''))")
+                   "give missing texts as '' (e.g. pandas' fillna(''))" if missing else
+                   "give every document as its text (str(...) if it is one)")
             raise ValueError(f"document {i}{where} is {type(d).__name__} {d!r:.40}, not a "
                              f"string; {fix}")
     return docs
