@@ -98,6 +98,8 @@ def test_cluster_folder_writes_outputs(folder, tmp_path, capsys):
     assert "numpy" in record["packages"] and record["timings"]["fit_s"] >= 0
     metrics = json.loads((out_dir / "metrics.json").read_text())
     assert metrics["accuracy"] == 1.0
+    # scikit-learn's NMI normalizes by the mean by default: which one this is, is written
+    assert metrics["nmi_normalization"] == "max"
     assert not list(out_dir.glob(".*.tmp"))  # no temporary files left behind
     assert {p: p.read_bytes() for p in folder.rglob("*.txt")} == before  # input untouched
 

@@ -18,8 +18,8 @@ import numpy as np
 from sklearn.metrics import normalized_mutual_info_score
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["confusion_matrix", "clustering_accuracy", "best_mapping", "nmi", "purity",
-           "score_all"]
+__all__ = ["NMI_NORMALIZATION", "confusion_matrix", "clustering_accuracy", "best_mapping", "nmi",
+           "purity", "score_all"]
 
 NMINormalization = Literal["max", "min", "arithmetic", "geometric", "joint"]
 
@@ -200,6 +200,11 @@ def purity(y_true: Sequence, y_pred: Sequence) -> float:
     """
     C, _, _ = confusion_matrix(y_true, y_pred)
     return float(C.max(axis=0).sum() / C.sum())
+
+
+#: How :func:`nmi` normalizes, as the papers do: by max(H(C), H(C')). scikit-learn's
+#: normalized_mutual_info_score divides by their arithmetic mean by default, which gives more.
+NMI_NORMALIZATION = "max"
 
 
 def score_all(y_true: Sequence, y_pred: Sequence) -> dict[str, float]:

@@ -185,6 +185,7 @@ def test_the_same_result_files_as_the_in_memory_command(tmp_path, capsys):
         assert scores[0][key] == pytest.approx(scores[1][key], rel=1e-12), key
     assert scores[0]["n_unlabelled"] == scores[1]["n_unlabelled"] == 2
     assert scores[0]["multi_label_documents"] == scores[1]["multi_label_documents"] == 1
+    assert scores[0]["nmi_normalization"] == scores[1]["nmi_normalization"] == "max"
 
 
 def test_a_scheduler_without_workers_is_waited_for_then_named(tmp_path, capsys, monkeypatch):

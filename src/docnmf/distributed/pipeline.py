@@ -36,7 +36,7 @@ from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..diagnostics import small_clusters_of_sizes, warning_lines
 from ..io import write_csv, write_json, writes_folder
-from ..metrics import confusion_matrix, score_all
+from ..metrics import NMI_NORMALIZATION, confusion_matrix, score_all
 from ..model import ClusteringModel, save
 from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
@@ -191,7 +191,7 @@ def _scores(table: dict[str, np.ndarray], unassigned: int = 0, unlabelled: int =
     y_pred = np.repeat(np.tile(np.arange(k), len(classes)), C.ravel())
     out: dict[str, Any] = score_all(y_true, y_pred)
     counts, names, clusters = confusion_matrix(y_true, y_pred)
-    out.update({"n_scored": int(C.sum()), "n_classes": len(classes),
+    out.update({"nmi_normalization": NMI_NORMALIZATION, "n_scored": int(C.sum()), "n_classes": len(classes),
                 "multi_label_documents": int(multi_label),
                 "confusion": {"classes": names.tolist(), "clusters": clusters.tolist(),
                               "counts": counts.tolist()}})
