@@ -378,3 +378,14 @@ def test_a_folder_of_another_command_is_not_replaced(tmp_path, capsys):
     assert main(["report", str(tmp_path / "out")]) == 0               # report adds to it
     assert json.loads((tmp_path / "out" / MARKER).read_text())["command"] == "cluster"
     assert cluster(src, tmp_path / "out", capsys)[0] == 0
+
+
+def test_replacing_an_earlier_run_is_said(tmp_path, capsys):
+    """A run into an existing result folder replaced it without a word."""
+    out = tmp_path / "out"
+    src = corpus_csv(tmp_path / "l.csv")
+    for said in (False, True):
+        assert main(["cluster", str(src), "-k", "2", "--min-df", "1", "-o", str(out)]) == 0
+        err = capsys.readouterr().err
+        assert ("holds an earlier run's results: they are replaced once this run's are "
+                "written" in err) is said
