@@ -43,6 +43,13 @@ def test_assign_places_new_documents_in_the_layout_of_cluster(fitted, tmp_path, 
     assert list(csv.reader(open(tmp_path / "a" / "unassigned.csv")))[1][0] == "food/junk.txt"
     record = json.loads((tmp_path / "a" / "run.json").read_text())
     assert record["parameters"]["source_model"]["fitted_documents"] == 8
+    # the objectives copied beside the placement are the model's fit's, and say so
+    fit_record = json.loads((fitted / "run.json").read_text())
+    assert record["objective_history"] == fit_record["objective_history"]
+    assert record["objectives_of"] == "the fit of the model that placed these documents"
+    assert "objectives_of" not in fit_record
+    assert "the fit of the model that placed these documents: objective" in \
+        (tmp_path / "a" / "report.html").read_text()
     assert json.loads((tmp_path / "a" / "metrics.json").read_text())["n_unassigned"] == 1
     assert "garlic" in out                                  # the model's keywords
     # keywords the new documents never use leave their pairs out of the coherence (was inf)

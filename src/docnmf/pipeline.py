@@ -550,6 +550,9 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         **({"start_restart_objectives": model.start_restart_objectives_}
            if getattr(model, "start_restart_objectives_", None) is not None else {}),
         "n_iter": getattr(model, "n_iter_", None),
+        # docnmf assign fits nothing: the objectives above are those of the model's own fit
+        **({"objectives_of": "the fit of the model that placed these documents"}
+           if "assign_s" in run.timings else {}),
         **({"consensus_members": {name: round(float(a), 6) for name, a in
                                   zip(model.members_, model.member_agreement_)}}
            if hasattr(model, "member_agreement_") else {}),

@@ -359,6 +359,8 @@ def _objective(f: RunFolder) -> str:
                     + (", where the factors were rescaled between rounds (the convention of "
                        "Cai et al.'s code)" if str(run.get("parameters", {}).get("method", ""))
                        .startswith(("cf", "lccf")) else ""))
+    if run.get("objectives_of"):       # placed by docnmf assign: no fit of these documents
+        caption = f"{run['objectives_of']}: {caption}"
     chart = (_restarts_chart(start_restarts, "NMF's objective at the end of each of its restarts "
                              "(the lowest gave the start)",
                              one="One run, from NMF's solution: NMF's start is deterministic "
