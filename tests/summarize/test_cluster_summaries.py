@@ -149,3 +149,40 @@ def test_a_summary_of_web_pages_is_made_of_their_text():
     summary = summarize_texts(pages, length="60w", random_state=0)
     assert "Telescopes will see its tail best & brightest." in summary.splitlines()
     assert "<" not in summary and "var s" not in summary and "color" not in summary
+
+
+@pytest.mark.parametrize("post, body", [
+    # a signature, after "-- " or "--": a name, an address, a motto, repeated in every post
+    ("From: a@b.edu\nSubject: orbits\n\nThe comet is back.\n-- \nJohn Doe | Phone 555-0100\n",
+     "The comet is back."),
+    ("From: a@b.edu\nSubject: orbits\n\nThe comet is back.\n--\n\"Per aspera.\" -- J.\n",
+     "The comet is back."),
+    # an attribution wrapped over two lines left its first half
+    ("From: a@b\nSubject: x\n\nIn article <1@abc.edu> jdoe@abc.edu (John\nDoe) writes:\n"
+     "> q\nMy reply is here.\n", "My reply is here."),
+    # a note opening with Summary: / Keywords: lines is no post
+    ("Summary: Revenue grew strongly.\nKeywords: revenue\n\nBody text.",
+     "Summary: Revenue grew strongly.\nKeywords: revenue\n\nBody text."),
+    ("\ufeffPlain text. Second.", "Plain text. Second."),
+])
+def test_a_post_s_signature_and_wrapped_attribution_are_no_sentences(post, body):
+    from docnmf.summarize.matrices import body_of
+
+    assert body_of(post).strip() == body
+
+
+@pytest.mark.parametrize("start", [
+    "<!-- saved from url=(0042)https://example.com/news/story-1.html -->\n<html>",
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN">'
+    "<html>",
+    "\ufeff<!DOCTYPE html><html>",
+    "<head>",
+])
+def test_saved_pages_are_read_as_pages_whatever_comes_before_their_markup(start):
+    """Only pages starting <!doctype html or <html were: a browser's "saved from" comment, an
+    XML declaration, a byte-order mark or a fragment starting <head> went in as markup."""
+    from docnmf.summarize.matrices import body_of
+
+    page = start + ("<head><script>var s = 'No. Not this.';</script></head><body><p>The comet "
+                    "is back.</p></body></html>")
+    assert " ".join(body_of(page).split()) == "The comet is back."

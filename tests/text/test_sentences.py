@@ -34,6 +34,10 @@ from docnmf.text.sentences import split_sentences
     ("Le président a parlé. À Paris, il pleut. Ésta es.",
      ["Le président a parlé.", "À Paris, il pleut.", "Ésta es."]),
     ("une fin. été commence", ["une fin. été commence"]),
+    # Spanish opens questions and exclamations with ¿ and ¡, French quotes with «
+    ("Ganó el partido. ¿Quién marcó? ¡Fue él! «Muy contentos.» Los aficionados celebraron.",
+     ["Ganó el partido.", "¿Quién marcó?", "¡Fue él!", "«Muy contentos.»",
+      "Los aficionados celebraron."]),
     # DUC opens some quotes with '' (no space before the word); '' and a space closes one
     ("Charges of genocide. ''This is painful,'' she said.",
      ["Charges of genocide.", "''This is painful,'' she said."]),

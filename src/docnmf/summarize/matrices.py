@@ -39,13 +39,19 @@ def split_news_sentences(text: str) -> list[str]:
     return split_sentences(text, rules="news")
 
 
-#: Header fields that open a mail or news post (RFC 5322 / 1036), lower-cased.
-_MAIL_FIELDS = frozenset("""from subject newsgroups path date message-id organization lines xref
-    to cc reply-to sender article-i.d. nntp-posting-host received return-path mime-version
-    content-type followup-to references distribution keywords summary expires""".split())
+#: Header fields a mail or news post opens with (RFC 5322 / 1036), lower-cased; the block may
+#: hold any other field after the first ("Summary:" or "Keywords:" first is a note, not a post).
+_MAIL_FIELDS = frozenset("""from subject newsgroups path date message-id organization xref
+    to reply-to sender article-i.d. received return-path""".split())
 _FIELD = re.compile(r"([A-Za-z][\w.-]*):[ \t]")
 #: The line that introduces a quotation in a post.
 _ATTRIBUTION = re.compile(r"\b(?:writes|wrote|said):\s*$")
+#: The line that opens a signature ("-- ", or "--" as many posts write it).
+_SIGNATURE = re.compile(r"--[ \t]*")
+#: What a saved web page may start with before its markup: a byte-order mark, white space, an
+#: XML declaration, comments (a browser's "saved from url" note).
+_PAGE_PREAMBLE = re.compile(r"(?:\ufeff|\s+|<\?xml[^>]*\?>|<!--.*?-->)*", re.DOTALL)
+_PAGE_START = ("<!doctype html", "<html", "<head", "<body")
 
 
 class _HTMLText(HTMLParser):
@@ -86,8 +92,10 @@ def body_of(text: str) -> str:
     r"""``text`` without what a mail or news post (20 Newsgroups) holds besides its own
     sentences: the header block (lines of ``Field: value`` up to the first blank line, the
     first a mail field, at least two in all), quoted lines (``>``) and the line introducing
-    them (``... writes:``); an HTML page (``<!DOCTYPE html`` or ``<html`` first) as its text,
-    without markup, scripts or styles. Other texts are returned as they are.
+    them (``... writes:``, over one line or two) and its signature (from a ``--`` line on); an
+    HTML page (``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` first, after any
+    byte-order mark, XML declaration and comments) as its text, without markup, scripts or
+    styles. Other texts are returned as they are.
 
     Examples
     --------
@@ -97,7 +105,9 @@ def body_of(text: str) -> str:
     >>> body_of("Note: the comet is back.\nSubject: none\n\nMore.")
     'Note: the comet is back.\nSubject: none\n\nMore.'
     """
-    if text.lstrip()[:15].lower().startswith(("<!doctype html", "<html")):
+    text = text.lstrip("\ufeff")      # a byte-order mark is no text
+    start = _PAGE_PREAMBLE.match(text[:4096]).end()
+    if text[start:start + 15].lower().startswith(_PAGE_START):
         return _html_text(text)         # a saved web page: its text, not its markup
     head, blank, rest = text.replace("\r\n", "\n").partition("\n\n")
     lines = head.strip("\n").split("\n")
@@ -106,8 +116,17 @@ def body_of(text: str) -> str:
             or first.group(1).lower() not in _MAIL_FIELDS \
             or not all(_FIELD.match(line) or line[:1] in (" ", "\t") for line in lines):
         return text
-    return "\n".join(line for line in rest.split("\n")
-                     if not line.lstrip().startswith(">") and not _ATTRIBUTION.search(line))
+    kept, lines = [], rest.split("\n")
+    for i, line in enumerate(lines):
+        if _SIGNATURE.fullmatch(line):
+            break                       # the signature: a name, an address, a motto
+        # an attribution wrapped over two lines ("In article <1@a> j@a (John" / "Doe)
+        # writes:"): its first line goes with the second
+        wrapped = line.startswith("In article") and i + 1 < len(lines) \
+            and _ATTRIBUTION.search(lines[i + 1])
+        if not (line.lstrip().startswith(">") or _ATTRIBUTION.search(line) or wrapped):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 @dataclass(frozen=True)

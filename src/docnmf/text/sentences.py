@@ -158,11 +158,12 @@ SENTENCE_OPENERS = frozenset({
 
 #: A mark, closing quotes or brackets, space, and the next word (a boundary only if that word
 #: opens with a capital letter of any script, or a digit: see _is_boundary), perhaps after an
-#: opening quote or bracket: ``, a typographic one, or '' as DUC writes some, right before the
-#: word ('' and a space is a quote closed late).
+#: opening quote, bracket or mark: ``, a typographic quote or guillemet, Spanish ¿ and ¡, or ''
+#: as DUC writes some, right before the word ('' and a space is a quote closed late).
 _BOUNDARY = re.compile(
-    r"""(?P<punct>[.!?]+)(?P<close>(?:''|["'\u201d\u2019)\]])*)(?P<space>\s+)"""
-    r"""(?=(?P<next>(?:(?:``|["'\u201c\u2018(\[])\s*|'')?(?P<word>\w[\w'-]*)))"""
+    r"""(?P<punct>[.!?]+)(?P<close>(?:''|["'\u201d\u2019\u00bb)\]])*)(?P<space>\s+)"""
+    r"""(?=(?P<next>(?:(?:``|["'\u201c\u2018\u00ab\u00bf\u00a1(\[])\s*|'')?"""
+    r"""(?P<word>\w[\w'-]*)))"""
 )
 _ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
