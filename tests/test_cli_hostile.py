@@ -264,7 +264,9 @@ def test_a_second_ctrl_c_while_results_are_written_stops_at_once(capfd):
             os.kill(os.getpid(), signal.SIGINT)
             for _ in range(1000):
                 done.append(1)
-            assert "stopping once the files being written are done" in capfd.readouterr().err
+            said = capfd.readouterr().err
+            assert "stopping once the files being written are done" in said
+            assert "then discarded and the folder keeps what it held" in said
             os.kill(os.getpid(), signal.SIGINT)
             for _ in range(1000):
                 done.append(2)

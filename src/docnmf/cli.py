@@ -866,8 +866,9 @@ def _interrupts_held() -> Iterator[None]:
     def on_signal(signum, frame):
         received.append(signum)
         if len(received) == 1:      # os.write: logging may hold a lock the handler interrupted
-            os.write(2, b"docnmf: stopping once the files being written are done "
-                        b"(again to stop now)\n")
+            os.write(2, b"docnmf: stopping once the files being written are done; they are "
+                        b"then discarded and the folder keeps what it held (again to stop now)"
+                        b"\n")
             return
         restore()
         stop(signum)
@@ -1145,8 +1146,9 @@ def _cmd_report(args) -> int:
     try:
         with folder_lock(args.outdir):     # not while a run replaces the folder
             path = write_report(args.outdir)
-    except OutputFolderError as exc:
-        raise UsageError(str(exc)) from None
+    except OutputFolderError:
+        raise UsageError(f"another docnmf run is writing to {args.outdir}: run docnmf report "
+                         "once it has ended (it writes report.html itself)") from None
     except ReportError as exc:
         raise UsageError(str(exc)) from None
     except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:

@@ -91,7 +91,9 @@ def test_report_command_waits_for_no_run_but_refuses_while_one_writes(demo_out, 
     before = (demo_out / "report.html").read_bytes()
     with pytest.raises(Stopped), OutputFolder(demo_out):    # a run holds the folder's lock
         assert main(["report", str(demo_out)]) == 2
-        assert f"another docnmf run is writing to {demo_out}" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert f"another docnmf run is writing to {demo_out}: run docnmf report once" in err
+        assert "give another -o" not in err     # report has no -o
         assert (demo_out / "report.html").read_bytes() == before
         raise Stopped
     assert main(["report", str(demo_out)]) == 0
