@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -389,3 +390,28 @@ def test_replacing_an_earlier_run_is_said(tmp_path, capsys):
         err = capsys.readouterr().err
         assert ("holds an earlier run's results: they are replaced once this run's are "
                 "written" in err) is said
+
+
+def test_a_run_holds_its_folder_from_its_start_to_its_end(tmp_path, capsys):
+    """The lock was taken only when the results were written: a second run into the folder
+    started meanwhile was accepted (and replaced later), and a docnmf report taken at the
+    moment the first run reached its writing made it fail, its work lost."""
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0     # a folder to replace
+    first = subprocess.Popen(
+        [sys.executable, "-m", "docnmf", "cluster", "demo", "-k", "auto", "--k-range", "2-25",
+         "-o", str(out)], stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src")))
+    try:
+        assert first.stderr.readline()      # it has started: its lock is held
+        code, _, err = cluster(tmp_path / "l.csv", out, capsys)
+        assert code == 2 and "another docnmf run is writing to" in err
+        assert main(["report", str(out)]) == 2
+        assert "another docnmf run is writing to" in capsys.readouterr().err
+        _, rest = first.communicate(timeout=300)
+    finally:
+        first.kill()
+        first.wait()
+    assert first.returncode == 0, rest
+    assert json.loads((out / "run.json").read_text())["corpus"]["name"] == "demo"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")]

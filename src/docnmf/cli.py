@@ -11,7 +11,7 @@ import re
 import signal
 import sys
 import warnings
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -970,23 +970,31 @@ _READ_OPTIONS = {"input": "the input", "model": "the model folder",
 
 
 #: The commands that write a result folder (-o) through OutputFolder, each checked before its
-#: work: a folder that cannot be written, or one a run is writing, fails at once, not after
-#: the input is read (seconds on 20 Newsgroups). The checks are made again under the lock.
+#: work and its folder's lock held to its end: a folder that cannot be written, or one a run
+#: is writing, fails at once, not after the input is read (seconds on 20 Newsgroups), and no
+#: other run can take the lock meanwhile. The checks are made again when the folder is written.
 _WRITES_FOLDER = ("demo", "cluster", "assign", "choose-k", "evaluate", "reproduce")
 
 
-def _check_output_early(args) -> None:
-    from .io import OutputFolderError, check_not_busy, check_output_folder
+@contextmanager
+def _output_held(args) -> Iterator[None]:
+    """Check the command's -o before its work and hold the folder's lock to its end."""
+    from .io import OutputFolderError, check_output_folder, run_lock
 
     outdir = getattr(args, "output", None)
     if outdir is None or args.command not in _WRITES_FOLDER or getattr(args, "list", False):
+        yield
         return
     _check_not_read(outdir, args)
-    try:
-        check_output_folder(outdir, "cluster" if args.command == "demo" else args.command)
-        check_not_busy(outdir)
-    except OutputFolderError as exc:
-        raise UsageError(str(exc)) from None
+    with ExitStack() as held:
+        try:
+            check_output_folder(outdir, "cluster" if args.command == "demo" else args.command)
+            held.enter_context(run_lock(outdir))
+        except OutputFolderError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:      # the lock file beside the folder cannot be made
+            raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
+        yield
 
 
 def _check_not_read(outdir: Path, args) -> None:
@@ -1841,8 +1849,8 @@ def _main(argv: Sequence[str] | None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             _check_current_folder()
-            _check_output_early(args)
-            return COMMANDS[args.command](args)
+            with _output_held(args):
+                return COMMANDS[args.command](args)
     except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 2

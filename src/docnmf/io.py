@@ -212,7 +212,8 @@ class OutputFolder:
         check_output_folder(self.given, self.command)
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self._lock_path = self._beside("lock")
-        self._lock_fd = _lock(self._lock_path, self.given)
+        # held for the whole run already (run_lock), or taken now until the folder is written
+        self._lock_fd = None if self._lock_path in _HELD else _lock(self._lock_path, self.given)
         try:
             self._remove_leftovers()
             self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
@@ -551,27 +552,29 @@ def folder_lock(folder: str | os.PathLike) -> Iterator[None]:
         _release(path, fd)
 
 
-def check_not_busy(folder: str | os.PathLike) -> None:
-    """An :class:`OutputFolderError` when a run is writing ``folder`` now (it holds the lock);
-    the lock is not kept: a run checks this before its work and takes the lock after."""
+#: Locks this process holds for the whole of a run (:func:`run_lock`), by lock file: the
+#: run's :class:`OutputFolder` uses the one held rather than taking it again.
+_HELD: dict[Path, int] = {}
+
+
+@contextlib.contextmanager
+def run_lock(folder: str | os.PathLike) -> Iterator[None]:
+    """Hold the lock of the result folder ``folder`` from before a run's work to its end (an
+    :class:`OutputFolderError` at once when another run holds it), so that a second run into
+    the folder fails at once, and nothing else can take the lock while this run works (and
+    make it fail at the end, its work lost). Nothing is held where the folder's parent does
+    not exist yet: no other run can be writing there."""
     given = Path(folder)
     target = Path(os.path.realpath(given))
     path = target.parent / f".{_beside_stem(target.name)}.lock"
-    if fcntl is None or not path.exists():
+    if not target.parent.is_dir() or path in _HELD:
+        yield
         return
+    _HELD[path] = _lock(path, given)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return                  # gone meanwhile, or unreadable: the run's own lock will tell
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            raise OutputFolderError(f"another docnmf run is writing to {given} (it holds "
-                                    f"{path}); wait for it to end or give another -o") from None
-        raise
+        yield
     finally:
-        os.close(fd)
+        _release(path, _HELD.pop(path))
 
 
 def _release(path: Path, fd: int) -> None:
