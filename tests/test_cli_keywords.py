@@ -126,3 +126,24 @@ def test_keywords_say_when_the_texts_are_not_english(tmp_path, capsys, texts, sa
     err = capsys.readouterr().err
     assert said in err
     assert "--no-stem" not in err      # not an option of this command
+
+
+def test_summaries_per_cluster_and_placements_say_it_once_with_advice_that_applies(tmp_path,
+                                                                                   capsys):
+    """summarize -k said it twice, the second time with cluster's options, which summarize
+    refuses; assign advised --no-stem to a model fitted without stemming."""
+    sentences = ["Selon le ministre, ces aides seront versées dès le mois prochain aux entreprises.",
+                 "L'équipe nationale a remporté le match grâce à deux buts marqués en seconde "
+                 "mi-temps."]
+    for i in range(60):
+        (tmp_path / f"{i:02d}.txt").write_text(" ".join([sentences[i % 2]] * 6), encoding="utf-8")
+    assert main(["summarize", str(tmp_path), "--per-cluster", "-k", "2", "--length", "20w"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("do not look English") == 1 and "try docnmf cluster --no-stem" in err
+    out = tmp_path.parent / f"{tmp_path.name}-out"
+    assert main(["-q", "cluster", str(tmp_path), "-k", "2", "--min-df", "1", "--no-stem",
+                 "--max-df", "0.5", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["assign", str(out), str(tmp_path), "-o", str(out.parent / "placed")]) == 0
+    line = next(x for x in capsys.readouterr().err.splitlines() if "do not look English" in x)
+    assert "try" not in line and "Porter" not in line

@@ -305,6 +305,23 @@ def test_german_text_is_called_not_english_and_not_stemmed(caplog):
     assert hints["not_english"] and hints["english_stop_word_share"] < 0.1
     assert not hints["stemmed"] and "stemmed already" not in caplog.text
     assert "the texts do not look English" in caplog.text and "--no-stem" in caplog.text
+    # read already without stemming and with a low max_df, nothing is left to advise (it still
+    # advised both, and spoke of the Porter stemming)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        cluster_corpus(corpus, 2, "nmf", vectorizer_params={"min_df": 1, "stem": False,
+                                                            "max_df": 0.5})
+    line = next(x for x in caplog.text.splitlines() if "do not look English" in x)
+    assert line.endswith("and the stop words dropped are English's")
+
+
+def test_the_not_english_advice_names_what_would_change_something():
+    line = diagnostics.not_english_line(0.05, stem=True, max_df=0.4)
+    assert line.endswith("try docnmf cluster --no-stem (stem=False in Python)")
+    line = diagnostics.not_english_line(0.05, stem=False, max_df=0.95)
+    assert "try docnmf cluster --max-df 0.5 (max_df=0.5 in Python): the words in over half" \
+        in line and "Porter" not in line
+    assert diagnostics.not_english_line(0.05, "").endswith("Porter stemming are English's")
 
 
 def test_english_text_is_english():

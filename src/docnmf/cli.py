@@ -1445,7 +1445,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
     if corpus.texts is None:
         raise UsageError(f"{args.input} is a count matrix without texts")
     _check_k_for(args.clusters, len(corpus))
-    _warn_language(corpus.texts, _SENTENCES_OF_RUNS, "")
+    # the clustering below says what it finds of the texts' language (once)
     logger.info("clustering %d documents into %d clusters with %s", len(corpus), args.clusters,
                 args.cluster_method or DEFAULT_METHOD)
     # without --cluster-method, what docnmf cluster runs (a degenerate result clustered again)

@@ -341,17 +341,33 @@ def _unspaced_script(ch: str) -> bool:
             or 0x20000 <= code <= 0x2A6DF or 0xF900 <= code <= 0xFAFF)
 
 
-def not_english_line(stop_share: float, remedy: str = "--no-stem (stem=False in Python) and "
-                                                     "--max-df 0.5 (max_df)") -> str:
-    """What to do with texts whose words are rarely English stop words (``text_hints``);
-    ``remedy``: the options that help, empty for none."""
+def not_english_line(stop_share: float, remedy: str | None = None, *, stem: bool = True,
+                     max_df: float | int = 0.95) -> str:
+    """What to do with texts whose words are rarely English stop words (``text_hints``).
+
+    ``remedy``: the options of the command at hand that help ("" for none); by default,
+    ``docnmf cluster``'s, those of ``stem`` and ``max_df`` (the settings the texts were read
+    with) that would change something.
+    """
     line = (f"the texts do not look English ({stop_share:.0%} of the words are English stop "
-            "words, in English prose about 40%), and the stop words dropped and the Porter "
-            "stemming are English's")
+            "words, in English prose about 40%), and the stop words dropped"
+            + (" and the Porter stemming are" if stem else " are") + " English's")
+    if remedy is None:
+        options = ["--no-stem"] * bool(stem) + ["--max-df 0.5"] * (not _at_most_half(max_df))
+        python = ["stem=False"] * bool(stem) + ["max_df=0.5"] * (not _at_most_half(max_df))
+        remedy = (f"docnmf cluster {' '.join(options)} ({', '.join(python)} in Python)"
+                  if options else "")
     if remedy:
-        line += (f"; for another language, try {remedy}: the words in over half of the "
-                 "documents, most often that language's stop words, are then dropped")
+        line += f"; for another language, try {remedy}"
+        if "max-df" in remedy:
+            line += (": the words in over half of the documents, most often that language's "
+                     "stop words, are then dropped")
     return line
+
+
+def _at_most_half(max_df) -> bool:
+    """A ``max_df`` that drops the words of over half of the documents (a fraction)."""
+    return isinstance(max_df, float) and max_df <= 0.5
 
 
 def empty_vocabulary_hint(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> str:
@@ -520,7 +536,10 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
                      "split the texts into words with spaces first (e.g. with a segmenter such "
                      "as jieba)")
     elif hints.get("not_english"):
-        lines.append(not_english_line(hints["english_stop_word_share"]))
+        read = hints.get("read_with") or {}
+        lines.append(not_english_line(hints["english_stop_word_share"],
+                                      stem=read.get("stem", True),
+                                      max_df=read.get("max_df", 0.95)))
     for name, label in (("must_link", "must-link"), ("cannot_link", "cannot-link")):
         c = report.get("constraints", {}).get(name)
         if c and c["violated"]:

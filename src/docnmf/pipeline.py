@@ -261,7 +261,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     report = _diagnose(corpus, labels, n_clusters, fit_params, constraint_files,
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
                         "reason": "no index term left after preprocessing"}, reps, method, X,
-                       overlap=_with_segments(model, memberships, labels))
+                       overlap=_with_segments(model, memberships, labels),
+                       text_options=vectorizer_params)
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -321,7 +322,9 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
     # cluster sizes describe the model's fit, not the new documents: no small-cluster check
     report = _diagnose(corpus, labels, None, None, None,
                        {"count": int(unplaced.size), "ids": [corpus.ids[i] for i in unplaced],
-                        "reason": "no index term the model knows"})
+                        "reason": "no index term the model knows"},
+                       text_options=(model.vectorizer.get_params()
+                                     if model.vectorizer is not None else None))
     if unplaced.size * 2 > len(corpus):
         logger.warning("most documents (%d of %d) have no term the model knows: is it a model "
                        "of documents like these (their language, their subject)?",
@@ -413,12 +416,14 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               fit_params: dict | None,
               constraint_files: Mapping[str, str | Path] | None,
               unassigned: dict[str, Any], representatives=None,
-              method: str | None = None, X=None, overlap=None) -> dict[str, Any]:
+              method: str | None = None, X=None, overlap=None,
+              text_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning.
 
     ``X``, the matrix clustered, adds the small groups of documents sharing no term with the
     rest (:func:`docnmf.diagnostics.small_isolated_groups`); ``overlap``, the documents with
-    a share in each cluster of overlapping clusters, what a small cluster holds besides.
+    a share in each cluster of overlapping clusters, what a small cluster holds besides;
+    ``text_options``, the vectorizer's settings, which options a finding still advises.
     """
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
@@ -437,6 +442,10 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                        else diagnostics.vocabulary_hints(corpus.vocabulary)
                        if corpus.vocabulary else {}),
     }
+    if report["vocabulary"].get("not_english"):
+        options = {**DocumentVectorizer().get_params(), **(text_options or {})}
+        report["vocabulary"]["read_with"] = {"stem": bool(options["stem"]),
+                                             "max_df": options["max_df"]}
     if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
         report["constraints"] = diagnostics.constraint_report(
             labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)
