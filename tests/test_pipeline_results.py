@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import Stemmer
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 import docnmf
 from docnmf import Corpus, diagnostics
@@ -324,10 +325,31 @@ def test_the_not_english_advice_names_what_would_change_something():
     assert diagnostics.not_english_line(0.05, "").endswith("Porter stemming are English's")
 
 
+@pytest.mark.parametrize("text", [
+    "Regeringen presenterade på tisdagen ett nytt paket för att stödja små företag som "
+    "drabbats av de höga energipriserna. Fackförbunden anser att planen är otillräcklig.",
+    "Hükümet salı günü enerji fiyatlarındaki artıştan etkilenen küçük işletmeleri desteklemek "
+    "için yeni bir paket açıkladı. Sendikalar ise planın yetersiz olduğunu düşünüyor.",
+    "Rząd przedstawił we wtorek nowy pakiet wsparcia dla małych firm dotkniętych wysokimi "
+    "cenami energii. Według ministra pomoc zostanie wypłacona już w przyszłym miesiącu.",
+])
+def test_languages_without_known_function_words_are_not_called_stemmed(text):
+    """Swedish, Turkish and Polish, whose function words the check does not list, were told
+    "the vocabulary looks stemmed already": few of their words end as English ones do."""
+    hints = diagnostics.text_hints([text] * 200)
+    assert hints["not_english"] and not hints["stemmed"]
+
+
 def test_english_text_is_english():
     demo = load_demo()
     hints = diagnostics.text_hints(demo.texts * 3)
     assert not hints["not_english"] and 0.3 < hints["english_stop_word_share"] < 0.5
+    # stripped of its stop words and stemmed, it is still English, and stemmed
+    stem = Stemmer.Stemmer("porter", 0).stemWord
+    words = [w for t in demo.texts for w in re.findall(r"[a-z]+", t.lower())
+             if w not in ENGLISH_STOP_WORDS]
+    hints = diagnostics.text_hints([" ".join(stem(w) for w in words)] * 3)
+    assert not hints["not_english"] and hints["stemmed"]
 
 
 @pytest.mark.parametrize("pairs, message", [
