@@ -210,12 +210,11 @@ def save(model, path: str | os.PathLike) -> Path:
         (staging / MODEL_FILE).write_text(text, encoding="utf-8", errors="backslashreplace")
         os.chmod(staging, 0o777 & ~_umask())
         _replace_folder(staging, path)
-    except BaseException as exc:
+    except BaseException:
+        # an OSError stays one: the folder could not be written (a full disk, a refused
+        # permission), which docnmf cluster reports as it reports its other files
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
-        if isinstance(exc, OSError):
-            raise ModelSaveError(f"cannot write the model to {path}: "
-                                 f"{exc.strerror or exc}") from None
         raise
     return path
 
