@@ -552,3 +552,9 @@ def test_an_overlapping_cluster_with_segments_is_not_called_empty():
                            "22 documents") and "empty" not in line
     assert diagnostics.warning_lines({"small_clusters": [
         {"cluster": 0, "size": 0, "examples": []}]}) == ["cluster 0 is empty"]
+    # a small one says what else it holds, and --method consensus (no overlap) is not advised
+    lines = diagnostics.warning_lines({"small_clusters": [
+        {"cluster": 3, "size": 2, "examples": ["a", "b"], "with_segments": 5}]}, "nma")
+    assert lines == ["cluster 3 has only 2 of the documents (under 1% of them or under 3, and "
+                     "under half the mean size): a, b; 5 documents have segments in it "
+                     "(clusters overlap)"]

@@ -509,11 +509,15 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
         if not c["size"]:
             lines.append(f"cluster {c['cluster']} is empty")
             continue
+        beside = (f"; {documents_phrase(c['with_segments'])} have segments in it (clusters "
+                  "overlap)" if c.get("with_segments", 0) > c["size"] else "")
         lines.append(f"cluster {c['cluster']} has only {c['size']} of the documents (under "
                      f"{SMALL_SHARE:.0%} of them or under {SMALL_SIZE}, and under half the mean "
                      "size): "
-                     + _examples(c["examples"]))
-    if any(c["size"] for c in report.get("small_clusters", [])):
+                     + _examples(c["examples"]) + beside)
+    overlapping = any("with_segments" in c for c in report.get("small_clusters", []))
+    if any(c["size"] for c in report.get("small_clusters", [])) and not overlapping:
+        # (the consensus has no overlapping clusters to offer instead)
         lines.append(SMALL_CLUSTER_HINT.format(
             "removing them or a smaller -k" if method == "consensus"
             else "removing them, a smaller -k, or --method consensus"))
