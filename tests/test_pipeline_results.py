@@ -326,12 +326,12 @@ def test_the_not_english_advice_names_what_would_change_something():
 
 
 @pytest.mark.parametrize("text", [
-    "Regeringen presenterade på tisdagen ett nytt paket för att stödja små företag som "
-    "drabbats av de höga energipriserna. Fackförbunden anser att planen är otillräcklig.",
-    "Hükümet salı günü enerji fiyatlarındaki artıştan etkilenen küçük işletmeleri desteklemek "
-    "için yeni bir paket açıkladı. Sendikalar ise planın yetersiz olduğunu düşünüyor.",
-    "Rząd przedstawił we wtorek nowy pakiet wsparcia dla małych firm dotkniętych wysokimi "
-    "cenami energii. Według ministra pomoc zostanie wypłacona już w przyszłym miesiącu.",
+    ("Regeringen presenterade på tisdagen ett nytt paket för att stödja små företag som "
+     "drabbats av de höga energipriserna. Fackförbunden anser att planen är otillräcklig."),
+    ("Hükümet salı günü enerji fiyatlarındaki artıştan etkilenen küçük işletmeleri desteklemek "
+     "için yeni bir paket açıkladı. Sendikalar ise planın yetersiz olduğunu düşünüyor."),
+    ("Rząd przedstawił we wtorek nowy pakiet wsparcia dla małych firm dotkniętych wysokimi "
+     "cenami energii. Według ministra pomoc zostanie wypłacona już w przyszłym miesiącu."),
 ])
 def test_languages_without_known_function_words_are_not_called_stemmed(text):
     """Swedish, Turkish and Polish, whose function words the check does not list, were told
@@ -555,6 +555,6 @@ def test_an_overlapping_cluster_with_segments_is_not_called_empty():
     # a small one says what else it holds, and --method consensus (no overlap) is not advised
     lines = diagnostics.warning_lines({"small_clusters": [
         {"cluster": 3, "size": 2, "examples": ["a", "b"], "with_segments": 5}]}, "nma")
-    assert lines == ["cluster 3 has only 2 of the documents (under 1% of them or under 3, and "
-                     "under half the mean size): a, b; 5 documents have segments in it "
-                     "(clusters overlap)"]
+    assert lines == [("cluster 3 has only 2 of the documents (under 1% of them or under 3, and "
+                      "under half the mean size): a, b; 5 documents have segments in it "
+                      "(clusters overlap)")]

@@ -351,7 +351,7 @@ def _unspaced_script(ch: str) -> bool:
 
 
 def not_english_line(stop_share: float, remedy: str | None = None, *, stem: bool = True,
-                     max_df: float | int = 0.95) -> str:
+                     max_df: float = 0.95) -> str:
     """What to do with texts whose words are rarely English stop words (``text_hints``).
 
     ``remedy``: the options of the command at hand that help ("" for none); by default,

@@ -58,7 +58,7 @@ def test_printed_tables_repeat_their_header_on_every_page(browser, artifact, tmp
     header = re.compile(r"cluster\s*size\s*share\s*coherence\s*keywords")
     # the rows of the index, by the cluster each begins with, on each page
     with_rows = [i for i, text in enumerate(pages) if header.search(text) or
-                 re.search(r"^\d+ ?\d+ ?\d+\.\d%", text, re.M)]
+                 re.search(r"^\d+ ?\d+ ?\d+\.\d%", text, re.MULTILINE)]
     assert len(with_rows) >= 2, "the index should run over more than one printed page"
     assert all(header.search(pages[i]) for i in with_rows)
 

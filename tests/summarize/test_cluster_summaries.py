@@ -158,8 +158,8 @@ def test_a_summary_of_web_pages_is_made_of_their_text():
     ("From: a@b.edu\nSubject: orbits\n\nThe comet is back.\n--\n\"Per aspera.\" -- J.\n",
      "The comet is back."),
     # an attribution wrapped over two lines left its first half
-    ("From: a@b\nSubject: x\n\nIn article <1@abc.edu> jdoe@abc.edu (John\nDoe) writes:\n"
-     "> q\nMy reply is here.\n", "My reply is here."),
+    (("From: a@b\nSubject: x\n\nIn article <1@abc.edu> jdoe@abc.edu (John\nDoe) writes:\n"
+      "> q\nMy reply is here.\n"), "My reply is here."),
     # a note opening with Summary: / Keywords: lines is no post
     ("Summary: Revenue grew strongly.\nKeywords: revenue\n\nBody text.",
      "Summary: Revenue grew strongly.\nKeywords: revenue\n\nBody text."),
@@ -173,8 +173,8 @@ def test_a_post_s_signature_and_wrapped_attribution_are_no_sentences(post, body)
 
 @pytest.mark.parametrize("start", [
     "<!-- saved from url=(0042)https://example.com/news/story-1.html -->\n<html>",
-    '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN">'
-    "<html>",
+    ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN">'
+     "<html>"),
     "\ufeff<!DOCTYPE html><html>",
     "<head>",
 ])

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from html.parser import HTMLParser
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 import numpy as np
 import scipy.sparse as sp

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from numbers import Integral, Real
 from typing import Iterable, Literal, Sequence
 
@@ -278,7 +279,7 @@ def as_text_list(raw_documents, where: str = "") -> list[str]:
     for i, d in enumerate(docs):
         if not isinstance(d, str):
             # str(nan) would become the term "nan", str(b"x") the terms "b" and "x"
-            missing = d is None or (isinstance(d, float) and d != d)
+            missing = d is None or (isinstance(d, float) and math.isnan(d))
             fix = ("decode it first (e.g. text.decode('utf-8'))"
                    if isinstance(d, (bytes, bytearray)) else
                    "give missing texts as '' (e.g. pandas' fillna(''))" if missing else
