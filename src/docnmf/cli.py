@@ -1045,13 +1045,13 @@ def _output_folder(outdir: Path | None, args=None, resume: Sequence[str] = ()):
         _check_not_read(outdir, args)
     # demo writes what cluster writes; each other command its own kind of folder
     command = getattr(args, "command", None)
-    if not resume and Path(outdir).is_dir() and any(Path(outdir).iterdir()):
-        # a run may replace an earlier one's folder (check_output_folder says which): say so
-        logger.info("%s holds an earlier run's results: they are replaced once this run's are "
-                    "written", outdir)
     try:
         with OutputFolder(outdir, resume=resume,
                           command="cluster" if command == "demo" else command) as staging:
+            if not resume and Path(outdir).is_dir() and any(Path(outdir).iterdir()):
+                # an earlier run's folder, which OutputFolder has checked is one: say so
+                logger.info("%s holds an earlier run's results: they are replaced once this "
+                            "run's are written", outdir)
             yield staging
     except OutputFolderError as exc:
         raise UsageError(str(exc)) from None
