@@ -205,7 +205,7 @@ def test_estimator_refusals_are_usage_errors(tmp_path, capsys):
 def test_an_interrupt_wrapped_by_an_import_is_still_status_130(monkeypatch, capsys):
     """A Ctrl-C inside an import can surface as another error caused by KeyboardInterrupt
     (matplotlib: "Error calling __set_name__"); found by the long Ctrl-C loop of test_faults."""
-    import docnmf.cli as cli
+    from docnmf import cli
 
     def interrupted_import(args):
         try:
@@ -233,11 +233,10 @@ def test_a_ctrl_c_while_results_are_written_takes_effect_after_the_writing():
     from docnmf.cli import _interrupts_held
 
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with _interrupts_held():
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(1000):       # the handler runs between bytecodes: give it some
-                done.append(1)
+    with pytest.raises(KeyboardInterrupt), _interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):       # the handler runs between bytecodes: give it some
+            done.append(1)
     assert len(done) == 1000
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # ignored stays ignored
@@ -259,17 +258,16 @@ def test_a_second_ctrl_c_while_results_are_written_stops_at_once(capfd):
     from docnmf.cli import _interrupts_held
 
     done = []
-    with pytest.raises(KeyboardInterrupt):
-        with _interrupts_held():
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(1000):
-                done.append(1)
-            said = capfd.readouterr().err
-            assert "stopping once the files being written are done" in said
-            assert "then discarded and the folder keeps what it held" in said
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(1000):
-                done.append(2)
+    with pytest.raises(KeyboardInterrupt), _interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            done.append(1)
+        said = capfd.readouterr().err
+        assert "stopping once the files being written are done" in said
+        assert "then discarded and the folder keeps what it held" in said
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            done.append(2)
     assert 1000 <= len(done) < 2000
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 

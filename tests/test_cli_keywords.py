@@ -133,8 +133,8 @@ def test_summaries_per_cluster_and_placements_say_it_once_with_advice_that_appli
     """summarize -k said it twice, the second time with cluster's options, which summarize
     refuses; assign advised --no-stem to a model fitted without stemming."""
     sentences = ["Selon le ministre, ces aides seront versées dès le mois prochain aux entreprises.",
-                 "L'équipe nationale a remporté le match grâce à deux buts marqués en seconde "
-                 "mi-temps."]
+                 ("L'équipe nationale a remporté le match grâce à deux buts marqués en seconde "
+                  "mi-temps.")]
     for i in range(60):
         (tmp_path / f"{i:02d}.txt").write_text(" ".join([sentences[i % 2]] * 6), encoding="utf-8")
     assert main(["summarize", str(tmp_path), "--per-cluster", "-k", "2", "--length", "20w"]) == 0

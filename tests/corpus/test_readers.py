@@ -441,7 +441,7 @@ def test_records_without_their_text_are_named(tmp_path):
 
 def test_a_long_read_says_how_far_it_got(tmp_path, caplog, monkeypatch):
     """Reading 120,000 files took 12 s with one line, "reading big_folder", before it."""
-    import docnmf.corpus.readers as readers
+    from docnmf.corpus import readers
 
     for i in range(4):
         (tmp_path / f"{i}.txt").write_text(f"document {i}")

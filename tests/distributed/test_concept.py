@@ -65,7 +65,8 @@ def test_cf_clustering_scales_entries_out_of_range_as_in_memory(client, exponent
     from docnmf.distributed.concept_clustering import DaskCFClustering
 
     X = _matrix(seed=9) * 2.0**exponent
-    common = dict(n_clusters=3, n_init=2, init_rounds=5, max_iter=40, tol=1e-5, random_state=2)
+    common = {"n_clusters": 3, "n_init": 2, "init_rounds": 5, "max_iter": 40, "tol": 1e-5,
+              "random_state": 2}
     with pytest.warns(UserWarning, match=r"X was multiplied by 2\*\*") as said:
         memory = LCCFClustering(lam=0.0, init="random", **common).fit(X)
     with pytest.warns(UserWarning, match=r"X was multiplied by 2\*\*") as said_dask:
