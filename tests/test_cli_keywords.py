@@ -147,3 +147,16 @@ def test_summaries_per_cluster_and_placements_say_it_once_with_advice_that_appli
     assert main(["assign", str(out), str(tmp_path), "-o", str(out.parent / "placed")]) == 0
     line = next(x for x in capsys.readouterr().err.splitlines() if "do not look English" in x)
     assert "try" not in line and "Porter" not in line
+
+
+def test_choose_k_says_when_the_texts_are_not_english(tmp_path, capsys):
+    """choose-k, which takes --no-stem and --max-df, said nothing of French text."""
+    sentences = ["Selon le ministre, ces aides seront versées dès le mois prochain aux entreprises.",
+                 ("L'équipe nationale a remporté le match grâce à deux buts marqués en seconde "
+                  "mi-temps.")]
+    for i in range(60):
+        (tmp_path / f"{i:02d}.txt").write_text(" ".join([sentences[i % 2]] * 6), encoding="utf-8")
+    out = tmp_path.parent / f"{tmp_path.name}-ck"
+    assert main(["choose-k", str(tmp_path), "--k-range", "2-3", "--restarts", "2", "--min-df", "1",
+                 "-o", str(out)]) == 0
+    assert "do not look English" in capsys.readouterr().err

@@ -1131,6 +1131,9 @@ def _cmd_choose_k(args) -> int:
     k_values = _k_range(args.k_range)
     logger.info("reading %s", args.input)
     corpus = _load_input(args)
+    if corpus.texts is not None:        # docnmf cluster says so too; choose-k fits no run of it
+        _warn_language(corpus.texts, "the criteria read such runs as words",
+                       "--no-stem and --max-df 0.5")
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
     with _output_folder(outdir, args) as staging:
@@ -1415,8 +1418,9 @@ def _warn_language(texts, unspaced_effect: str, remedy: str) -> None:
     if hints["unspaced_script"]:
         logger.warning("the texts are mostly in a script written without spaces between words "
                        "(Chinese, Japanese, Thai): docnmf takes a run of letters as one word, "
-                       "so %s; split the texts into words with spaces first (e.g. with a "
-                       "segmenter such as jieba)", unspaced_effect)
+                       "so %s; split the texts into words with spaces first (with a "
+                       "segmenter: jieba for Chinese, MeCab or SudachiPy for Japanese)",
+                       unspaced_effect)
     elif hints["not_english"]:
         logger.warning(not_english_line(hints["english_stop_word_share"], remedy))
 

@@ -395,7 +395,8 @@ def empty_vocabulary_hint(texts: Sequence[str], *, sample: int = HINT_SAMPLE) ->
     if hints["unspaced_script"]:
         return ("the texts are mostly in a script written without spaces between words "
                 "(Chinese, Japanese, Thai), and docnmf takes a run of letters as one word: split "
-                "the texts into words with spaces first (e.g. with a segmenter such as jieba)")
+                "the texts into words with spaces first (with a segmenter: jieba for Chinese, "
+                "MeCab or SudachiPy for Japanese)")
     chunk = _first_characters(texts, sample)
     if Analyzer(stem=False).tokenize(chunk).words:
         return ""
@@ -546,8 +547,8 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if hints.get("unspaced_script"):
         lines.append("the texts are mostly in a script written without spaces between words "
                      "(Chinese, Japanese, Thai): docnmf takes a run of letters as one word, so "
-                     "split the texts into words with spaces first (e.g. with a segmenter such "
-                     "as jieba)")
+                     "split the texts into words with spaces first (with a segmenter: jieba "
+                     "for Chinese, MeCab or SudachiPy for Japanese)")
     elif hints.get("not_english"):
         read = hints.get("read_with") or {}
         lines.append(not_english_line(hints["english_stop_word_share"],
