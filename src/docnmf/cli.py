@@ -1151,11 +1151,11 @@ def _cmd_choose_k(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from .io import OutputFolderError, folder_lock
+    from .io import OutputFolderError, run_lock
     from .report import ReportError, write_report
 
     try:
-        with folder_lock(args.outdir):     # not while a run replaces the folder
+        with run_lock(args.outdir):     # not while a run replaces the folder
             path = write_report(args.outdir)
     except OutputFolderError:
         raise UsageError(f"another docnmf run is writing to {args.outdir}: run docnmf report "

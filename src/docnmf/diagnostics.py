@@ -310,7 +310,7 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     unspaced_script = bool(letters and unspaced / letters >= 0.5)
     stop_share = float(n_stop / n_words) if n_words else None
     # a text of English words without its stop words (preprocessed) has neither kind: English
-    accented = sum(sum(1 for c in t if c.isalpha() and not c.isascii()) for t in chunk)
+    accented = letters - latin          # letters beyond ASCII
     other_language = bool(n_words >= STEM_HINT_MIN_WORDS and (
         (n_other > n_stop and n_other >= OTHER_LANGUAGE_SHARE * n_words)
         or (n_stop < ENGLISH_STOP_SHARE * n_words and accented >= ACCENTED_SHARE * letters)))

@@ -534,24 +534,6 @@ def writes_folder(func: Callable) -> Callable:
     return wrapper
 
 
-@contextlib.contextmanager
-def folder_lock(folder: str | os.PathLike) -> Iterator[None]:
-    """Hold the lock a run writing ``folder`` holds (an :class:`OutputFolderError` while one
-    does): what reads a result folder and writes into it (``docnmf report``) then sees one
-    run's files, not a mix of the folder and the one replacing it."""
-    given = Path(folder)
-    target = Path(os.path.realpath(given))      # as OutputFolder names its lock
-    if not target.is_dir():     # nothing to read: the reader says so in its words
-        yield
-        return
-    path = target.parent / f".{_beside_stem(target.name)}.lock"
-    fd = _lock(path, given)
-    try:
-        yield
-    finally:
-        _release(path, fd)
-
-
 #: Locks this process holds for the whole of a run (:func:`run_lock`), by lock file: the
 #: run's :class:`OutputFolder` uses the one held rather than taking it again.
 _HELD: dict[Path, int] = {}
@@ -562,8 +544,10 @@ def run_lock(folder: str | os.PathLike) -> Iterator[None]:
     """Hold the lock of the result folder ``folder`` from before a run's work to its end (an
     :class:`OutputFolderError` at once when another run holds it), so that a second run into
     the folder fails at once, and nothing else can take the lock while this run works (and
-    make it fail at the end, its work lost). Nothing is held where the folder's parent does
-    not exist yet: no other run can be writing there."""
+    make it fail at the end, its work lost). What reads a result folder and writes into it
+    (``docnmf report``) holds it too, and sees one run's files, not a mix of the folder and
+    the one replacing it. Nothing is held where the folder's parent does not exist yet: no
+    other run can be writing there."""
     given = Path(folder)
     target = Path(os.path.realpath(given))
     path = target.parent / f".{_beside_stem(target.name)}.lock"

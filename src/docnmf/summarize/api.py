@@ -11,7 +11,7 @@ import numpy as np
 from .._rng import as_generator
 from ..text.vectorize import as_text_list
 from .assemble import LengthPolicy, assemble_summary
-from .matrices import build_pool, term_matrices
+from .matrices import body_of, build_pool, term_matrices
 from .rankers import RANKERS, Context
 from .rouge import parse_length
 
@@ -57,7 +57,8 @@ def summarize_documents(documents: Sequence[str], length: str = "665b", *,
     if method not in RANKERS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(RANKERS)}")
     parse_length(length)
-    documents = as_text_list(documents)
+    # a post's or a page's own text, once: not its header, quotations, signature or markup
+    documents = [body_of(d) for d in as_text_list(documents)]
     pool = build_pool(documents, min_words=min_words)
     if len(pool) == 0:
         pool = build_pool(documents, min_words=0)

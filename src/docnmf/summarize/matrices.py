@@ -163,7 +163,7 @@ def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     """
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
-        for p, s in enumerate(split_news_sentences(body_of(text))):
+        for p, s in enumerate(split_news_sentences(text)):
             if len(s.split()) >= min_words:
                 sentences.append(s)
                 doc_index.append(d)
@@ -194,5 +194,5 @@ def term_matrices(documents: Sequence[str], pool: SentencePool) -> TermMatrices:
     """
     vec = DocumentVectorizer(min_df=1, max_df=1.0, idf="smooth")
     S = vec.fit_transform(pool.sentences)
-    D = vec.transform([body_of(d) for d in documents])     # as the sentences: no header
+    D = vec.transform(list(documents))
     return TermMatrices(sp.csr_matrix(D), sp.csr_matrix(S), vec.get_feature_names_out())
