@@ -287,6 +287,29 @@ def test_overlapping_needs_nma(folder, tmp_path, capsys):
     assert f"--overlapping does not apply to {DEFAULT_METHOD}; methods that take it: nma" in err
 
 
+def test_warnings_name_the_options_that_change_what_they_warn_of(folder, tmp_path, capsys):
+    """An estimator's warning names its parameters; cluster's user sets them by options."""
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "lccf", "--min-df", "1",
+                        "--neighbors", "200", "--max-iter", "1", "--restarts", "1",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0
+    assert "docnmf: warning: LCCFClustering: --neighbors 200 is more than the " in err
+    assert "in --max-iter 1 iterations; raise --max-iter" in err
+    assert "n_neighbors" not in err and "max_iter" not in err
+
+
+def test_options_named_in_warnings():
+    from docnmf.cli import _as_flags
+
+    assert _as_flags("did not converge to tol=1e-05 in max_iter=2 iterations; raise max_iter") \
+        == "did not converge to --tol 1e-05 in --max-iter 2 iterations; raise --max-iter"
+    assert _as_flags("n_topics=2 is below n_clusters=3; a smaller n_segments, n_init.") \
+        == "--topics 2 is below -k 3; a smaller --segments, --restarts."
+    # a bare word that is also a parameter's name, and names inside others, stay as they are
+    assert _as_flags("the kernel and its tol; self.max_iter, max_iters, lam_scale_x") \
+        == "the kernel and its tol; self.max_iter, max_iters, lam_scale_x"
+
+
 @pytest.mark.parametrize("method", ["plsi", "lda", "km", "nc"])
 def test_other_methods_from_the_shell(method, folder, tmp_path, capsys):
     code, out, _ = run(["cluster", str(folder), "-k", "2", "--method", method, "--min-df", "1",

@@ -1851,7 +1851,8 @@ def _main(argv: Sequence[str] | None) -> int:
         threadpool_limits(limits=args.threads)
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = _show_warning
+            warnings.showwarning = (_show_warning_with_flags if args.command == "cluster"
+                                    else _show_warning)
             _check_current_folder()
             with _output_held(args):
                 return COMMANDS[args.command](args)
@@ -1880,6 +1881,34 @@ def _check_current_folder() -> None:
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A warning as one line on standard error, as the command's other messages."""
     print(f"docnmf: warning: {message}", file=sys.stderr)
+
+
+#: An estimator's parameter, named in a warning, as ``cluster``'s option that sets it.
+_PARAMETER_IN_WARNING = re.compile(
+    r"(?<![\w.-])(" + "|".join(sorted([*_OPTION_FLAGS, "n_clusters"], key=len, reverse=True))
+    + r")(?:=([^\s,;)]+)|(?![\w=]))")
+
+
+def _as_flags(text: str) -> str:
+    """``text`` with the estimator parameters it names as ``cluster``'s options ("raise
+    max_iter" -> "raise --max-iter", "n_neighbors=200" -> "--neighbors 200"); a bare name
+    without an underscore ("tol", "kernel") is left alone, as it may be an ordinary word."""
+
+    def flag(match: re.Match) -> str:
+        name, value = match.group(1), match.group(2)
+        if value is None and "_" not in name:
+            return match.group(0)
+        option = "-k" if name == "n_clusters" else _OPTION_FLAGS[name][1]
+        return option if value is None else f"{option} {value}"
+
+    return _PARAMETER_IN_WARNING.sub(flag, text)
+
+
+def _show_warning_with_flags(message, category, filename, lineno, file=None,
+                             line=None) -> None:
+    """:func:`_show_warning` naming the estimator parameters as ``cluster``'s options, which
+    are what its user can change."""
+    _show_warning(_as_flags(str(message)), category, filename, lineno, file, line)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,6 +1,7 @@
 """NMAClustering: planted disjoint and overlapping clusters, the three input forms, the contract."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -198,3 +199,28 @@ def test_its_tags_say_it_reads_texts_not_matrices():
         warnings.simplefilter("ignore")
         results = check_estimator(NMAClustering(2, n_init=1), on_fail=None)
     assert [r["check_name"] for r in results if r["status"] == "failed"] == []
+
+
+def test_segments_of_a_word_or_two_are_warned_of():
+    long_text = ("Rates rose again today. The bank lifted rates. Inflation and rates fell. "
+                 "Bond yields fell too.")
+    docs = ["The cat sat on the mat. Dogs ran.", long_text, long_text.lower()]
+    with pytest.warns(UserWarning, match=r"1 of the 3 documents has fewer than 3 words per "
+                                         r"segment with n_segments=4 \(the shortest has 8 "
+                                         r"words\)"):
+        NMAClustering(2, n_segments=4, n_init=1, random_state=0).fit(docs)
+    # long enough for two segments (one of them a short sentence): no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        NMAClustering(2, n_segments=2, n_init=1, random_state=0).fit(docs)
+
+
+def test_fewer_topics_than_clusters_are_warned_of():
+    gen = PlantedText(n_topics=3, seed=2)
+    texts = [gen.segment(t) for t in np.repeat(np.arange(3), 6)]
+    with pytest.warns(UserWarning, match="n_topics=2 gives each document a mixture of 2 topics, "
+                                         "fewer than the n_clusters=3 clusters"):
+        NMAClustering(3, n_topics=2, n_init=1, random_state=0).fit(texts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        NMAClustering(3, n_topics=3, n_init=1, random_state=0).fit(texts)
