@@ -110,6 +110,12 @@ def test_keywords_takes_max_df_as_its_pruning_message_asks(capsys):
     assert pruned != default and "collection keywords" in pruned
 
 
+#: Two French news sentences written for these tests, one per topic.
+FRENCH_PAIR = ["Selon le ministre, ces aides seront versées dès le mois prochain aux entreprises.",
+               ("L'équipe nationale a remporté le match grâce à deux buts marqués en seconde "
+                "mi-temps.")]
+
+
 @pytest.mark.parametrize("texts, said", [
     (["天文学家观测到明亮的彗星和遥远的星系。", "厨师在烤箱里烤面包和黄油蛋糕。"],
      "a keyword is such a run, often a whole sentence"),
@@ -160,3 +166,30 @@ def test_choose_k_says_when_the_texts_are_not_english(tmp_path, capsys):
     assert main(["choose-k", str(tmp_path), "--k-range", "2-3", "--restarts", "2", "--min-df", "1",
                  "-o", str(out)]) == 0
     assert "do not look English" in capsys.readouterr().err
+
+
+def test_choose_k_advises_only_the_options_not_given_already(tmp_path, capsys):
+    for i in range(60):
+        (tmp_path / f"{i:02d}.txt").write_text(" ".join([FRENCH_PAIR[i % 2]] * 6),
+                                               encoding="utf-8")
+    out = tmp_path.parent / f"{tmp_path.name}-ck"
+    assert main(["choose-k", str(tmp_path), "--k-range", "2-3", "--restarts", "2", "--min-df", "1",
+                 "--no-stem", "-o", str(out)]) == 0
+    line = next(x for x in capsys.readouterr().err.splitlines() if "do not look English" in x)
+    assert line.endswith("try --max-df 0.5: the words in over half of the documents, most "
+                         "often that language's stop words, are then dropped")
+
+
+def test_evaluate_says_when_the_texts_are_not_english(tmp_path, capsys):
+    """evaluate scored a labelled folder of French text with English stop words and stemming,
+    without a word of it."""
+    for label, sentence in zip(("economy", "sport"), FRENCH_PAIR):
+        (tmp_path / "docs" / label).mkdir(parents=True)
+        for i in range(20):
+            (tmp_path / "docs" / label / f"{i:02d}.txt").write_text(" ".join([sentence] * 6),
+                                                                  encoding="utf-8")
+    assert main(["evaluate", str(tmp_path / "docs"), "--methods", "nmf", "--runs", "1",
+                 "--k-range", "2", "--restarts", "1", "--min-df", "1", "--max-df", "0.5",
+                 "-o", str(tmp_path / "ev")]) == 0
+    line = next(x for x in capsys.readouterr().err.splitlines() if "do not look English" in x)
+    assert line.endswith("try --no-stem")

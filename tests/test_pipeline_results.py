@@ -340,6 +340,34 @@ def test_languages_without_known_function_words_are_not_called_stemmed(text):
     assert hints["not_english"] and not hints["stemmed"]
 
 
+#: French news sentences written for these tests.
+FRENCH = ["Le gouvernement a présenté mardi un nouveau plan pour les petites entreprises.",
+          "Les syndicats jugent que cette mesure est insuffisante et appellent à la grève.",
+          "Dans la capitale, les prix des logements sont encore en hausse cette année.",
+          "L'équipe a gagné le match contre le premier du classement avec deux buts."]
+
+
+def test_a_few_hundred_words_of_french_are_not_english():
+    """30 short French texts (about 700 words) got no word of warning: the language was judged
+    only from 2,000 words on."""
+    rng = np.random.default_rng(0)
+    texts = [" ".join(rng.choice(FRENCH, 2)) for _ in range(30)]
+    assert sum(len(t.split()) for t in texts) < 1_000
+    assert diagnostics.text_hints(texts)["not_english"]
+    # a few texts, a few dozen words: too few to say
+    assert not diagnostics.text_hints(texts[:3])["not_english"]
+
+
+def test_team_abbreviations_do_not_make_a_table_foreign():
+    """Ice hockey results abbreviate teams LA, QUE and VAN (French and Dutch function words);
+    a table of them has few English stop words, and was called not English."""
+    rng = np.random.default_rng(1)
+    rows = [f"{rng.choice(['LA', 'QUE', 'VAN'])} {rng.choice(['Gretzky', 'Sakic', 'Bure'])} "
+            f"{rng.integers(1, 80)} {rng.integers(1, 80)} pts games goals" for _ in range(400)]
+    hints = diagnostics.text_hints(["\n".join(rows)])
+    assert hints["english_stop_word_share"] < 0.1 and not hints["not_english"]
+
+
 def test_english_text_is_english():
     demo = load_demo()
     hints = diagnostics.text_hints(demo.texts * 3)

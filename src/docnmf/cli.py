@@ -1133,7 +1133,7 @@ def _cmd_choose_k(args) -> int:
     corpus = _load_input(args)
     if corpus.texts is not None:        # docnmf cluster says so too; choose-k fits no run of it
         _warn_language(corpus.texts, "the criteria read such runs as words",
-                       "--no-stem and --max-df 0.5")
+                       _language_remedy(args))
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
     with _output_folder(outdir, args) as staging:
@@ -1425,6 +1425,15 @@ def _warn_language(texts, unspaced_effect: str, remedy: str) -> None:
         logger.warning(not_english_line(hints["english_stop_word_share"], remedy))
 
 
+def _language_remedy(args) -> str:
+    """The command's text options that would help with a language other than English, of
+    those it has and its user did not set already."""
+    from .diagnostics import at_most_half
+
+    options = ["--no-stem"] * (not getattr(args, "no_stem", True))
+    return " and ".join(options + ["--max-df 0.5"] * (not at_most_half(args.max_df)))
+
+
 #: What a summary of texts without spaces between words is made of.
 _SENTENCES_OF_RUNS = "sentences are ranked, and a --length in words counted, by such runs"
 
@@ -1494,7 +1503,8 @@ def _cmd_keywords(args) -> int:
         logger.warning("--alpha %g had no effect: eq. 2's weights fall as the terms' residuals "
                        "grow, for any exponent in (0, 1), so the ranking printed is the same",
                        args.alpha)
-    _warn_language(texts, "a keyword is such a run, often a whole sentence", "--max-df 0.5")
+    _warn_language(texts, "a keyword is such a run, often a whole sentence",
+                   _language_remedy(args))
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report = keywords_report(texts, args.clusters, n_keywords=args.keywords,
@@ -1668,6 +1678,8 @@ def _cmd_evaluate(args) -> int:
         raise UsageError(str(exc)) from None
     if data.n_classes < 2:
         raise UsageError(f"{args.input} has {data.n_classes} class; the evaluation needs at least 2")
+    if data.texts is not None:
+        _warn_language(data.texts, "each such run is a term", _language_remedy(args))
     if k_values is None:
         k_values = tuple(range(2, min(10, data.n_classes) + 1))
     protocol = Protocol(condition, tuple(methods), k_values, args.runs, args.restarts, args.seed,
