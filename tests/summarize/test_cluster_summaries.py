@@ -151,6 +151,24 @@ def test_a_summary_of_web_pages_is_made_of_their_text():
     assert "<" not in summary and "var s" not in summary and "color" not in summary
 
 
+def test_a_page_s_menu_and_copyright_line_are_no_sentences():
+    """Pages' footers and menus ("Copyright (c) 2024 ... All rights reserved.", "Home | News |
+    Sport") came into summaries as sentences: they are the longest ones many pages share."""
+    page = ("<html><body><nav>Home | World News | Sport | Weather | Contact Us</nav>"
+            "<p>{}</p><p>{}</p><footer>Copyright (c) 2024 The Daily Planet Media Group, "
+            "Metropolis. All rights reserved by the publisher and its partners.</footer>"
+            "<p>Home &raquo; Science &raquo; Space &raquo; Comets and asteroids today</p>"
+            "</body></html>")
+    pages = [page.format("The comet will pass close to the sun next spring.",
+                         "Telescopes will see its tail at its brightest in April."),
+             page.format("Amateur astronomers plan night watches in the hills.",
+                         "Its orbit was measured from photographs taken last year.")]
+    summary = summarize_texts(pages, length="300w", random_state=0).splitlines()
+    assert len(summary) == 4 and "Telescopes will see its tail at its brightest in April." \
+        in summary
+    assert not any(word in line for line in summary for word in ("|", "Copyright", "»"))
+
+
 @pytest.mark.parametrize("post, body", [
     # a signature, after "-- " or "--": a name, an address, a motto, repeated in every post
     ("From: a@b.edu\nSubject: orbits\n\nThe comet is back.\n-- \nJohn Doe | Phone 555-0100\n",

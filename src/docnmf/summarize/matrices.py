@@ -129,6 +129,13 @@ def body_of(text: str) -> str:
     return "\n".join(kept)
 
 
+#: A page's footer or menu, not a sentence of its text: a copyright line ("Copyright 2024 ...",
+#: "(c) 2024 ...", "... All rights reserved."), or items between separators ("Home | News |
+#: Contact", "Home » World » Europe"). None is in DUC 2004's 500 documents.
+_BOILERPLATE = re.compile(r"all rights reserved|^(?:copyright\b|©|\(c\)\s*\d{4})"
+                          r"|(?:\s[|»›]\s.*){2}", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class SentencePool:
     """The candidate sentences of a document cluster.
@@ -153,18 +160,22 @@ class SentencePool:
 
 
 def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
-    """Split every document into sentences; keep those with at least ``min_words`` words.
+    r"""Split every document into sentences; keep those with at least ``min_words`` words that
+    are not a page's footer or menu (a copyright line, items between ``|`` or ``»``).
 
     Examples
     --------
     >>> pool = build_pool(["One two three. Four.", "Five six seven eight."], min_words=2)
     >>> pool.sentences, pool.doc_index.tolist(), pool.position.tolist()
     (['One two three.', 'Five six seven eight.'], [0, 1], [0, 0])
+    >>> build_pool(["Home | World | Sport\n\nThe comet is back.\n\n"
+    ...             "Copyright 2024 Daily News. All rights reserved."]).sentences
+    ['The comet is back.']
     """
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
         for p, s in enumerate(split_news_sentences(text)):
-            if len(s.split()) >= min_words:
+            if len(s.split()) >= min_words and not _BOILERPLATE.search(s):
                 sentences.append(s)
                 doc_index.append(d)
                 position.append(p)
