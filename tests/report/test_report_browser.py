@@ -69,6 +69,10 @@ def test_search_finds_documents_and_clusters(browser, demo_report, tmp_path):
     # the demo's astronomy documents mention telescopes; one cluster has it as a keyword
     assert "astronomy/" in page.search_text
     assert "and 1 cluster match" in page.search_text
+    # the page's own words, in every cluster's section, matched every cluster
+    for word in ("membership", "apart"):
+        page = browser(demo_report, search=word, full_page=False)
+        assert page.errors == [] and "and 0 clusters match" in page.search_text, word
 
 
 def test_outside_requests_are_refused_twice(browser, demo_report, tmp_path):

@@ -155,6 +155,55 @@ def test_edited_json_files_are_one_line_errors(tmp_path, demo_out, capsys, name,
     assert not (tmp_path / "report.html").exists()
 
 
+@pytest.mark.parametrize("edit, part", [
+    (lambda d: d["map"]["cluster"].__setitem__(0, '0"><img src=x onerror=alert(1)>'), "map"),
+    (lambda d: d["map"]["cluster"].__setitem__(0, 99), "map"),
+    (lambda d: d["map"]["x"].__setitem__(0, "<b>"), "map"),
+    (lambda d: d["map"]["id"].pop(), "map"),
+    (lambda d: d["similarity"]["matrix"][0].__setitem__(1, "<i>"), "similarity matrix"),
+])
+def test_an_edited_map_is_refused_not_drawn(tmp_path, demo_out, capsys, edit, part):
+    """The page's script builds the search results from the map: a cluster number edited into
+    markup ran script there when someone searched."""
+    for each in ("run.json", "clusters.csv", "assignments.csv", "memberships.npz"):
+        (tmp_path / each).write_bytes((demo_out / each).read_bytes())
+    data = json.loads((demo_out / "report_data.json").read_text(encoding="utf-8"))
+    edit(data)
+    (tmp_path / "report_data.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"report_data.json: its {part} is not the one docnmf cluster writes" in err
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_the_page_says_what_its_colours_and_rebuild_command_mean(demo_out, tmp_path, capsys):
+    """The heatmap's colours are scaled to its largest cell (0.0011 was drawn darkest under
+    "darker is more similar"); the footer's command was a path from where the run started,
+    unquoted ("docnmf report my results": two arguments)."""
+    import html as html_module
+
+    folder = tmp_path / "my results"
+    folder.mkdir()
+    for each in ("run.json", "clusters.csv", "assignments.csv", "memberships.npz",
+                 "report_data.json"):
+        (folder / each).write_bytes((demo_out / each).read_bytes())
+    assert main(["-q", "report", str(folder)]) == 0
+    page = html_module.unescape((folder / "report.html").read_text(encoding="utf-8"))
+    matrix = json.loads((folder / "report_data.json").read_text())["similarity"]["matrix"]
+    largest = max(v for i, row in enumerate(matrix) for j, v in enumerate(row) if i != j)
+    assert f"white is 0, the darkest {largest:.3g}, the largest between two clusters" in page
+    assert "rebuild with docnmf report 'my results' from the folder that holds it" in \
+        re.sub(r"<[^>]+>", "", page)
+
+
+def test_facts_a_run_does_not_record_are_a_dash(demo_out, tmp_path):
+    """The report of an assign run showed "None" for its seed and iterations."""
+    placed = tmp_path / "placed"
+    assert main(["-q", "assign", str(demo_out), "demo", "-o", str(placed)]) == 0
+    page = (placed / "report.html").read_text(encoding="utf-8")
+    assert "<td>None</td>" not in page and "<th>seed</th><td>–</td>" in page
+
+
 def test_the_map_of_documents_with_no_spread_or_extreme_numbers_is_drawn():
     """t-SNE's native code crashed the process on these (its PCA start divides by the spread)."""
     same = np.full((20, 4), 0.25)
@@ -516,5 +565,7 @@ def test_the_search_box_says_it_finds_the_documents_on_the_map():
     from docnmf.report.html import _search_hint
 
     assert _search_hint({"id": ["d"] * 1009}, 150_000) == \
-        "Find documents by id or word (the 1,009 of 150,000 on the map)"
-    assert _search_hint({"id": ["d"] * 80}, 80) == "Find documents by id or word"
+        ("Find documents by id or by a word of their start (the 1,009 of 150,000 on the map), "
+         "clusters by keyword")
+    assert _search_hint({"id": ["d"] * 80}, 80) == \
+        "Find documents by id or by a word of their start, clusters by keyword"

@@ -143,5 +143,38 @@ def read_run_folder(path: str | Path) -> RunFolder:
                                   "clusters.csv; rebuild the folder with docnmf cluster") from None
     return RunFolder(path, run, clusters, ids, labels, M,
                      _read_json(path / "metrics.json", required=False),
-                     _read_json(path / "report_data.json", required=False),
+                     _checked_report_data(_read_json(path / "report_data.json", required=False),
+                                          len(clusters), path / "report_data.json"),
                      _read_json(path / "choose_k.json", required=False), overlapping)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _checked_report_data(data: dict | None, k: int, path: Path) -> dict | None:
+    """``data`` when its map and similarity matrix are what the page's script draws (numbers,
+    cluster numbers below ``k``, texts), else a ReportError: the script builds markup from
+    them, and an edited file made it run script of its own."""
+    if data is None:
+        return None
+    m, similarity = data.get("map"), data.get("similarity")
+    try:
+        n = len(m["x"]) if m is not None else 0
+        map_ok = m is None or (
+            all(len(m[key]) == n for key in ("y", "cluster", "id", "text"))
+            and all(_number(v) for key in ("x", "y") for v in m[key])
+            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < k
+                    for c in m["cluster"])
+            and all(isinstance(v, str) for key in ("id", "text") for v in m[key]))
+        rows = similarity["matrix"] if similarity is not None else []
+        similarity_ok = similarity is None or (
+            len(rows) == k and all(len(row) == k and all(map(_number, row)) for row in rows))
+    except (KeyError, TypeError):
+        map_ok = similarity_ok = False
+    if not (map_ok and similarity_ok):
+        part = "map" if not map_ok else "similarity matrix"
+        raise ReportError(f"{path}: its {part} is not the one docnmf cluster writes (numbers, "
+                          f"clusters 0 to {k - 1}, texts); rebuild the folder with docnmf "
+                          "cluster")
+    return data

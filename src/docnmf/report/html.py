@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import re
+import shlex
 from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
@@ -132,7 +133,9 @@ def _overview(f: RunFolder) -> str:
                         for key, value in diagnostics.items()]
         facts.append(("diagnostics", f"{len(findings)} finding{'s' * (len(findings) != 1)}"
                       if findings else "nothing to report"))
-    rows = "".join(f"<tr><th>{_e(a)}</th><td>{_e(b)}</td></tr>" for a, b in facts)
+    # a fact the run does not record (an assign run's seed and iterations): "–", not "None"
+    rows = "".join(f"<tr><th>{_e(a)}</th><td>{_e('–' if b is None else b)}</td></tr>"
+                   for a, b in facts)
     estimator = params.get("estimator") or {}
     est = ", ".join(f"{_e(k)}={_e(v)}" for k, v in estimator.items())
     vec = ", ".join(f"{_e(k)}={_e(v)}" for k, v in (params.get("vectorizer") or {}).items())
@@ -164,9 +167,11 @@ def _metrics(metrics: dict | None, confusion: bool = True) -> str:
 def _search_hint(m: dict, n_docs: int) -> str:
     """The search box's hint: it finds the documents on the map, a sample of a large corpus."""
     on_map = len(m.get("id") or [])
+    # the page holds the start of each document only (the map's hover text)
     if 0 < on_map < n_docs:
-        return f"Find documents by id or word (the {on_map:,} of {n_docs:,} on the map)"
-    return "Find documents by id or word"
+        return (f"Find documents by id or by a word of their start (the {on_map:,} of "
+                f"{n_docs:,} on the map), clusters by keyword")
+    return "Find documents by id or by a word of their start, clusters by keyword"
 
 
 def _score(value: Any) -> str:
@@ -510,6 +515,13 @@ def _page_data(f: RunFolder) -> dict[str, Any]:
     return out
 
 
+def _largest_between(matrix: list) -> str:
+    """The largest entry off the diagonal, as the heatmap's darkest colour stands for it (the
+    colours are scaled to it: 0.0011 was drawn as dark as a similarity of 0.9)."""
+    off = [v for i, row in enumerate(matrix) for j, v in enumerate(row) if i != j]
+    return f"{max(off):.3g}" if off else "–"
+
+
 def _json_for_script(obj: Any) -> str:
     # inside the script element "</" would end it early and "<!--" open an escaped state; no
     # "<" at all is left ("\u003c" is JSON for it: JSON.parse reads the text back unchanged)
@@ -547,10 +559,12 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
     map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}.{_overlap(m)} '
                    "Colours are clusters; hover a point for its document, click a legend entry "
                    "to show one cluster."
-                   if m else "Map data (report_data.json) not found in the folder.")
+                   if m else _no_data(folder, "Map"))
     sim = data.get("similarity")
-    sim_caption = (f"{_e(sim.get('measure', ''))}; darker is more similar." if sim
-                   else "Similarity data (report_data.json) not found in the folder.")
+    sim_caption = (f"{_e(sim.get('measure', ''))}; darker is more similar: white is 0, the "
+                   f"darkest {_largest_between(sim.get('matrix') or [])}, the largest between "
+                   "two clusters." if sim
+                   else _no_data(folder, "Similarity"))
     k = folder.n_clusters
     side = max(360, min(720, 40 + 22 * k))
     choose_k = _choose_k(folder)
@@ -577,8 +591,12 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
                         max(360, min(720, 60 + 24 * k)), 420),
         _objective(folder),
         choose_k,
+        # the folder's name, quoted for a shell: a path relative to where the run started
+        # was wrong elsewhere, and "my results" unquoted two arguments
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
-        f'{_e(published_path(folder.path))}</code> · coherence: {_e(data.get("coherence_measure", "–"))}</footer>'
+        f'{_e(shlex.quote(published_path(folder.path).name or str(folder.path)))}</code> from '
+        f'the folder that holds it · coherence: {_e(data.get("coherence_measure", "–"))}'
+        '</footer>'
         "</main>",
     ])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -592,10 +610,28 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
             f"</script><script>{_asset('report.js')}</script></body></html>\n")
 
 
+def _on_dask(folder: RunFolder) -> bool:
+    """Was the run on a Dask cluster (which writes no report_data.json)?"""
+    params = (folder.run or {}).get("parameters")
+    return isinstance(params, dict) and params.get("partitions") is not None
+
+
+def _no_data(folder: RunFolder, what: str) -> str:
+    """Why a section that report_data.json would fill is empty."""
+    if _on_dask(folder):
+        return (f"{what} data is not kept by a run on a Dask cluster (its documents stay on the "
+                "workers); docnmf cluster in memory writes it.")
+    return f"{what} data (report_data.json) not found in the folder."
+
+
 def write_report(outdir: str | Path) -> Path:
     """Read the result folder ``outdir`` and write ``outdir/report.html``; returns its path."""
     folder = read_run_folder(outdir)
-    if folder.data is None:
+    if folder.data is None and _on_dask(folder):
+        logger.info("%s is a run on a Dask cluster, which keeps no map, keyword weights, "
+                    "snippets or cluster similarity: the report shows its clusters' sizes, "
+                    "keywords and documents", outdir)
+    elif folder.data is None:
         logger.warning("%s has no report_data.json (docnmf cluster writes it): the report lacks "
                        "the map, keyword weights, snippets and cluster similarity", outdir)
     written = atomic_write_text(Path(outdir) / "report.html", render_report(folder))

@@ -33,8 +33,9 @@
     if (!el) return;
     el.innerHTML = "";
     for (var c = 0; c < K; c++) {
-      var s = document.createElement("span");
-      s.innerHTML = '<i class="sw" style="background:' + C[c] + '"></i>' + c;
+      var s = document.createElement("span"), sw = document.createElement("i");
+      sw.className = "sw"; sw.style.background = C[c];
+      s.appendChild(sw); s.appendChild(document.createTextNode(String(c)));
       s.className = shown === null || shown === c ? "" : "off";
       s.dataset.c = c;
       s.onclick = function () {
@@ -128,19 +129,25 @@
     if (M) for (var i = 0; i < M.id.length; i++) {
       if (String(M.id[i]).toLowerCase().indexOf(q) >= 0 || M.text[i].toLowerCase().indexOf(q) >= 0) {
         hits.add(i);
-        if (list.length < 50) list.push('<li><a href="#cluster-' + M.cluster[i] + '">cluster ' + M.cluster[i] +
-          '</a> <span class="id">' + esc(M.id[i]) + "</span> " + esc(M.text[i]) + "</li>");
+        if (list.length < 50) list.push('<li><a href="#cluster-' + esc(M.cluster[i]) + '">cluster ' +
+          esc(M.cluster[i]) + '</a> <span class="id">' + esc(M.id[i]) + "</span> " + esc(M.text[i]) + "</li>");
       }
     }
     var nc = 0;
     arts.forEach(function (a) {
+      // its keywords, the terms that set it apart and its documents; not the page's own words
+      // ("documents", "weight"), which every cluster's section holds
+      var own = Array.prototype.map.call(a.querySelectorAll(".dist .t, .docs li"),
+                                         function (e) { return e.textContent; }).join(" ");
       var yes = a.dataset.words.split(" ").some(function (w) { return w.indexOf(q) === 0; }) ||
-                a.textContent.toLowerCase().indexOf(q) >= 0;
+                own.toLowerCase().indexOf(q) >= 0;
       a.classList.toggle("match", yes); a.classList.toggle("dim", !yes); nc += yes ? 1 : 0;
     });
     out.hidden = false;
-    out.innerHTML = "<b>" + hits.size + "</b> of the " + (M ? M.id.length : 0) +
-      " documents on the map and <b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s") + " match." +
+    var clusters = "<b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s");
+    out.innerHTML = (M ? "<b>" + hits.size + "</b> of the " + M.id.length +
+      " documents on the map and " + clusters + " match."
+      : clusters + " match (this page has no map of documents to search).") +
       (list.length ? "<ul>" + list.join("") + "</ul>" : "");
     drawMap();
   }
