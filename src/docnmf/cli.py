@@ -1258,10 +1258,23 @@ def _dask_client(args):
                 raise UsageError(f"the scheduler at {args.scheduler} has no workers after "
                                  f"{_WORKER_WAIT_S} s") from None
         return client
-    # the workers start with Ctrl-C ignored (a child keeps an ignored signal, and Python then
-    # installs no handler of its own): a Ctrl-C reaches this process alone, which stops the
-    # cluster, rather than every worker, each printing its traceback
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the workers ignore Ctrl-C (a child keeps an ignored signal, and Python then installs no
+    # handler of its own): a Ctrl-C reaches this process alone, which stops the cluster, rather
+    # than every worker, each printing its traceback. They are forked from a fork server that
+    # is started with Ctrl-C ignored, so that this process need not ignore it while they start
+    # (it did, and a Ctrl-C then was lost: the run went on and exited 0)
+    _start_ignoring_fork_server()
+    # a Ctrl-C while the cluster starts is acted on once it has (one that broke into its start
+    # left a cluster half made, which Dask's exit handler then failed to close); a second stops
+    # at once
+    interrupted = []
+
+    def note(signum, frame):
+        interrupted.append(signum)
+        if len(interrupted) > 1:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, note)
     try:
         # the workers' own logs are silenced: on a Ctrl-C each would report the scheduler's
         # going as a failed heartbeat; what fails a fit reaches the client as an error
@@ -1270,7 +1283,28 @@ def _dask_client(args):
                                silence_logs=logging.CRITICAL)
     finally:
         signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        cluster.close()
+        raise KeyboardInterrupt
     return Client(cluster)
+
+
+def _start_ignoring_fork_server() -> None:
+    """Have Dask start its worker processes (now and when it restarts one) from
+    multiprocessing's fork server, started here with Ctrl-C ignored: its children keep that,
+    whatever this process does with Ctrl-C meanwhile."""
+    import multiprocessing.forkserver
+
+    import dask
+    from distributed.utils import get_mp_context
+
+    dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    get_mp_context()          # sets what the fork server imports before it forks
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)    # for the 10 ms of a spawn
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _cmd_cluster_dask(args) -> int:

@@ -52,6 +52,14 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     sizes = [int(r[1]) for r in clusters]
     assert sum(sizes) == 400 and run["cluster_sizes"] == sizes
     assert all(set(json.loads(r[3])) <= {f"d{i}" for i in range(400)} for r in clusters)
+    # docnmf report makes a page of it, saying why it has no map (not that a file is missing)
+    assert main(["report", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "is a run on a Dask cluster, which keeps no map" in captured.err
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Map data is not kept by a run on a Dask cluster" in page
+    assert "not found in the folder" not in page
+    (out / "report.html").unlink()
     # its model places documents as the run clustered them (it saved none before)
     placed = tmp_path / "placed"
     assert main(["-q", "assign", str(out), str(tmp_path / "in" / "part-00001.jsonl"),
@@ -253,6 +261,34 @@ def test_ctrl_c_on_a_local_cluster_is_one_line_and_leaves_no_worker(tmp_path):
         time.sleep(0.2)
     else:
         pytest.fail("worker processes outlived the command")
+
+
+def test_ctrl_c_while_the_workers_start_stops_the_command(tmp_path):
+    """The command ignored Ctrl-C while its local cluster started (so that the workers would):
+    a Ctrl-C then was lost, and the run went on, wrote its folder and exited 0."""
+    import os
+    import signal
+    import time
+
+    import psutil
+
+    _corpus(tmp_path / "in")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "docnmf", "cluster", str(tmp_path / "in"), "-k", "3",
+         "--dask-workers", "2", "-o", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    command = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 120
+    # a worker on its way: beside multiprocessing's resource tracker and fork server (the few
+    # milliseconds these take to start, Ctrl-C is ignored, so that the workers ignore it)
+    while len(command.children(recursive=True)) < 3:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130 and err.rstrip().endswith("docnmf: interrupted"), err
+    assert "Traceback" not in err and "Error" not in err
+    assert not (tmp_path / "out").exists()
 
 
 def test_too_few_documents_with_terms_are_one_line_as_in_memory(tmp_path, capsys):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import dask.array as da
 import numpy as np
 import pytest
@@ -96,6 +98,36 @@ def test_refuses_negative_input_and_float32(client):
     for estimator in (DaskNMFClustering(2, client=client), NMFClustering(2)):
         with pytest.raises(ValueError, match="X is all zero; there is nothing to cluster"):
             estimator.fit(sp.csr_matrix((5, 3)))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("form", ["csr", "dask"])
+def test_nan_and_infinity_are_refused_as_in_memory(client, bad, form):
+    """They came out as 'X was multiplied by 2**0 ... since its largest entry, nan', then an
+    error from deep in Dask."""
+    from docnmf.distributed import DaskCFClustering
+
+    X = sp.random(40, 10, density=0.3, random_state=0, format="csr")
+    X.data[3] = bad
+    data = X if form == "csr" else da.from_array(X, chunks=(20, 10), asarray=False)
+    for estimator in (DaskNMFClustering(2, client=client), DaskCFClustering(2, client=client)):
+        with warnings.catch_warnings(record=True) as said, \
+                pytest.raises(ValueError, match="Input X contains NaN or infinity"):
+            warnings.simplefilter("always")
+            estimator.fit(data)
+        assert not [w for w in said if "multiplied" in str(w.message)]
+
+
+def test_a_closed_client_is_named(tmp_path):
+    """The cluster closed before the fit: AttributeError: 'NoneType' object has no attribute
+    'ncores'."""
+    from .conftest import start_cluster
+
+    cluster, closed = start_cluster(n_workers=1)
+    cluster.close()
+    closed.close()
+    with pytest.raises(ValueError, match="the Dask client is closed"):
+        DaskNMFClustering(2, client=closed).fit(sp.csr_matrix(np.eye(4)))
 
 
 @pytest.mark.parametrize("retries", [-1, None, 1.5, True])

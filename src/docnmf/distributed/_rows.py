@@ -77,6 +77,10 @@ def check_scheduler(client: Client, exc: BaseException | None = None) -> None:
 def get_client(client: Client | None = None) -> Client:
     """``client``, or the client this process already has (``distributed.default_client``)."""
     if client is not None:
+        if client.status in ("closing", "closed"):
+            # its first use raised AttributeError: 'NoneType' object has no attribute 'ncores'
+            raise ValueError("the Dask client is closed: pass an open one (client=), or start "
+                             "one (distributed.Client(...))")
         return client
     try:
         return default_client()
@@ -197,6 +201,14 @@ def _block_facts(X) -> tuple[float, float, int, float, float]:
     row block."""
     return (float(X.sum()), float(np.square(X.data).sum()), int(X.nnz),
             float(X.data.min(initial=0.0)), float(np.abs(X.data).max(initial=0.0)))
+
+
+def refuse_non_finite(X: RowPartitions, name: str) -> None:
+    """A ValueError, as in memory, for a matrix with NaN or infinite entries (they came out as
+    a rescaling warning about a largest entry of nan, then an error from deep in Dask)."""
+    if not (np.isfinite(X.min) and np.isfinite(X.top)):
+        raise ValueError(f"Input X contains NaN or infinity ({name}); replace those entries "
+                         "before fitting")
 
 
 class RowPartitions:

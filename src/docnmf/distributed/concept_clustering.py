@@ -11,9 +11,10 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._estimator import _scaled as _times_power_of_two
 from .._estimator import best_restart, check_n_clusters, check_positive_ints, \
-    fit_scale_exponent, memberships_from, store_params
+    fit_scale_exponent, memberships_from, store_params, warn_unconverged
 from .._rng import as_generator, child_generators
-from ._rows import RowPartitions, add_tree, clone_sharing_client, gather, get_client
+from ._rows import (RowPartitions, add_tree, clone_sharing_client, gather, get_client,
+                    refuse_non_finite)
 from .concept import _concepts, _kernel_rows, fit_cf_dask
 from .estimator import _column_sums, _labels
 from .init import _advanceable, _random_rows
@@ -96,6 +97,7 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
     def fit(self, X, y=None):
         client = get_client(self.client)
         X = RowPartitions.from_array(X, client)
+        refuse_non_finite(X, type(self).__name__)
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
                              "(input X)")
@@ -167,8 +169,7 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
             [rest] = fit_cf_dask(X, blocks(best.W), blocks(best.V), g=g,
                                  max_iter=max_iter - rounds, tol=tol, normalize="v")
             if not rest.converged:
-                warnings.warn(f"LCCF did not converge to tol={tol} in max_iter={max_iter} "
-                              "iterations; raise max_iter", ConvergenceWarning, stacklevel=3)
+                warn_unconverged("LCCF", tol, max_iter)
             best = rest._replace(n_iter=rounds + rest.n_iter,
                                  losses=np.concatenate([best.losses, rest.losses[1:]]))
         return best, losses

@@ -16,7 +16,7 @@ from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
 from ._rows import (LOST, DistributedFitError, RowPartitions, Unrecoverable, add_tree,
                     check_scheduler, clone_sharing_client, gather, get_client, lost_work,
-                    wait_for)
+                    refuse_non_finite, wait_for)
 from .init import dask_starts
 from .solvers import DASK_SOLVERS
 
@@ -122,6 +122,7 @@ class DaskNMFClustering(NMFClustering):
 
     def _fit(self, X, client: Client):
         X = RowPartitions.from_array(X, client)
+        refuse_non_finite(X, type(self).__name__)
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
                              "(input X)")
