@@ -586,3 +586,20 @@ def test_an_overlapping_cluster_with_segments_is_not_called_empty():
     assert lines == [("cluster 3 has only 2 of the documents (under 1% of them or under 3, and "
                       "under half the mean size): a, b; 5 documents have segments in it "
                       "(clusters overlap)")]
+
+
+def test_keywords_are_terms_a_cluster_holds_not_others_at_a_hair_above_zero():
+    """A cluster of two documents on giraffes listed butter and flour after its own three words:
+    the solvers keep factors at 1e-10 of the largest, and those ranked as keywords (and pulled
+    its coherence below zero)."""
+    space, baking = "planet orbit star telescope galaxy comet ", "recipe oven flour butter sugar "
+    texts = [space * 3] * 6 + [baking * 3] * 6 + ["zebra giraffe elephant " * 2,
+                                                  "zebra giraffe elephant lion"]
+    corpus = Corpus(texts=texts, labels=[()] * 14, ids=[f"d{i}" for i in range(14)])
+    run = cluster_corpus(corpus, 3, "nmf-ncw", vectorizer_params={"min_df": 1})
+    animals = run.labels[12]
+    assert sorted(run.keywords[animals]) == ["elephant", "giraffe", "lion", "zebra"]
+    assert all(len(words) <= 6 for words in run.keywords)
+    from docnmf._estimator import top_terms
+
+    assert top_terms(np.array([[0.5, 1e-10, 0.2, 0.0]]), list("abcd"), 4) == [["a", "c"]]

@@ -28,11 +28,12 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._rng import child_generators
+from .constraints import ConstraintWarning
 
-__all__ = ["DocumentClusterer", "SoftClusterer", "best_restart", "check_fit_input",
-           "check_n_clusters", "check_positive_ints", "cluster_means", "distance_memberships",
-           "fit_restarts", "kmeans_restarts", "memberships_from", "representative_documents",
-           "store_params", "top_terms"]
+__all__ = ["KEYWORD_FLOOR", "DocumentClusterer", "SoftClusterer", "best_restart",
+           "check_fit_input", "check_n_clusters", "check_positive_ints", "cluster_means",
+           "distance_memberships", "fit_restarts", "heaviest_columns", "kmeans_restarts",
+           "memberships_from", "representative_documents", "store_params", "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 
@@ -219,6 +220,20 @@ def _caller_outside_docnmf() -> int:
     return level
 
 
+def warn_broken_pairs(constraints, labels) -> None:
+    """A ConstraintWarning when ``labels`` split must-link pairs or join cannot-link ones (they
+    went by without a word: 7 documents pairwise cannot-linked into 5 clusters)."""
+    split, joined = constraints.violations(labels)
+    if not (split or joined):
+        return
+    parts = [f"splits {split} of the {len(constraints.must_link)} must-link pairs"] * bool(split) \
+        + [f"joins {joined} of the {len(constraints.cannot_link)} cannot-link pairs"] * bool(joined)
+    warnings.warn(f"the result {' and '.join(parts)} (constraints_.violations(labels_))"
+                  + ("; if more documents are pairwise cannot-linked than there are clusters, "
+                     "no result keeps them all apart"
+                     if joined else ""), ConstraintWarning, stacklevel=_caller_outside_docnmf())
+
+
 def _warn_empty_rows(name: str, X, placing: bool = False) -> None:
     """Documents without a term have nothing to be clustered by: say so (their labels come from
     ties, usually cluster 0, which they swell), once, in the outermost fit, or when new
@@ -285,9 +300,17 @@ def best_restart(results: Iterable[Result], *, key: Callable[[Result], float] = 
         raise ValueError(f"{name} objective is {best_value} in every restart: the input "
                          "overflows the computation; divide X by its largest entry")
     if tol is not None and not best.converged:
-        warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
-                      "raise max_iter", ConvergenceWarning, stacklevel=3)
+        warn_unconverged(name, tol, max_iter)
     return best, np.asarray(values, dtype=np.float64)
+
+
+def warn_unconverged(name: str, tol, max_iter) -> None:
+    """The ConvergenceWarning of a fit that ran ``max_iter`` iterations without reaching
+    ``tol``; none for a negative ``tol``, which asks for every iteration."""
+    if float(tol) < 0:
+        return
+    warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
+                  "raise max_iter", ConvergenceWarning, stacklevel=_caller_outside_docnmf())
 
 
 def fit_restarts(fit_once: Callable[[np.random.Generator], Result], rng: np.random.Generator,
@@ -342,8 +365,22 @@ def top_terms(components: np.ndarray, feature_names: Sequence[str], n: int = 10)
     names = np.asarray(feature_names, dtype=object)
     if len(names) != components.shape[1]:
         raise ValueError(f"{len(names)} feature names for {components.shape[1]} terms")
-    order = np.argsort(-components, axis=1, kind="stable")[:, :n]
-    return [[str(names[j]) for j in row if components[i, j] > 0] for i, row in enumerate(order)]
+    return [[str(names[j]) for j in row] for row in heaviest_columns(components, n)]
+
+
+#: A term weighs in a cluster above this share of the cluster's heaviest term: the solvers
+#: keep factors a hair above zero (1e-10 of the largest), terms the cluster has nothing of.
+KEYWORD_FLOOR = 1e-6
+
+
+def heaviest_columns(W: np.ndarray, n: int) -> list[list[int]]:
+    """The ``n`` heaviest columns of each row of ``W`` (ties: column order), leaving out those
+    at or under ``KEYWORD_FLOOR`` of the row's largest: a cluster of two documents on giraffes
+    listed butter and flour after them, other clusters' words at 1e-10 of its own."""
+    W = np.asarray(W, dtype=np.float64)
+    order = np.argsort(-W, axis=1, kind="stable")[:, :n]
+    floor = np.maximum(W.max(axis=1, initial=0.0), 0.0) * KEYWORD_FLOOR
+    return [[int(j) for j in row if W[i, j] > floor[i]] for i, row in enumerate(order)]
 
 
 def distance_memberships(sq_distances: np.ndarray) -> np.ndarray:
@@ -583,7 +620,10 @@ class SoftClusterer(DocumentClusterer, TransformerMixin):
         theirs. ``input_features`` is not used (the columns are clusters, not terms)."""
         check_is_fitted(self)
         prefix = type(self).__name__.lower()
-        return np.asarray([f"{prefix}{c}" for c in range(self.n_clusters)], dtype=object)
+        # the fitted number, not the parameter: set_params(n_clusters=7) does not refit
+        n_clusters = np.shape(self.memberships_)[1] if hasattr(self, "memberships_") \
+            else self.n_clusters
+        return np.asarray([f"{prefix}{c}" for c in range(n_clusters)], dtype=object)
 
     def predict(self, X):
         """Cluster of each new document: the argmax of its memberships."""

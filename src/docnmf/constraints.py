@@ -28,7 +28,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ._rng import as_generator
 
-__all__ = ["ConstraintError", "Constraints", "read_constraint_pairs", "sample_constraints",
+__all__ = ["ConstraintError", "ConstraintWarning", "Constraints", "read_constraint_pairs", "sample_constraints",
            "as_pair_array", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
 
 #: How many offending pairs an error message lists before "and N more".
@@ -37,6 +37,10 @@ _SHOWN = 10
 
 class ConstraintError(ValueError):
     """Constraints that cannot be used: contradictory, self-pairs, unknown documents, bad files."""
+
+
+class ConstraintWarning(UserWarning):
+    """A result that breaks some of the pairs it was given."""
 
 
 def _listing(items: Sequence[str]) -> str:

@@ -12,7 +12,9 @@ import json
 import logging
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
+from numbers import Integral
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -20,9 +22,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import diagnostics
-from ._estimator import check_n_clusters, representative_documents
+from ._estimator import check_n_clusters, heaviest_columns, representative_documents
 from ._version import software_versions
-from .constraints import Constraints, as_pair_array
+from .constraints import Constraints, ConstraintWarning, as_pair_array
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .corpus._text_io import readable_name
@@ -194,7 +196,16 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
                         "docnmf.Corpus(texts, labels, ids)")
     if method is None:
         method, fallback = DEFAULT_METHOD, fallback or DEFAULT_FALLBACK
+    for name, value in (("n_keywords", n_keywords), ("n_representatives", n_representatives)):
+        # a negative count sliced all but the last keywords off, without a word
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+            raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    if "random_state" in (estimator_params or {}):
+        raise ValueError("give the seed as cluster_corpus(random_state=...), not in "
+                         "estimator_params")
     timings: dict[str, float] = {}
+    if fallback is not None:
+        method_spec(fallback)      # an unknown name said so only once a result was degenerate
     spec = method_spec(method)
     check_n_clusters(n_clusters, len(corpus))      # before any work
     _check_pairs(fit_params, corpus, method, spec.constraints)
@@ -224,7 +235,10 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
     t0 = time.perf_counter()
-    fitted = np.asarray(model.fit_predict(data, **_pairs_among(fit_params, active, len(corpus))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConstraintWarning)    # the diagnostics count broken pairs
+        fitted = np.asarray(model.fit_predict(data, **_pairs_among(fit_params, active,
+                                                                   len(corpus))))
     timings["fit_s"] = time.perf_counter() - t0
     labels = np.full(len(corpus), -1, dtype=np.int64)
     labels[active] = fitted
@@ -498,8 +512,7 @@ def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]],
     else:
         W = cluster_centroids(X, labels, k)
     W = np.asarray(W, dtype=np.float64)
-    order = np.argsort(-W, axis=1, kind="stable")[:, :n]
-    columns = [[int(j) for j in row if W[c, j] > 0] for c, row in enumerate(order)]
+    columns = heaviest_columns(W, n)
     return columns, [[float(W[c, j]) for j in cols] for c, cols in enumerate(columns)]
 
 

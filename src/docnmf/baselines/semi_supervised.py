@@ -19,7 +19,8 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
 from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_numbers,
-                          check_positive_ints, distance_memberships, store_params)
+                          check_positive_ints, distance_memberships, store_params,
+                          warn_broken_pairs)
 from .._rng import as_generator
 from ..constraints import Constraints, build_constraints, constrained_pairs
 from ._common import int_seed, kmeans_restarts, one_hot
@@ -199,6 +200,7 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         if self.verbose:
             logger.info("SS-KK: objective %.6g, diagonal shift %.3g, %d iterations",
                         self.objective_, self.shift_, self.n_iter_)
+        warn_broken_pairs(self.constraints_, self.labels_)
         return self
 
     def _positive_only(self) -> bool:
@@ -333,6 +335,7 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         self.criterion_ = normalized_cut_criterion(A_tilde, degrees, self.labels_, k)
         if self.verbose:
             logger.info("SS-SNC: normalized cut %.6g", self.criterion_)
+        warn_broken_pairs(self.constraints_, self.labels_)
         return self
 
     def _pairwise(self) -> bool:

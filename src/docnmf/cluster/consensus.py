@@ -45,9 +45,9 @@ from sklearn.cluster import KMeans
 from sklearn.metrics import euclidean_distances, normalized_mutual_info_score
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_new_input,
-                          check_positive_ints, cluster_means, distance_memberships,
-                          kmeans_restarts, store_params)
+from .._estimator import (DocumentClusterer, _caller_outside_docnmf, check_fit_input,
+                          check_n_clusters, check_new_input, check_positive_ints, cluster_means,
+                          distance_memberships, kmeans_restarts, store_params)
 from .._rng import as_generator, child_generators
 from ..factor.init import truncated_svd
 from ..text.weighting import TfidfWeighting
@@ -179,7 +179,8 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             warnings.warn(f"{type(self).__name__} weighs term counts itself (raw and sublinear "
                           "tf-idf), but X has fractional entries, a weighted matrix perhaps: its "
                           "members then see those as counts; give counts "
-                          "(DocumentVectorizer().count(texts))", UserWarning, stacklevel=4)
+                          "(DocumentVectorizer().count(texts))", UserWarning,
+                          stacklevel=_caller_outside_docnmf())
         X = sp.csr_matrix(check_fit_input(self, X))
         self._check_params(X.shape[0])
         k = int(self.n_clusters)
@@ -232,7 +233,7 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     def _centre_sq_distances(self, X) -> np.ndarray:
         check_is_fitted(self, "cluster_centers_")
         X = check_new_input(self, X)
-        check_non_negative(X, f"{type(self).__name__}.transform (input X)")
+        check_non_negative(X, f"{type(self).__name__}.predict (input X: term counts)")
         return euclidean_distances(unit_tfidf(X, self.idf_), self.cluster_centers_, squared=True)
 
     def predict_memberships(self, X):

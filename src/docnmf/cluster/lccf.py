@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted, check_non_negative, valida
 
 from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_clusters,
                           check_new_input, check_numbers, check_positive_ints, distance_memberships,
-                          fit_restarts, memberships_from, store_params)
+                          fit_restarts, memberships_from, store_params, warn_unconverged)
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
@@ -390,8 +390,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
             logger.info("LCCF from NMF's solution: %d rounds, objective %.6g", best.n_iter,
                         best.losses[-1])
         if not best.converged:
-            warnings.warn(f"LCCF did not converge to tol={self.tol} in max_iter={self.max_iter} "
-                          "iterations; raise max_iter", ConvergenceWarning, stacklevel=3)
+            warn_unconverged("LCCF", self.tol, self.max_iter)
         if dtype != np.float64:
             best = best._replace(W=best.W.astype(np.float64), V=best.V.astype(np.float64))
         return best, np.array([best.losses[-1]])
@@ -434,8 +433,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
                 logger.info("LCCF: the best start continued for %d rounds, objective %.6g",
                             rest.n_iter, rest.losses[-1])
             if not rest.converged:
-                warnings.warn(f"LCCF did not converge to tol={tol} in max_iter={max_iter} "
-                              "iterations; raise max_iter", ConvergenceWarning, stacklevel=3)
+                warn_unconverged("LCCF", tol, max_iter)
             best = rest._replace(n_iter=rounds + rest.n_iter,
                                  losses=np.concatenate([best.losses, rest.losses[1:]]))
         if dtype != np.float64:

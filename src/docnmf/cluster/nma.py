@@ -19,7 +19,7 @@ from .._estimator import (DocumentClusterer, _caller_outside_docnmf, best_restar
 from .._rng import as_generator
 from ..factor.nma import fit_nma, fold_in_cores, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text
-from ..text.vectorize import DocumentVectorizer, as_text_list
+from ..text.vectorize import DocumentVectorizer, as_text_list, refuse_table
 
 __all__ = ["NMAClustering"]
 
@@ -258,6 +258,12 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         if isinstance(X, (str, bytes)) or sp.issparse(X):
             raise TypeError("X must be a list of texts, of lists of segment texts, or of "
                             "per-document matrices")
+        refuse_table(X)
+        if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "biuf":
+            raise TypeError(f"X is one {X.shape[0]} x {X.shape[1]} matrix; NMA takes each "
+                            "document as a matrix of its own (a list of (segments, terms) "
+                            "arrays), or texts: a documents x terms matrix is for the other "
+                            "methods (NMFClustering, ...)")
         docs = list(X)
         if not docs:
             raise ValueError("no documents")

@@ -32,6 +32,16 @@ DETERMINISTIC_INITS = ("nndsvd", "nndsvda")
 DTYPES = {"float64": np.float64, "float32": np.float32}
 
 
+def _dtype_name(dtype) -> str | None:
+    """"float64" or "float32" for a ``dtype`` naming either ("float32", np.float32,
+    np.dtype("float32")), else None."""
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        return None
+    return name if name in DTYPES and dtype is not None else None
+
+
 class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents by non-negative matrix factorization (NMF) or its NC-weighted form.
 
@@ -152,11 +162,11 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
                              f"choose from {sorted(BATCHED_SOLVERS)}")
         if self.init not in INITS:
             raise ValueError(f"unknown init {self.init!r}; choose from {INITS}")
-        if self.dtype not in DTYPES:
+        if _dtype_name(self.dtype) is None:
             raise ValueError(f"dtype must be one of {sorted(DTYPES)}, got {self.dtype!r}")
         if self.labels not in LABEL_RULES:
             raise ValueError(f"labels must be one of {LABEL_RULES}, got {self.labels!r}")
-        if self.dtype != "float64" and self.solver == "mu":
+        if _dtype_name(self.dtype) != "float64" and self.solver == "mu":
             raise ValueError("solver='mu' runs in float64 only; use solver='hals' for float32")
 
     def _row_weights(self, X):
@@ -211,7 +221,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         restart; MU fits the weighted copy, as the paper.
         """
         children = child_generators(rng, n_init)
-        dtype = DTYPES[self.dtype]
+        dtype = DTYPES[_dtype_name(self.dtype)]
         solve = partial(BATCHED_SOLVERS[self.solver], max_iter=int(self.max_iter),
                         tol=float(self.tol), dtype=dtype)
         if self.solver == "hals" and sp.issparse(X):

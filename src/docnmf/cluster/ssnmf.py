@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import warnings
 from typing import Literal
 
 import numpy as np
@@ -11,9 +12,10 @@ from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_new_input,
-                          check_n_clusters, check_numbers, check_positive_ints, cluster_means,
-                          distance_memberships, fit_restarts, memberships_from, store_params)
+from .._estimator import (SoftClusterer, _caller_outside_docnmf, best_restart, check_fit_input,
+                          check_n_clusters, check_new_input, check_numbers, check_positive_ints,
+                          cluster_means, distance_memberships, fit_restarts, memberships_from,
+                          store_params, warn_broken_pairs)
 from .._rng import as_generator, child_generators
 from ..constraints import build_constraints, constrained_pairs
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
@@ -249,10 +251,14 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         n = X.shape[0]
         self._check_params(n)
         self.constraints_ = build_constraints(n, y, must_link, cannot_link)
-        if self.factorization == "ncw":
-            return self._fit_ncw(X)
-        if self.factorization == "consensus":
-            return self._fit_consensus(X)
+        fit = {"ncw": self._fit_ncw, "consensus": self._fit_consensus}.get(self.factorization,
+                                                                           self._fit_similarity)
+        fit(X)
+        warn_broken_pairs(self.constraints_, self.labels_)
+        return self
+
+    def _fit_similarity(self, X):
+        """Chen et al.'s SS-NMF: the constraints as rewards and penalties in the similarity."""
         ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
         self.n_constrained_pairs_ = (len(ml), len(cl))
         A = self._similarity(X, ml, cl)
@@ -317,13 +323,18 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         k = int(self.n_clusters)
         # the consensus unrefined: the candidates the pairs choose among were measured so
         # (reports/benchmark-suite/tuning-ssnmf)
+        own = (ConsensusClustering.__name__, type(self).__name__)
         try:
-            consensus = ConsensusClustering(k, n_init=int(self.n_init), refine=None,
-                                            random_state=as_generator(self.random_state),
-                                            verbose=self.verbose).fit(X)
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always")
+                consensus = ConsensusClustering(k, n_init=int(self.n_init), refine=None,
+                                                random_state=as_generator(self.random_state),
+                                                verbose=self.verbose).fit(X)
         except ValueError as exc:       # its input checks, said of this estimator
-            raise ValueError(str(exc).replace(ConsensusClustering.__name__,
-                                              type(self).__name__)) from None
+            raise ValueError(str(exc).replace(*own)) from None
+        for w in said:                  # its warnings too, of the user's call
+            warnings.warn(str(w.message).replace(*own), w.category,
+                          stacklevel=_caller_outside_docnmf())
         c = self.constraints_
         names = ["consensus", *consensus.members_]
         candidates = [consensus.labels_, *consensus.member_labels_.T]

@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 from typing import Any, Sequence
 
 import numpy as np
 import scipy.sparse as sp
+
+
+def _label_tuple(labels, i: int) -> tuple[str, ...]:
+    """Document ``i``'s labels as a tuple of strings: a string or an integer is one label (a
+    string is not the tuple of its characters, "finance" not f, i, n, ...), None or NaN none."""
+    if labels is None or (isinstance(labels, float) and math.isnan(labels)):
+        return ()
+    if isinstance(labels, (str, Integral)):
+        labels = (labels,)
+    try:
+        labels = tuple(labels)
+    except TypeError:
+        raise TypeError(f"the label of document {i} is {type(labels).__name__} {labels!r:.40}: "
+                        "give each document's label as a string or an integer, or its labels "
+                        "as a tuple of them") from None
+    for label in labels:
+        if isinstance(label, bool) or not isinstance(label, (str, Integral)):
+            raise TypeError(f"a label of document {i} is {type(label).__name__} {label!r:.40}: "
+                            "labels are strings or integers")
+    return tuple(str(label) for label in labels)
 
 
 @dataclass(frozen=True)
@@ -21,8 +43,8 @@ class Corpus:
         matrix (MATLAB ``fea``/``gnd`` files, CLUTO sparse files).
     labels : list of tuple of str
         Labels of each document; a document may carry several (Reuters) or
-        none (an empty tuple). A plain string is taken as that one label,
-        None as none.
+        none (an empty tuple). A plain string or integer is taken as that one
+        label (an integer as its digits, ``3`` as ``"3"``), None or NaN as none.
     ids : list of str
         A stable identifier per document (e.g. ``"sport/012.txt"``), each
         its own.
@@ -53,11 +75,10 @@ class Corpus:
         n = len(self.ids)
         if len(self.labels) != n:
             raise ValueError(f"{len(self.labels)} label entries for {n} documents")
-        if any(not isinstance(labs, tuple) for labs in self.labels):
-            # a string is one label, not the tuple of its characters ("finance" is not f, i, n..)
-            object.__setattr__(self, "labels", [
-                () if labs is None else (labs,) if isinstance(labs, str) else tuple(labs)
-                for labs in self.labels])
+        if any(not isinstance(labs, tuple) or not all(isinstance(lab, str) for lab in labs)
+               for labs in self.labels):
+            object.__setattr__(self, "labels", [_label_tuple(labs, i)
+                                                for i, labs in enumerate(self.labels)])
         if len(set(self.ids)) != n:
             seen: set = set()
             twice = next(i for i in self.ids if i in seen or seen.add(i))

@@ -21,6 +21,7 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -79,6 +80,19 @@ class Protocol:
     seed: int = 0
     weightings: tuple[str, ...] = ("xu-subset",)
     as_published: bool = True
+
+    def __post_init__(self) -> None:
+        # a plain string was iterated ('nmf': "unknown method 'n'"), a number not at all
+        for name in ("methods", "weightings", "k_values"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes, Integral)) or not hasattr(value, "__iter__"):
+                raise ProtocolError(f"{name} must be a sequence (e.g. ({value!r},)), got "
+                                    f"{type(value).__name__} {value!r}")
+            object.__setattr__(self, name, tuple(value))
+        for name in ("runs", "restarts", "seed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+                raise ProtocolError(f"{name} must be an integer >= 0, got {value!r}")
 
     def tasks(self) -> list["Task"]:
         """Every (weighting, method, k, run) of the plan, in a fixed order."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from numbers import Integral
 
 import numpy as np
 
@@ -56,6 +57,8 @@ def summarize_documents(documents: Sequence[str], length: str = "665b", *,
     """
     if method not in RANKERS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(RANKERS)}")
+    if length is None:       # ROUGE's "no limit"; a summary without one would be every sentence
+        raise ValueError("length must look like '665b' (bytes) or '100w' (words), got None")
     parse_length(length)
     # a post's or a page's own text, once: not its header, quotations, signature or markup
     documents = [body_of(d) for d in as_text_list(documents)]
@@ -109,6 +112,11 @@ def pick_documents(n_docs: int, max_documents: int | None, *, scores=None,
     >>> pick_documents(3, 0).tolist()
     [0, 1, 2]
     """
+    if max_documents is not None and (isinstance(max_documents, bool)
+                                      or not isinstance(max_documents, Integral)
+                                      or max_documents < 0):
+        raise ValueError(f"max_documents must be None or an integer >= 0 (0: all), got "
+                         f"{max_documents!r}")
     if not max_documents or max_documents >= n_docs:
         return np.arange(n_docs)
     if scores is not None:
@@ -149,6 +157,11 @@ def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: in
         raise ValueError(f"summarize_clusters takes a label per text and a row of {n_clusters} "
                          f"memberships per text: {n} texts, labels of shape {labels.shape}, "
                          f"memberships of shape {memberships.shape}")
+    outside = np.setdiff1d(labels[labels != -1], np.arange(n_clusters))
+    if outside.size:      # 1-based labels left cluster 0 without a summary and the last out
+        raise ValueError(f"labels must be clusters 0 to {n_clusters - 1} (or -1: none); got "
+                         f"{', '.join(map(str, outside[:5].tolist()))}")
+    pick_documents(0, max_documents)    # checked before the first summary, not after
     out = []
     for c in range(n_clusters):
         t0 = time.perf_counter()
@@ -202,12 +215,18 @@ def keywords_report(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 
     from ..text.vectorize import DocumentVectorizer
     from ..text.weighting import ncw_weights
 
+    if isinstance(n_keywords, bool) or not isinstance(n_keywords, Integral) or n_keywords < 1:
+        raise ValueError(f"n_keywords must be a positive integer, got {n_keywords!r}")
     texts = as_text_list(texts)        # str() would make NaN the word "nan"
     vec = DocumentVectorizer(min_df=min_df, max_df=max_df)
     X = vec.fit_transform(texts)
     names = np.asarray(vec.readable_feature_names(texts), dtype=object)
     empty = int(np.sum(np.diff(X.indptr) == 0))
     X = X[np.diff(X.indptr) > 0]        # documents without index terms are in no cluster
+    if X.shape[0] == 0 and len(names):
+        raise ValueError(f"every one of the {len(names)} index terms is in every document, so "
+                         "none tells documents apart (its idf weight is 0): give documents "
+                         "that differ")
     if X.shape[0] < n_clusters:
         raise ValueError(f"only {X.shape[0]} of the {len(texts)} documents have index terms; "
                          f"{n_clusters} clusters need at least as many")

@@ -15,8 +15,8 @@ from sklearn.utils.validation import check_is_fitted
 from .tokenize import DEFAULT_TOKEN_PATTERN, Analyzer, CorpusTokens, most_frequent_forms
 from .weighting import IdfScheme, TfidfWeighting, TfScheme
 
-__all__ = ["DocumentVectorizer", "EmptyVocabularyError", "document_count_bounds",
-           "kept_columns"]
+__all__ = ["DocumentVectorizer", "EmptyVocabularyError", "document_count_bounds", "kept_columns",
+           "refuse_table"]
 
 
 class EmptyVocabularyError(ValueError):
@@ -271,6 +271,7 @@ def as_text_list(raw_documents, where: str = "") -> list[str]:
     a document's number in the message (" of a partition")."""
     if isinstance(raw_documents, (str, bytes)):
         raise TypeError("expected an iterable of documents, got a single string")
+    refuse_table(raw_documents)
     try:
         docs = list(raw_documents)
     except TypeError:
@@ -287,6 +288,21 @@ def as_text_list(raw_documents, where: str = "") -> list[str]:
             raise ValueError(f"document {i}{where} is {type(d).__name__} {d!r:.40}, not a "
                              f"string; {fix}")
     return docs
+
+
+def refuse_table(raw_documents) -> None:
+    """A TypeError for a DataFrame given as the documents: iterating one gives its column
+    names (80 documents were read as one, the header)."""
+    columns = getattr(raw_documents, "columns", None)
+    if columns is None or getattr(raw_documents, "ndim", None) != 2:
+        return
+    kind = type(raw_documents).__name__
+    if not len(columns):
+        raise TypeError(f"expected an iterable of documents, got an empty {kind}")
+    names = [str(c) for c in list(columns)]
+    raise TypeError(f"expected an iterable of documents, got a {kind} (its columns: "
+                    f"{', '.join(names[:5])}{', ...' if len(names) > 5 else ''}); pass its "
+                    f"column of texts, e.g. df[{names[0]!r}]")
 
 
 def _is_count(value) -> bool:

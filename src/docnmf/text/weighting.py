@@ -101,9 +101,7 @@ class TfidfWeighting(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64)
-        X = _as_csr(X)
-        if X.data.size and X.data.min() < 0:
-            raise ValueError("term counts must be non-negative")
+        X = _nonnegative(_as_csr(X))
         return self.fit_frequencies(np.bincount(X.indices, minlength=X.shape[1]), X.shape[0])
 
     def fit_frequencies(self, df, n_docs: int):
@@ -125,7 +123,7 @@ class TfidfWeighting(TransformerMixin, BaseEstimator):
     def transform(self, X):
         check_is_fitted(self, "idf_")
         X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64, reset=False)
-        X = _tf(_as_csr(X), self.tf)
+        X = _tf(_nonnegative(_as_csr(X)), self.tf)
         X = sp.csr_matrix(X @ sp.diags(self.idf_))
         X.eliminate_zeros()
         if self.norm == "l2":
@@ -139,6 +137,14 @@ class TfidfWeighting(TransformerMixin, BaseEstimator):
         tags.input_tags.sparse = True
         tags.input_tags.positive_only = True
         return tags
+
+
+def _nonnegative(X: sp.csr_matrix) -> sp.csr_matrix:
+    """``X``, or a ValueError when it holds a negative count (which sublinear tf made NaN, and
+    a zero row: the document's other terms lost)."""
+    if X.data.size and X.data.min() < 0:
+        raise ValueError("term counts must be non-negative")
+    return X
 
 
 def tfidf_xu2003(counts) -> sp.csr_matrix:
