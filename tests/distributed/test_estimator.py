@@ -118,6 +118,21 @@ def test_nan_and_infinity_are_refused_as_in_memory(client, bad, form):
         assert not [w for w in said if "multiplied" in str(w.message)]
 
 
+def test_an_estimator_holding_a_client_says_why_it_cannot_go_to_another_process(client):
+    """GridSearchCV(n_jobs=2) sends each fit to another process: pickle failed naming neither
+    the estimator nor a way out."""
+    import pickle
+
+    from docnmf.distributed import DaskCFClustering
+
+    for kind in (DaskNMFClustering, DaskCFClustering):
+        with pytest.raises(TypeError, match=f"{kind.__name__} holds a Dask client, which cannot "
+                                            "be sent to another process .*use n_jobs=1"):
+            pickle.dumps(kind(2, client=client))
+        # without one (the process's default client), it goes as any estimator does
+        assert pickle.loads(pickle.dumps(kind(2))).get_params()["n_clusters"] == 2
+
+
 def test_a_closed_client_is_named(tmp_path):
     """The cluster closed before the fit: AttributeError: 'NoneType' object has no attribute
     'ncores'."""

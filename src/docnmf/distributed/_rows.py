@@ -85,8 +85,20 @@ def get_client(client: Client | None = None) -> Client:
     try:
         return default_client()
     except ValueError:
-        raise ValueError("no Dask client: start one (distributed.Client(...)) or pass "
-                         "client=") from None
+        raise ValueError("no Dask client in this process: start one (distributed.Client(...)) "
+                         "or pass client=; a process that scikit-learn or joblib starts for "
+                         "n_jobs > 1 has none: use n_jobs=1, the Dask cluster runs each fit in "
+                         "parallel already") from None
+
+
+def refuse_sending_client(estimator) -> None:
+    """A TypeError, when ``estimator`` is pickled (sent to another process, as scikit-learn's
+    ``n_jobs > 1`` does) holding a client: a connection to a scheduler cannot be sent, and
+    pickle's own error named neither the estimator nor a way out."""
+    if getattr(estimator, "client", None) is not None:
+        raise TypeError(f"{type(estimator).__name__} holds a Dask client, which cannot be sent to "
+                        "another process (as n_jobs > 1 in scikit-learn or joblib does): use "
+                        "n_jobs=1; the Dask cluster runs each fit in parallel already")
 
 
 def clone_sharing_client(estimator):

@@ -14,7 +14,7 @@ from .._estimator import best_restart, check_n_clusters, check_positive_ints, \
     fit_scale_exponent, memberships_from, store_params, warn_unconverged
 from .._rng import as_generator, child_generators
 from ._rows import (RowPartitions, add_tree, clone_sharing_client, gather, get_client,
-                    refuse_non_finite)
+                    refuse_non_finite, refuse_sending_client)
 from .concept import _concepts, _kernel_rows, fit_cf_dask
 from .estimator import _column_sums, _labels
 from .init import _advanceable, _random_rows
@@ -88,6 +88,10 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
 
     def __sklearn_clone__(self):
         return clone_sharing_client(self)
+
+    def __getstate__(self):
+        refuse_sending_client(self)
+        return super().__getstate__()
 
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
                  init_rounds: int | None = 30, max_iter: int = 1000, tol: float = 1e-5,

@@ -13,10 +13,10 @@ from sklearn.utils.validation import check_is_fitted
 from .._estimator import (_scaled, best_restart, fit_scale_exponent, memberships_from,
                           store_params)
 from .._rng import as_generator, child_generators
-from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _scale_rows
+from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _dtype_name, _scale_rows
 from ._rows import (LOST, DistributedFitError, RowPartitions, Unrecoverable, add_tree,
                     check_scheduler, clone_sharing_client, gather, get_client, lost_work,
-                    refuse_non_finite, wait_for)
+                    refuse_non_finite, refuse_sending_client, wait_for)
 from .init import dask_starts
 from .solvers import DASK_SOLVERS
 
@@ -86,9 +86,13 @@ class DaskNMFClustering(NMFClustering):
     def __sklearn_clone__(self):
         return clone_sharing_client(self)
 
+    def __getstate__(self):
+        refuse_sending_client(self)
+        return super().__getstate__()
+
     def _check_params(self, n_docs: int) -> None:
         super()._check_params(n_docs)
-        if self.dtype != "float64":
+        if _dtype_name(self.dtype) != "float64":
             raise ValueError("the Dask solvers run in float64 only")
         if self.labels != "argmax":
             raise ValueError(f"labels={self.labels!r} clusters the rows of V in memory; on a "
