@@ -3,6 +3,9 @@ no work done first."""
 
 import csv
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -350,3 +353,57 @@ def test_a_token_pattern_of_ones_own_makes_words_with_digits_terms(tmp_path, cap
         code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "--token-pattern", pattern,
                            "-o", str(tmp_path / "x"))
         assert code == 2 and says in err and not (tmp_path / "x").exists()
+
+
+def _command(*argv, **options):
+    """The docnmf command in a process of its own, as a shell would start it."""
+    return subprocess.run([sys.executable, "-m", "docnmf", *argv], text=True, check=False,
+                          stderr=subprocess.PIPE, timeout=300, **options)
+
+
+def test_standard_output_closed_or_full_is_no_traceback(docs, tmp_path):
+    """`docnmf ... >&-` (cron, daemons) ended with AttributeError after writing the folder;
+    `> /dev/full` with OSError tracebacks, for commands whose only result is what they print."""
+    closed = _command("cluster", str(docs), "-k", "2", "--min-df", "1", "-o",
+                      str(tmp_path / "closed"), preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 0 and "Traceback" not in closed.stderr, closed.stderr
+    assert (tmp_path / "closed" / "assignments.csv").is_file()
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        for argv in (["keywords", str(docs), "-k", "2", "--min-df", "1"],
+                     ["cluster", str(docs), "-k", "2", "--min-df", "1", "-o",
+                      str(tmp_path / "full")]):
+            done = _command(*argv, stdout=full)
+            assert done.returncode == 1, done.stderr
+            assert done.stderr.strip().splitlines()[-1] == \
+                "docnmf: error: cannot write to standard output: No space left on device"
+            assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+def test_a_notebook_s_plot_backend_and_warnings_as_errors_change_nothing(docs, tmp_path):
+    """From a notebook cell, MPLBACKEND names the kernel's inline backend, which the command's
+    environment lacks: choose-k failed after all its work. Under PYTHONWARNINGS=error a
+    skipped binary file stopped the command with a traceback."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(12):
+        (folder / f"d{i}.txt").write_text(WORDS[i % 4] + f" w{i}", encoding="utf-8")
+    (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+           "PYTHONWARNINGS": "error"}
+    done = _command("choose-k", str(folder), "--k-range", "2-3", "--restarts", "2", "--min-df",
+                    "1", "-o", str(tmp_path / "ck"), env=env, stdout=subprocess.DEVNULL)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "docnmf: warning: 1 entry of" in done.stderr and "image.png" in done.stderr
+    assert (tmp_path / "ck" / "choose_k.png").stat().st_size > 1000
+
+
+def test_an_output_path_that_loops_is_one_line(docs, tmp_path, capsys):
+    """pathlib raised RuntimeError: Symlink loop from ..."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    for out in (tmp_path / "a", tmp_path / "a" / "sub"):
+        code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "-o", str(out))
+        assert code == 2 and err.strip() == (f"docnmf: error: -o {out}: its path runs into a "
+                                             "loop of symbolic links; give another folder")

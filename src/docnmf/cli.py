@@ -985,6 +985,7 @@ def _output_held(args) -> Iterator[None]:
     if outdir is None or args.command not in _WRITES_FOLDER or getattr(args, "list", False):
         yield
         return
+    _resolved_output(outdir)
     _check_not_read(outdir, args)
     with ExitStack() as held:
         try:
@@ -995,6 +996,16 @@ def _output_held(args) -> Iterator[None]:
         except OSError as exc:      # the lock file beside the folder cannot be made
             raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
         yield
+
+
+def _resolved_output(outdir: Path) -> Path:
+    """``outdir`` made absolute, symbolic links followed; a usage error for a loop of links
+    (pathlib raised RuntimeError: "Symlink loop from ...")."""
+    try:
+        return Path(outdir).resolve()
+    except (RuntimeError, OSError):
+        raise UsageError(f"-o {outdir}: its path runs into a loop of symbolic links; give "
+                         "another folder") from None
 
 
 def _check_not_read(outdir: Path, args) -> None:
@@ -1782,7 +1793,7 @@ def _check_benchmark_folder(outdir: Path) -> None:
     if outdir.exists() and not outdir.is_dir():
         raise UsageError(f"{outdir} is a file, not a folder; give a folder with -o")
     try:    # as every other command: a folder inside a result folder would break that folder
-        _check_not_inside_output(outdir, outdir.resolve())
+        _check_not_inside_output(outdir, _resolved_output(outdir))
     except OutputFolderError as exc:
         raise UsageError(str(exc)) from None
     if not outdir.is_dir():
@@ -1818,6 +1829,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     it is done (``argv`` None: the process's own command line) a Ctrl-C
     while the interpreter shuts down is ignored.
     """
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with it closed (>&-): its output is dropped
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         # a path that is not UTF-8 (surrogate escapes from the command line or os) prints as
         # \xNN instead of ending the command with UnicodeEncodeError
@@ -1827,10 +1841,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         for signum in _STOP_SIGNALS:    # left alone when ignored (nohup) or handled already
             if signal.getsignal(signum) is signal.SIG_DFL:
                 signal.signal(signum, _raise_stopped)
+        # the command writes its plots to files: a backend named for a notebook's kernel
+        # (MPLBACKEND=module://matplotlib_inline...) made importing matplotlib fail at the end
+        os.environ["MPLBACKEND"] = "Agg"
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
         status = _main(argv)
         sys.stdout.flush()              # here, where a reader gone away is caught below
         return status
+    except _OutputError as exc:
+        # a full disk or a failing device behind standard output: say so in one line; the
+        # files a command writes are written before it prints
+        print(f"docnmf: error: cannot write to standard output: {exc.strerror or exc}",
+              file=sys.stderr)
+        sys.stdout = stdout
+        _detach_stdout()
+        return 1
     except BrokenPipeError:
         # the reader of standard output stopped (`docnmf ... | head`); results are written
         # before they are printed, so stop quietly, with the status of a process SIGPIPE ends
@@ -1847,9 +1874,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _interrupted(interrupt)
     finally:
+        if isinstance(sys.stdout, _Output):
+            sys.stdout = stdout
         if argv is None:
             for signum in (signal.SIGINT, *_STOP_SIGNALS):
                 signal.signal(signum, signal.SIG_IGN)
+
+
+class _OutputError(OSError):
+    """Standard output failed (ENOSPC, EIO), other than by its reader going away."""
+
+
+class _Output:
+    """Standard output, its failures to write told apart from every other OSError (a command
+    reads and writes files too): a full disk behind ``> out.txt`` was a traceback."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _guarded(self, method, *args):
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputError(exc.errno, exc.strerror) from None
+
+    def write(self, text: str) -> int:
+        return self._guarded(self._stream.write, text)
+
+    def flush(self) -> None:
+        return self._guarded(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def _interrupted(exc: KeyboardInterrupt) -> int:
@@ -1899,6 +1957,9 @@ def _main(argv: Sequence[str] | None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = (_show_warning_with_flags if args.command == "cluster"
                                     else _show_warning)
+            # a warning is a message of the command's, one line on standard error: under
+            # PYTHONWARNINGS=error a skipped binary file stopped the command with a traceback
+            warnings.filters[:] = [f for f in warnings.filters if f[0] != "error"]
             _check_current_folder()
             with _output_held(args):
                 return COMMANDS[args.command](args)
