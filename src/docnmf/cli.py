@@ -541,7 +541,7 @@ def _load_input(args):
     from .corpus.readers import TABLE_SUFFIXES
 
     path = Path(args.input)
-    if path.is_file() and path.suffix.lower() not in (*TABLE_SUFFIXES, ".mat"):
+    if path.is_file() and path.suffix.lower() not in (*TABLE_SUFFIXES, ".json", ".mat"):
         # one file of no table's kind (.txt, .md, none, as 20 Newsgroups' files) is a corpus of
         # one document; a binary one is refused
         from .corpus.readers import read_text_file
@@ -557,7 +557,7 @@ def _table_options(args) -> dict:
     given = {"text_column": args.text_column, "label_column": args.label_column,
              "id_column": args.id_column}
     path = Path(args.input)
-    if path.suffix.lower() in TABLE_SUFFIXES or (path.is_dir() and table_files(path)):
+    if path.suffix.lower() in (*TABLE_SUFFIXES, ".json") or (path.is_dir() and table_files(path)):
         return {**given, "text_column": args.text_column or "text"}
     named = [f"--{name.replace('_', '-')}" for name, value in given.items() if value is not None]
     if named:

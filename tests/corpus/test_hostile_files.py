@@ -323,3 +323,44 @@ def test_a_folder_of_tables_whose_name_is_not_utf8_gets_a_readable_name(tmp_path
     assert corpus.metadata["name"] == "parts\\xff"
     assert corpus.metadata["source"].endswith("parts\\xff")
     assert corpus.ids == ["p0.csv:1", "p0.csv:2", "p1.csv:1", "p1.csv:2"]
+
+
+def test_two_files_whose_names_read_alike_are_a_corpus_error(tmp_path):
+    """'a<0xFF>.txt' is shown as 'a\\xff.txt', the name of another file: both got that id, and
+    the command stopped with a ValueError traceback."""
+    try:
+        (tmp_path / os.fsdecode(b"a\xff.txt")).write_text("orbit launch shuttle")
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes no file name that is not UTF-8")
+    (tmp_path / "a\\xff.txt").write_text("car engine dealer")
+    with pytest.raises(CorpusError, match=r"document id 'a\\\\xff.txt' is given to more than "
+                                          r"one document.*rename one"):
+        read_folder(tmp_path)
+
+
+def test_a_json_array_of_records_is_read_as_its_records(tmp_path):
+    """An array exported to .json was one plain-text document: 'cluster' said -k 2 is more
+    than the 1 document, 'summarize' printed the JSON."""
+    import json
+
+    words = ["comet orbit planet", "garlic onion butter"]
+    records = [{"id": f"r{i}", "text": f"{words[i % 2]} {i}", "label": "ab"[i % 2]}
+               for i in range(4)]
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    corpus = read_corpus(path)
+    assert corpus.ids == ["r0", "r1", "r2", "r3"] and corpus.texts[2] == "comet orbit planet 2"
+    assert corpus.labels == [("a",), ("b",), ("a",), ("b",)]
+    from docnmf.cli import main
+
+    assert main(["-q", "cluster", str(path), "-k", "2", "--min-df", "1", "-o",
+                 str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "assignments.csv").read_text().count("\nr") == 4
+    for content, message in [('{"text": "x"}', "holds a JSON dict; docnmf reads a .json file as "
+                                               "an array of objects"),
+                             ('[{"text": "x"}, 3]', "record 2 of .* is not a JSON object"),
+                             ('[{"text": "x"', "is not valid JSON"),
+                             ('[{"body": "x"}]', "column 'text' not found")]:
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(CorpusError, match=message):
+            read_corpus(path)

@@ -22,7 +22,7 @@ from .formats import (
     read_reuters21578,
     read_smart,
 )
-from .readers import read_corpus, read_csv, read_folder, read_jsonl
+from .readers import read_corpus, read_csv, read_folder, read_json, read_jsonl
 
 __all__ = [
     "Corpus",
@@ -31,6 +31,7 @@ __all__ = [
     "data_dir",
     "read_folder",
     "read_csv",
+    "read_json",
     "read_jsonl",
     "read_corpus",
     "read_reuters21578",

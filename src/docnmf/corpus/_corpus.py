@@ -11,6 +11,8 @@ from typing import Any, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ._errors import CorpusError
+
 
 def _label_tuple(labels, i: int) -> tuple[str, ...]:
     """Document ``i``'s labels as a tuple of strings: a string or an integer is one label (a
@@ -82,8 +84,12 @@ class Corpus:
         if len(set(self.ids)) != n:
             seen: set = set()
             twice = next(i for i in self.ids if i in seen or seen.add(i))
-            raise ValueError(f"document id {twice!r} is given to more than one document; each "
-                             "document needs an id of its own")
+            # a CorpusError (a ValueError): the command says it in one line, not a traceback
+            raise CorpusError(f"document id {twice!r} is given to more than one document; each "
+                              "document needs an id of its own"
+                              + (" (a file name with bytes that are not UTF-8 shows them as "
+                                 "\\xNN, as another name may spell them: rename one)"
+                                 if "\\x" in str(twice) else ""))
         if self.texts is not None and len(self.texts) != n:
             raise ValueError(f"{len(self.texts)} texts for {n} documents")
         if self.counts is not None:

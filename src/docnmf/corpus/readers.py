@@ -27,7 +27,7 @@ from ._text_io import Decoder, readable_name
 from .datasets import list_datasets, load_dataset
 from .formats import duc_text, read_mat
 
-__all__ = ["read_folder", "read_csv", "read_jsonl", "read_corpus"]
+__all__ = ["read_folder", "read_csv", "read_json", "read_jsonl", "read_corpus"]
 
 logger = logging.getLogger(__name__)
 
@@ -651,6 +651,58 @@ def read_jsonl(
     return corpus
 
 
+def read_json(
+    path: str | os.PathLike,
+    *,
+    text_column: str = "text",
+    label_column: str | None = None,
+    id_column: str | None = None,
+    encoding: str = "utf-8",
+) -> Corpus:
+    """Read a ``.json`` file holding an array of JSON objects, one document each (an export
+    many tools write), with the keys of :func:`read_jsonl`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     f = Path(tmp) / "docs.json"
+    ...     _ = f.write_text('[{"id": "a", "text": "x"}, {"id": "b", "text": "y"}]')
+    ...     c = read_json(f)
+    >>> c.ids, c.texts
+    (['a', 'b'], ['x', 'y'])
+    """
+    source = Path(path)
+    if not source.is_file():
+        raise CorpusError(f"no such file: {source}")
+    decode = Decoder(encoding)
+    text = decode(_read_bytes(source, encoding)).lstrip("\ufeff")
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CorpusError(f"{source} is not valid JSON: {exc.msg} (line {exc.lineno}, column "
+                          f"{exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise CorpusError(f"{source} cannot be read as JSON: {type(exc).__name__}: "
+                          f"{str(exc)[:200]}") from None
+    if not isinstance(records, list):
+        raise CorpusError(f"{source} holds a JSON {type(records).__name__}; docnmf reads a .json "
+                          "file as an array of objects, one per document (or JSON Lines, "
+                          ".jsonl, an object per line)")
+    columns: dict[str, None] = {}
+    for number, row in enumerate(records, start=1):
+        if not isinstance(row, dict):
+            raise CorpusError(f"record {number} of {source} is not a JSON object")
+        columns.update(dict.fromkeys(row))
+    corpus = _table_corpus(
+        records, list(columns), source, "json", text_column=text_column,
+        label_column=label_column, id_column=id_column, split_label=_json_label,
+        where=[f"record {number}" for number in range(1, len(records) + 1)],
+    )
+    decode.warn("document", source)
+    return corpus
+
+
 #: The name :func:`read_corpus` reads as the embedded demo corpus.
 DEMO = "demo"
 
@@ -754,11 +806,13 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
             return read_csv(path, **options)
         if suffix in (".jsonl", ".ndjson"):
             return read_jsonl(path, **options)
+        if suffix == ".json":
+            return read_json(path, **options)
         if suffix == ".mat":
             return read_mat(path, **options)
         raise CorpusError(
             f"cannot tell how to read {path}: expected a folder or a .csv, .tsv, .jsonl, "
-            ".ndjson or .mat file"
+            ".ndjson, .json or .mat file"
         )
     if path.exists():
         raise CorpusError(f"{source} is neither a file nor a folder (a pipe, socket or device); "
