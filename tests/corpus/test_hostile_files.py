@@ -364,3 +364,13 @@ def test_a_json_array_of_records_is_read_as_its_records(tmp_path):
         path.write_text(content, encoding="utf-8")
         with pytest.raises(CorpusError, match=message):
             read_corpus(path)
+
+
+def test_a_semicolon_file_whose_quoted_texts_span_lines_is_named_as_such(tmp_path):
+    """Excel's export in many locales: the semicolon hint came only for plain fields; a quoted
+    text with a line break failed first, on a quote."""
+    path = tmp_path / "quoted.csv"
+    path.write_bytes(b'id;text\r\n1;"orbit launch\r\nshuttle\r\n"\r\n2;"car engine"\r\n')
+    with pytest.raises(CorpusError, match="malformed CSV .* are its fields separated by "
+                                          "semicolons\\?"):
+        read_csv(path)

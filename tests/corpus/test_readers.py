@@ -404,7 +404,8 @@ def test_every_skipped_entry_is_kept_beyond_the_three_the_warning_names(tmp_path
     for name in ("p1.png", "p2.png", "p3.png", "p4.png"):
         write(root / name, b"\x89PNG\r\n\x1a\n\x00\x00")
     with pytest.warns(UserWarning, match=r"p3.png \(binary: a NUL byte in its first 8 KiB\); "
-                                         r"and 1 more \(all in the corpus's metadata"):
+                                         r"and 1 more \(all in the corpus's metadata"
+                                         r"\['skipped'\] and a result folder's run.json\)"):
         corpus = read_folder(root)
     assert corpus.metadata["skipped"] == [
         f"p{i}.png (binary: a NUL byte in its first 8 KiB)" for i in range(1, 5)]

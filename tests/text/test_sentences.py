@@ -23,7 +23,8 @@ from docnmf.text.sentences import split_sentences
      ["The meeting is on Jan. 5 in St. Louis at 3 p.m. today."]),
     ("Prices rose 5.2 percent in 1998. In 1999 they fell.",
      ["Prices rose 5.2 percent in 1998.", "In 1999 they fell."]),
-    ("no capital after. this stays one", ["no capital after. this stays one"]),
+    # in a text with capitals, a lower-case word after a period continues the sentence
+    ("No capital after. this stays one", ["No capital after. this stays one"]),
     ("First paragraph without a stop\n\nSecond paragraph.",
      ["First paragraph without a stop", "Second paragraph."]),
     ("Wrapped line\ncontinues here. Next.", ["Wrapped line continues here.", "Next."]),
@@ -33,7 +34,7 @@ from docnmf.text.sentences import split_sentences
      ["Правительство объявило о мерах.", "Министр заявил."]),
     ("Le président a parlé. À Paris, il pleut. Ésta es.",
      ["Le président a parlé.", "À Paris, il pleut.", "Ésta es."]),
-    ("une fin. été commence", ["une fin. été commence"]),
+    ("Une fin. été commence", ["Une fin. été commence"]),
     # Spanish opens questions and exclamations with ¿ and ¡, French quotes with «
     ("Ganó el partido. ¿Quién marcó? ¡Fue él! «Muy contentos.» Los aficionados celebraron.",
      ["Ganó el partido.", "¿Quién marcó?", "¡Fue él!", "«Muy contentos.»",
@@ -86,3 +87,14 @@ def test_a_long_paragraph_is_split_as_its_sentences_are_one_by_one():
               ["(See Fig. 3 there.)", "Prices rose 5.2 percent in 1998."])]
     text = " ".join(case for case, _ in cases * 375)
     assert split_sentences(text, rules="news") == [s for _, split in cases * 375 for s in split]
+
+
+def test_a_text_without_capitals_is_split_too():
+    """Lower-cased exports, chat logs and transcripts were one sentence each, so no summary
+    fitted any --length."""
+    text = "nasa said the engine failed. the launch was delayed! was the orbit long? yes."
+    assert split_sentences(text, rules="news") == [
+        "nasa said the engine failed.", "the launch was delayed!", "was the orbit long?", "yes."]
+    # with capitals anywhere, a lower-case word after a period continues the sentence
+    assert len(split_sentences("NASA said the engine failed. the launch was delayed.",
+                               rules="news")) == 1

@@ -249,7 +249,9 @@ def read_folder(
         labels.append((readable_name(rel.parts[0]),) if len(rel.parts) > 1 else ())
         ids.append(name)
     skipped.sort()
-    warn_skipped(root, skipped, "the corpus's metadata['skipped'], and run.json", stacklevel=3)
+    # summarize and keywords write no run.json: "a result folder's" is cluster's and the like
+    warn_skipped(root, skipped, "the corpus's metadata['skipped'] and a result folder's run.json",
+                 stacklevel=3)
     if not ids:
         raise CorpusError(f"no documents found in {root}")
     warn_folder_mix(root, ids, stacklevel=3)
@@ -515,7 +517,16 @@ def read_csv(
             bad_lines.add(number)
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
-    records = _csv_records(lines, delimiter, source)
+    try:
+        records = _csv_records(lines, delimiter, source)
+    except CorpusError as exc:
+        # a file of another delimiter fails as malformed CSV where a quoted text spans lines:
+        # its header names the delimiter better than the quote that broke
+        header = lines[0].strip() if lines else ""
+        hint = _delimiter_hint([header]) if delimiter not in header else ""
+        if hint:
+            raise CorpusError(f"{exc}{hint}") from None
+        raise
     if not records:
         raise CorpusError(f"{source} is empty (a header row is needed)")
     (_, _, header), records = records[0], records[1:]

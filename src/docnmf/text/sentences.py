@@ -13,7 +13,8 @@
     Tuned to newswire. A boundary is a ``.``, ``!`` or ``?`` (possibly
     several, possibly followed by closing quotes or brackets, including
     newswire ``''``) followed by white space and then a capital letter or a
-    digit, optionally after opening quotes. A period is not a boundary after:
+    digit (any letter in a text without a capital at all, a lower-cased one),
+    optionally after opening quotes. A period is not a boundary after:
 
     * titles and other abbreviations that precede a name or a number
       (``Mr.``, ``Dr.``, ``Gen.``, ``Sen.``, ``St.``, ``No.``, ``Jan.``, ...);
@@ -172,9 +173,10 @@ _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
 _WIDE_STOP = re.compile(r"[\u3002\uff01\uff1f]+[\u300d\u300f\uff09\u3011\u201d]*")
 
 
-def _is_boundary(text: str, m: re.Match) -> bool:
+def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
     first = m.group("word")[0]
-    if not (first.isupper() or first.isdigit()):   # "Москва", "À Paris" open sentences too
+    # "Москва", "À Paris" open sentences too; in a text without capitals (lower-cased) any word
+    if not (first.isupper() or first.isdigit() or (caseless and first.isalpha())):
         return False
     if m.group("punct") != ".":
         return True
@@ -210,22 +212,27 @@ def _split_news(text: str) -> list[str]:
     ["``We will win,'' he said.", "``Not now.''"]
     >>> _split_news("Le président a parlé. À Paris, il pleut. Москва молчит.")
     ['Le président a parlé.', 'À Paris, il pleut.', 'Москва молчит.']
+    >>> _split_news("the launch slipped. engineers found a leak. mr. lee said so.")
+    ['the launch slipped.', 'engineers found a leak.', 'mr. lee said so.']
     """
+    # a text with no capital at all (lower-cased: exports, chat logs, transcripts) was one
+    # sentence; its sentences open with whatever letter
+    caseless = not any(ch.isupper() for ch in text)
     sentences = []
     for paragraph in _PARAGRAPH.split(text):
         paragraph = " ".join(paragraph.split())
         # Chinese and Japanese sentences end at their full stops, with no space after them
         cuts = [0] + [m.end() for m in _WIDE_STOP.finditer(paragraph)] + [len(paragraph)]
         for a, b in itertools.pairwise(cuts):
-            sentences.extend(_split_news_run(paragraph[a:b].strip()))
+            sentences.extend(_split_news_run(paragraph[a:b].strip(), caseless))
     return sentences
 
 
-def _split_news_run(paragraph: str) -> list[str]:
+def _split_news_run(paragraph: str, caseless: bool = False) -> list[str]:
     sentences = []
     start = 0
     for m in _BOUNDARY.finditer(paragraph):
-        if _is_boundary(paragraph, m):
+        if _is_boundary(paragraph, m, caseless):
             end = m.start("space")
             sentence = paragraph[start:end].strip()
             if sentence:
