@@ -407,3 +407,19 @@ def test_an_output_path_that_loops_is_one_line(docs, tmp_path, capsys):
         code, _, err = run(capsys, "cluster", str(docs), "-k", "2", "-o", str(out))
         assert code == 2 and err.strip() == (f"docnmf: error: -o {out}: its path runs into a "
                                              "loop of symbolic links; give another folder")
+
+
+def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line():
+    """The first hundredths of a second (importing docnmf.cli) gave a KeyboardInterrupt
+    traceback; a finder interrupts that import here as a Ctrl-C would."""
+    code = ("import sys\n"
+            "class Interrupt:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'docnmf.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupt())\n"
+            "from docnmf.__main__ import run\n"
+            "sys.exit(run())\n")
+    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
+                          timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (130, "docnmf: interrupted\n")
