@@ -423,3 +423,30 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line():
     done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
                           timeout=60, check=False)
     assert (done.returncode, done.stderr) == (130, "docnmf: interrupted\n")
+
+
+def test_under_a_memory_limit_openblas_gets_one_thread_and_running_out_is_one_line(
+        monkeypatch, capsys):
+    """Under ulimit -v, OpenBLAS's threads' buffers did not fit and it retried for ever, deaf
+    to Ctrl-C; a limit too small to import the command's modules gave a MemoryError
+    traceback."""
+    code = ("import os, resource\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (16 * 2**30, resource.RLIM_INFINITY))\n"
+            "from docnmf.cli import _one_blas_thread_under_a_memory_limit as f\n"
+            "f(); print(os.environ.get('OPENBLAS_NUM_THREADS'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
+                          env=env, timeout=60, check=False)
+    assert done.stdout.strip() == "1", done.stderr
+    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
+                          env={**env, "OPENBLAS_NUM_THREADS": "2"}, timeout=60, check=False)
+    assert done.stdout.strip() == "2"         # the user's own setting stands
+    import docnmf.cli
+
+    def out_of_memory():
+        raise MemoryError
+
+    monkeypatch.setattr(docnmf.cli, "build_parser", out_of_memory)
+    assert main(["cluster", "x", "-k", "2"]) == 2
+    assert capsys.readouterr().err == ("docnmf: error: not enough memory to start the command; "
+                                       "raise the memory limit (ulimit -v)\n")

@@ -1844,6 +1844,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the command writes its plots to files: a backend named for a notebook's kernel
         # (MPLBACKEND=module://matplotlib_inline...) made importing matplotlib fail at the end
         os.environ["MPLBACKEND"] = "Agg"
+        _one_blas_thread_under_a_memory_limit()
     stdout = sys.stdout
     sys.stdout = _Output(stdout)
     try:
@@ -1858,6 +1859,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = stdout
         _detach_stdout()
         return 1
+    except MemoryError:
+        # before the command's own handler (its modules imported under a small ulimit -v)
+        print("docnmf: error: not enough memory to start the command; raise the memory limit "
+              "(ulimit -v)", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader of standard output stopped (`docnmf ... | head`); results are written
         # before they are printed, so stop quietly, with the status of a process SIGPIPE ends
@@ -1879,6 +1885,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             for signum in (signal.SIGINT, *_STOP_SIGNALS):
                 signal.signal(signum, signal.SIG_IGN)
+
+
+def _one_blas_thread_under_a_memory_limit() -> None:
+    """Under a limit on the process's address space (``ulimit -v``), have OpenBLAS use one
+    thread, unless told otherwise: each of its threads reserves buffers, and where they did
+    not fit it retried for ever, deaf to Ctrl-C and SIGTERM (2,000 posts under 650 and 775
+    MB: hung with two threads, done with one). Read when numpy is first imported, after
+    this."""
+    try:
+        import resource
+    except ImportError:         # not a POSIX system: no such limit to read
+        return
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft != resource.RLIM_INFINITY and "OPENBLAS_NUM_THREADS" not in os.environ:
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
 class _OutputError(OSError):

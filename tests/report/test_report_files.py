@@ -569,3 +569,16 @@ def test_the_search_box_says_it_finds_the_documents_on_the_map():
          "clusters by keyword")
     assert _search_hint({"id": ["d"] * 80}, 80) == \
         "Find documents by id or by a word of their start, clusters by keyword"
+
+
+def test_a_file_the_system_refuses_to_open_is_named_as_such(demo_out, monkeypatch):
+    """Under ulimit -n 5 the error said the file docnmf had just written was no .npz file and
+    told to rebuild the folder."""
+    import errno
+
+    def refused(*args, **kwargs):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(np, "load", refused)
+    with pytest.raises(ReportError, match=r"cannot read .*memberships.npz: Too many open files$"):
+        read_run_folder(demo_out)

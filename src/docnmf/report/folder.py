@@ -75,7 +75,13 @@ def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
             M = np.asarray(npz["memberships"], dtype=np.float64)
     except KeyError:
         raise ReportError(f"{path} holds no 'memberships' array") from None
-    except (OSError, ValueError, zipfile.BadZipFile):
+    except OSError as exc:
+        if exc.strerror:        # the system's refusal (too many open files, no permission)
+            raise ReportError(f"cannot read {path}: {exc.strerror}") from None
+        raise ReportError(f"{path} is not a readable .npz file (docnmf cluster writes one "
+                          "holding a 'memberships' array); rebuild the folder with docnmf "
+                          "cluster") from None
+    except (ValueError, zipfile.BadZipFile):
         # numpy's message for a file that is no .npz suggests loading it as a pickle: never
         raise ReportError(f"{path} is not a readable .npz file (docnmf cluster writes one "
                           "holding a 'memberships' array); rebuild the folder with docnmf "
