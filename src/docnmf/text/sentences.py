@@ -190,12 +190,14 @@ def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
     low = word.lower()
     if low in TITLE_ABBREVIATIONS:
         return False
-    if low in NUMBER_ABBREVIATIONS and word[:1].isupper():
+    if low in NUMBER_ABBREVIATIONS and (word[:1].isupper() or caseless):
         return not next_word[:1].isdigit()
     if re.fullmatch(r"[A-Za-z]", word):
         return False
     if _ACRONYM.fullmatch(word) or low in AMBIGUOUS_ABBREVIATIONS:
-        return next_word in SENTENCE_OPENERS
+        # a capital tells an opener ("The") from a word that goes on ("the"): without capitals,
+        # "5 p.m. on friday" and "the u.s. and the u.k." would be cut
+        return next_word in SENTENCE_OPENERS and not caseless
     return True
 
 
@@ -214,6 +216,8 @@ def _split_news(text: str) -> list[str]:
     ['Le président a parlé.', 'À Paris, il pleut.', 'Москва молчит.']
     >>> _split_news("the launch slipped. engineers found a leak. mr. lee said so.")
     ['the launch slipped.', 'engineers found a leak.', 'mr. lee said so.']
+    >>> _split_news("at 5 p.m. on friday the u.s. and acme inc. signed no. 4. it held.")
+    ['at 5 p.m. on friday the u.s. and acme inc. signed no. 4.', 'it held.']
     """
     # a text with no capital at all (lower-cased: exports, chat logs, transcripts) was one
     # sentence; its sentences open with whatever letter
