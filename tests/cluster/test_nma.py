@@ -213,6 +213,10 @@ def test_segments_of_a_word_or_two_are_warned_of():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         NMAClustering(2, n_segments=2, n_init=1, random_state=0).fit(docs)
+        # segments given, fewer than n_segments: the empty slots padding them are no segments
+        given = [["the cat sat on the mat", "dogs ran far away today"]] * 2 + \
+            [["rates rose again this week", "the bank cut its rates"]] * 2
+        NMAClustering(2, n_segments=4, n_init=1, random_state=0).fit(given)
 
 
 def test_fewer_topics_than_clusters_are_warned_of():

@@ -444,7 +444,9 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
 def _warn_short_segments(segments: list[list[str]], c: int) -> None:
     """Warn when texts too short for ``c`` segments were cut into segments of a word or two."""
     words = np.array([sum(len(s.split()) for s in segs) for segs in segments])
-    short = (words > 0) & (words < _FEW_WORDS * c)
+    # per segment the document has: the empty slots padding given segments are none of its
+    filled = np.array([sum(bool(s.strip()) for s in segs) for segs in segments])
+    short = (words > 0) & (words < _FEW_WORDS * np.maximum(filled, 1))
     if short.any():
         n_short = int(short.sum())
         verb = "has" if n_short == 1 else "have"

@@ -671,7 +671,9 @@ def read_json(
     encoding: str = "utf-8",
 ) -> Corpus:
     """Read a ``.json`` file holding an array of JSON objects, one document each (an export
-    many tools write), with the keys of :func:`read_jsonl`.
+    many tools write), with the keys of :func:`read_jsonl`; a file of one object per line
+    (JSON Lines, as pandas and Hugging Face write under .json) is read as :func:`read_jsonl`
+    reads it.
 
     Examples
     --------
@@ -691,6 +693,10 @@ def read_json(
     try:
         records = json.loads(text)
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and text.lstrip().startswith("{"):
+            # JSON Lines saved as .json (pandas' to_json(lines=True), Hugging Face's to_json)
+            return read_jsonl(source, text_column=text_column, label_column=label_column,
+                              id_column=id_column, encoding=encoding)
         raise CorpusError(f"{source} is not valid JSON: {exc.msg} (line {exc.lineno}, column "
                           f"{exc.colno})") from None
     except (ValueError, RecursionError) as exc:
