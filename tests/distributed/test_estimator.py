@@ -121,7 +121,10 @@ def test_nan_and_infinity_are_refused_as_in_memory(client, bad, form):
 def test_an_estimator_holding_a_client_says_why_it_cannot_go_to_another_process(client):
     """GridSearchCV(n_jobs=2) sends each fit to another process: pickle failed naming neither
     the estimator nor a way out."""
+    import copy
     import pickle
+
+    from sklearn.base import clone
 
     from docnmf.distributed import DaskCFClustering
 
@@ -131,6 +134,10 @@ def test_an_estimator_holding_a_client_says_why_it_cannot_go_to_another_process(
             pickle.dumps(kind(2, client=client))
         # without one (the process's default client), it goes as any estimator does
         assert pickle.loads(pickle.dumps(kind(2))).get_params()["n_clusters"] == 2
+        # copies in this process hold the same client, as clones do
+        original = kind(2, client=client)
+        for copied in (copy.copy(original), copy.deepcopy(original), clone(original)):
+            assert copied.client is client and copied is not original
 
 
 def test_a_closed_client_is_named(tmp_path):

@@ -101,6 +101,32 @@ def refuse_sending_client(estimator) -> None:
                         "n_jobs=1; the Dask cluster runs each fit in parallel already")
 
 
+class SharesClient:
+    """A Dask estimator's clones and copies (``clone``, ``copy.copy``, ``copy.deepcopy``) hold
+    the same client; only pickling it, to send it to another process, is refused."""
+
+    def __sklearn_clone__(self):
+        return clone_sharing_client(self)
+
+    def __getstate__(self):
+        refuse_sending_client(self)
+        return super().__getstate__()
+
+    def __copy__(self):
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo):
+        import copy
+
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update({key: value if key == "client" else copy.deepcopy(value, memo)
+                             for key, value in self.__dict__.items()})
+        return new
+
+
 def clone_sharing_client(estimator):
     """scikit-learn's ``clone`` of ``estimator``, holding the same ``client``: a connection to
     a scheduler cannot be copied (GridSearchCV and cross_val_score clone what they fit)."""

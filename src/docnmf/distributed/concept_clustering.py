@@ -13,8 +13,8 @@ from .._estimator import _scaled as _times_power_of_two
 from .._estimator import best_restart, check_n_clusters, check_positive_ints, \
     fit_scale_exponent, memberships_from, store_params, warn_unconverged
 from .._rng import as_generator, child_generators
-from ._rows import (RowPartitions, add_tree, clone_sharing_client, gather, get_client,
-                    refuse_non_finite, refuse_sending_client)
+from ._rows import (RowPartitions, SharesClient, add_tree, gather, get_client,
+                    refuse_non_finite)
 from .concept import _concepts, _kernel_rows, fit_cf_dask
 from .estimator import _column_sums, _labels
 from .init import _advanceable, _random_rows
@@ -55,7 +55,7 @@ def _rescaled(V_p, norms):
     return V_p * norms
 
 
-class DaskCFClustering(ClusterMixin, BaseEstimator):
+class DaskCFClustering(SharesClient, ClusterMixin, BaseEstimator):
     """Concept factorization (``LCCFClustering(lam=0)``, linear kernel) on a Dask cluster.
 
     Both factors ``W`` and ``V`` (documents x k) stay in ``X``'s row blocks on
@@ -85,13 +85,6 @@ class DaskCFClustering(ClusterMixin, BaseEstimator):
     New documents are not placed (no ``transform``): LCCFClustering's
     placement (eqs. 29-30) keeps the fitted documents' factors in memory.
     """
-
-    def __sklearn_clone__(self):
-        return clone_sharing_client(self)
-
-    def __getstate__(self):
-        refuse_sending_client(self)
-        return super().__getstate__()
 
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
                  init_rounds: int | None = 30, max_iter: int = 1000, tol: float = 1e-5,

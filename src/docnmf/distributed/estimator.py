@@ -14,9 +14,9 @@ from .._estimator import (_scaled, best_restart, fit_scale_exponent, memberships
                           store_params)
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _dtype_name, _scale_rows
-from ._rows import (LOST, DistributedFitError, RowPartitions, Unrecoverable, add_tree,
-                    check_scheduler, clone_sharing_client, gather, get_client, lost_work,
-                    refuse_non_finite, refuse_sending_client, wait_for)
+from ._rows import (LOST, DistributedFitError, RowPartitions, SharesClient, Unrecoverable,
+                    add_tree, check_scheduler, gather, get_client, lost_work, refuse_non_finite,
+                    wait_for)
 from .init import dask_starts
 from .solvers import DASK_SOLVERS
 
@@ -39,7 +39,7 @@ def _labels(V_p) -> np.ndarray:
     return np.argmax(V_p, axis=1)
 
 
-class DaskNMFClustering(NMFClustering):
+class DaskNMFClustering(SharesClient, NMFClustering):
     """:class:`~docnmf.cluster.NMFClustering` on a Dask cluster, for corpora no machine can hold.
 
     ``fit`` takes a Dask array of ``scipy.sparse`` row blocks (what
@@ -82,13 +82,6 @@ class DaskNMFClustering(NMFClustering):
                  random_state=None, verbose: int = 0, client: Client | None = None,
                  retries: int = 2):
         store_params(self, locals())
-
-    def __sklearn_clone__(self):
-        return clone_sharing_client(self)
-
-    def __getstate__(self):
-        refuse_sending_client(self)
-        return super().__getstate__()
 
     def _check_params(self, n_docs: int) -> None:
         super()._check_params(n_docs)
