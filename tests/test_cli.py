@@ -308,6 +308,21 @@ def test_options_named_in_warnings():
     # a bare word that is also a parameter's name, and names inside others, stay as they are
     assert _as_flags("the kernel and its tol; self.max_iter, max_iters, lam_scale_x") \
         == "the kernel and its tol; self.max_iter, max_iters, lam_scale_x"
+    # paths are no parameters ("flagpath/max_iter" became "flagpath/--max-iter")
+    assert _as_flags("of flagpath/max_iter skipped; at labels=y/latin.txt, byte 4; max_iter.txt")\
+        == "of flagpath/max_iter skipped; at labels=y/latin.txt, byte 4; max_iter.txt"
+
+
+def test_only_an_estimator_s_warnings_are_rewritten(tmp_path, capsys):
+    """A reader's warning about a corpus in a folder named max_iter said --max-iter."""
+    folder = tmp_path / "max_iter"
+    folder.mkdir()
+    for i in range(6):
+        (folder / f"d{i}.txt").write_text(["comet orbit planet", "garlic onion butter"][i % 2])
+    (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "-o",
+                        str(tmp_path / "out")], capsys)
+    assert code == 0 and f"1 entry of {folder} skipped" in err and "--max-iter" not in err
 
 
 @pytest.mark.parametrize("method", ["plsi", "lda", "km", "nc"])

@@ -450,3 +450,44 @@ def test_under_a_memory_limit_openblas_gets_one_thread_and_running_out_is_one_li
     assert main(["cluster", "x", "-k", "2"]) == 2
     assert capsys.readouterr().err == ("docnmf: error: not enough memory to start the command; "
                                        "raise the memory limit (ulimit -v)\n")
+
+
+def test_too_small_a_memory_limit_is_refused_at_once():
+    """Under 150-300 MB loading NumPy and SciPy failed with tracebacks, or OpenBLAS retried a
+    buffer for ever, deaf to Ctrl-C and SIGTERM (170-190 MB)."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (400 * 2**20, resource.RLIM_INFINITY))
+
+    done = subprocess.run([sys.executable, "-m", "docnmf", "demo"], text=True,
+                          capture_output=True, preexec_fn=limit, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (2, (
+        "docnmf: error: the memory limit (ulimit -v) is 400 MiB; docnmf needs at least 600 MiB "
+        "to load its numerical libraries\n"))
+
+
+def test_a_library_that_cannot_be_loaded_or_an_interrupted_import_is_one_line(monkeypatch,
+                                                                             capsys):
+    """Under a memory limit a library's code could not be mapped ("failed to map segment from
+    shared object"): 17-44 lines of traceback. A Ctrl-C while numpy was imported came out as
+    numpy's ImportError and its 40 lines of advice on a bad install."""
+    import docnmf.cli
+
+    def unmappable():
+        raise ImportError("libopenblas.so: failed to map segment from shared object")
+
+    monkeypatch.setattr(docnmf.cli, "build_parser", unmappable)
+    monkeypatch.setattr(docnmf.cli, "_address_space_limit", lambda: 2**30)
+    assert main(["demo"]) == 2
+    assert capsys.readouterr().err == (
+        "docnmf: error: a library could not be loaded under the memory limit (ulimit -v): "
+        "libopenblas.so: failed to map segment from shared object; raise the limit\n")
+    monkeypatch.setattr(docnmf.cli, "_INTERRUPTS", [2])     # a Ctrl-C came meanwhile
+    for error in (ImportError, RuntimeError):
+        def interrupted_import(error=error):
+            raise error('PyCapsule_Import could not import module "datetime"')
+
+        monkeypatch.setattr(docnmf.cli, "build_parser", interrupted_import)
+        assert main(["demo"]) == 130
+        assert capsys.readouterr().err == "docnmf: interrupted\n"

@@ -178,6 +178,7 @@ def test_choose_k_advises_only_the_options_not_given_already(tmp_path, capsys):
     line = next(x for x in capsys.readouterr().err.splitlines() if "do not look English" in x)
     assert line.endswith("try --max-df 0.5: the words in over half of the documents, most "
                          "often that language's stop words, are then dropped")
+    assert "Porter" not in line         # --no-stem: no stemming to speak of
 
 
 def test_evaluate_says_when_the_texts_are_not_english(tmp_path, capsys):

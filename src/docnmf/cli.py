@@ -1144,7 +1144,7 @@ def _cmd_choose_k(args) -> int:
     corpus = _load_input(args)
     if corpus.texts is not None:        # docnmf cluster says so too; choose-k fits no run of it
         _warn_language(corpus.texts, "the criteria read such runs as words",
-                       _language_remedy(args))
+                       _language_remedy(args), stem=not args.no_stem)
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
     with _output_folder(outdir, args) as staging:
@@ -1275,17 +1275,18 @@ def _dask_client(args):
     # is started with Ctrl-C ignored, so that this process need not ignore it while they start
     # (it did, and a Ctrl-C then was lost: the run went on and exited 0)
     _start_ignoring_fork_server()
-    # a Ctrl-C while the cluster starts is acted on once it has (one that broke into its start
-    # left a cluster half made, which Dask's exit handler then failed to close); a second stops
-    # at once
+    # a Ctrl-C while the cluster starts (a second or two) is acted on once it has: one that
+    # broke into its start left a cluster half made, which Dask's exit handler then failed to
+    # close with tracebacks; where Ctrl-C is ignored (a command started with &), it stays so
     interrupted = []
 
     def note(signum, frame):
+        if not interrupted:     # os.write: logging may hold a lock the handler interrupted
+            os.write(2, b"docnmf: stopping once the Dask workers have started\n")
         interrupted.append(signum)
-        if len(interrupted) > 1:
-            raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, note)
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    previous = None if ignored else signal.signal(signal.SIGINT, note)
     try:
         # the workers' own logs are silenced: on a Ctrl-C each would report the scheduler's
         # going as a failed heartbeat; what fails a fit reaches the client as an error
@@ -1293,7 +1294,8 @@ def _dask_client(args):
                                processes=True, dashboard_address=":0",
                                silence_logs=logging.CRITICAL)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if not ignored:
+            signal.signal(signal.SIGINT, previous)
     if interrupted:
         cluster.close()
         raise KeyboardInterrupt
@@ -1453,10 +1455,11 @@ def _cmd_summarize(args) -> int:
     return 0
 
 
-def _warn_language(texts, unspaced_effect: str, remedy: str) -> None:
+def _warn_language(texts, unspaced_effect: str, remedy: str, *, stem: bool = True) -> None:
     """Texts in a script without spaces between words, or not in English: say what docnmf
     makes of them (``unspaced_effect``: what taking a run of letters as a word does;
-    ``remedy``: the command's options for another language, if any)."""
+    ``remedy``: the command's options for another language, if any; ``stem``: whether the
+    texts are stemmed, as with --no-stem they are not)."""
     from .diagnostics import not_english_line, text_hints
 
     hints = text_hints(texts)
@@ -1467,7 +1470,7 @@ def _warn_language(texts, unspaced_effect: str, remedy: str) -> None:
                        "segmenter: jieba for Chinese, MeCab or SudachiPy for Japanese)",
                        unspaced_effect)
     elif hints["not_english"]:
-        logger.warning(not_english_line(hints["english_stop_word_share"], remedy))
+        logger.warning(not_english_line(hints["english_stop_word_share"], remedy, stem=stem))
 
 
 def _language_remedy(args) -> str:
@@ -1724,7 +1727,8 @@ def _cmd_evaluate(args) -> int:
     if data.n_classes < 2:
         raise UsageError(f"{args.input} has {data.n_classes} class; the evaluation needs at least 2")
     if data.texts is not None:
-        _warn_language(data.texts, "each such run is a term", _language_remedy(args))
+        _warn_language(data.texts, "each such run is a term", _language_remedy(args),
+                       stem=not args.no_stem)
     if k_values is None:
         k_values = tuple(range(2, min(10, data.n_classes) + 1))
     protocol = Protocol(condition, tuple(methods), k_values, args.runs, args.restarts, args.seed,
@@ -1841,9 +1845,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         for signum in _STOP_SIGNALS:    # left alone when ignored (nohup) or handled already
             if signal.getsignal(signum) is signal.SIG_DFL:
                 signal.signal(signum, _raise_stopped)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupt_noted)
         # the command writes its plots to files: a backend named for a notebook's kernel
         # (MPLBACKEND=module://matplotlib_inline...) made importing matplotlib fail at the end
         os.environ["MPLBACKEND"] = "Agg"
+        limit = _address_space_limit()
+        if limit is not None and limit < MIN_ADDRESS_SPACE:
+            print(f"docnmf: error: the memory limit (ulimit -v) is {limit / 2**20:,.0f} MiB; "
+                  f"docnmf needs at least {MIN_ADDRESS_SPACE / 2**20:,.0f} MiB to load its "
+                  "numerical libraries", file=sys.stderr)
+            return 2
         _one_blas_thread_under_a_memory_limit()
     stdout = sys.stdout
     sys.stdout = _Output(stdout)
@@ -1864,6 +1876,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("docnmf: error: not enough memory to start the command; raise the memory limit "
               "(ulimit -v)", file=sys.stderr)
         return 2
+    except (ImportError, SystemError) as exc:
+        interrupt = _interrupt_in(exc) or (KeyboardInterrupt() if _INTERRUPTS else None)
+        if interrupt is not None:       # see below: a Ctrl-C replaced by an import's error
+            return _interrupted(interrupt)
+        if _address_space_limit() is None:
+            raise
+        # a library's code that could not be mapped under the limit ("failed to map segment
+        # from shared object")
+        print(f"docnmf: error: a library could not be loaded under the memory limit (ulimit "
+              f"-v): {str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__}; "
+              "raise the limit", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader of standard output stopped (`docnmf ... | head`); results are written
         # before they are printed, so stop quietly, with the status of a process SIGPIPE ends
@@ -1874,8 +1898,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _interrupted(exc)
     except Exception as exc:
         # a Ctrl-C in the middle of an import can come back wrapped (e.g. matplotlib's
-        # "Error calling __set_name__"): still an interruption, not a failure
+        # "Error calling __set_name__"), or replaced (numpy's ImportError "PyCapsule_Import
+        # could not import module 'datetime'", 40 lines on a bad install): still an
+        # interruption, not a failure
         interrupt = _interrupt_in(exc)
+        if interrupt is None and _INTERRUPTS:
+            interrupt = KeyboardInterrupt()
         if interrupt is None:
             raise
         return _interrupted(interrupt)
@@ -1887,18 +1915,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                 signal.signal(signum, signal.SIG_IGN)
 
 
+#: The smallest address space (``ulimit -v``) the command starts in: below it, loading
+#: NumPy, SciPy and scikit-learn failed with ImportError or SystemError tracebacks (150-300
+#: MB), or OpenBLAS retried a buffer that did not fit for ever, deaf to Ctrl-C and SIGTERM
+#: (170-190 MB, and 537 MB clustering 2,000 posts); 586 MB gave a one-line error, 635 MB and
+#: more clustered them.
+MIN_ADDRESS_SPACE = 600 * 2**20
+
+
+def _address_space_limit() -> int | None:
+    """The limit on this process's address space (``ulimit -v``) in bytes, or None."""
+    try:
+        import resource
+    except ImportError:         # not a POSIX system: no such limit to read
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def _one_blas_thread_under_a_memory_limit() -> None:
     """Under a limit on the process's address space (``ulimit -v``), have OpenBLAS use one
     thread, unless told otherwise: each of its threads reserves buffers, and where they did
     not fit it retried for ever, deaf to Ctrl-C and SIGTERM (2,000 posts under 650 and 775
     MB: hung with two threads, done with one). Read when numpy is first imported, after
     this."""
-    try:
-        import resource
-    except ImportError:         # not a POSIX system: no such limit to read
-        return
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    if soft != resource.RLIM_INFINITY and "OPENBLAS_NUM_THREADS" not in os.environ:
+    if _address_space_limit() is not None and "OPENBLAS_NUM_THREADS" not in os.environ:
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
@@ -1929,6 +1970,17 @@ class _Output:
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
+
+
+#: The Ctrl-Cs the command received (noted by :func:`_interrupt_noted`).
+_INTERRUPTS: list[int] = []
+
+
+def _interrupt_noted(signum, frame):
+    """Python's own Ctrl-C handler, noting that one came: an import it breaks into may raise
+    another error in its place."""
+    _INTERRUPTS.append(signum)
+    raise KeyboardInterrupt
 
 
 def _interrupted(exc: KeyboardInterrupt) -> int:
@@ -2013,8 +2065,11 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 #: An estimator's parameter, named in a warning, as ``cluster``'s option that sets it.
 _PARAMETER_IN_WARNING = re.compile(
-    r"(?<![\w.-])(" + "|".join(sorted([*_OPTION_FLAGS, "n_clusters"], key=len, reverse=True))
-    + r")(?:=([^\s,;)]+)|(?![\w=]))")
+    r"(?<![\w./\\-])(" + "|".join(sorted([*_OPTION_FLAGS, "n_clusters"], key=len, reverse=True))
+    + r")(?:=([^\s,;)/\\]+)(?=[\s,;)]|$)|(?![\w=/\\]|\.\w))")
+#: A warning of an estimator's: its name first ("LCCFClustering: ...", "NMF did not converge"),
+#: as no warning about files, paths or ids begins.
+_ESTIMATOR_WARNING = re.compile(r"[A-Z][\w-]*(?::| did not converge)")
 
 
 def _as_flags(text: str) -> str:
@@ -2035,8 +2090,12 @@ def _as_flags(text: str) -> str:
 def _show_warning_with_flags(message, category, filename, lineno, file=None,
                              line=None) -> None:
     """:func:`_show_warning` naming the estimator parameters as ``cluster``'s options, which
-    are what its user can change."""
-    _show_warning(_as_flags(str(message)), category, filename, lineno, file, line)
+    are what its user can change, in an estimator's warnings only: a path was rewritten
+    ("flagpath/max_iter" became "flagpath/--max-iter")."""
+    text = str(message)
+    if _ESTIMATOR_WARNING.match(text):
+        text = _as_flags(text)
+    _show_warning(text, category, filename, lineno, file, line)
 
 
 if __name__ == "__main__":  # pragma: no cover
