@@ -359,8 +359,8 @@ def test_a_json_array_of_records_is_read_as_its_records(tmp_path):
     # JSON Lines saved as .json, as pandas' to_json(lines=True) writes it
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     assert read_corpus(path).ids == ["r0", "r1", "r2", "r3"]
-    for content, message in [('{"text": "x"}', "holds a JSON dict; docnmf reads a .json file as "
-                                               "an array of objects"),
+    for content, message in [('{"text": "x"}', ("holds a JSON dict; docnmf reads a .json file "
+                                                "as an array of objects")),
                              ('[{"text": "x"}, 3]', "record 2 of .* is not a JSON object"),
                              ('{"text": "x"}\n[1]', "line 2 of .* is not a JSON object"),
                              ('[{"text": "x"', "is not valid JSON"),

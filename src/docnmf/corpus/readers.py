@@ -636,7 +636,6 @@ def read_jsonl(
     decode = Decoder(encoding)
     rows: list[dict[str, Any]] = []
     where: list[str] = []
-    columns: dict[str, None] = {}
     for number, raw in enumerate(_read_bytes(source, encoding).splitlines(), start=1):
         line = decode(raw, where=f"line {number}").lstrip("\ufeff").strip()
         if not line:
@@ -653,11 +652,17 @@ def read_jsonl(
             raise CorpusError(f"line {number} of {source} is not a JSON object")
         rows.append(row)
         where.append(f"line {number}")
-        columns.update(dict.fromkeys(row))
-    corpus = _table_corpus(
-        rows, list(columns), source, "jsonl", text_column=text_column,
-        label_column=label_column, id_column=id_column, split_label=_json_label, where=where,
-    )
+    return _objects_corpus(rows, where, source, "jsonl", decode, text_column=text_column,
+                           label_column=label_column, id_column=id_column)
+
+
+def _objects_corpus(rows: list[dict[str, Any]], where: list[str], source: Path, fmt: str,
+                    decode: Decoder, **keys: str | None) -> Corpus:
+    """JSON objects read from ``source`` as a corpus (``keys``: the text, label and id keys),
+    the bytes that were not text said once."""
+    columns = dict.fromkeys(key for row in rows for key in row)
+    corpus = _table_corpus(rows, list(columns), source, fmt, split_label=_json_label,
+                           where=where, **keys)
     decode.warn("document", source)
     return corpus
 
@@ -706,18 +711,12 @@ def read_json(
         raise CorpusError(f"{source} holds a JSON {type(records).__name__}; docnmf reads a .json "
                           "file as an array of objects, one per document (or JSON Lines, "
                           ".jsonl, an object per line)")
-    columns: dict[str, None] = {}
     for number, row in enumerate(records, start=1):
         if not isinstance(row, dict):
             raise CorpusError(f"record {number} of {source} is not a JSON object")
-        columns.update(dict.fromkeys(row))
-    corpus = _table_corpus(
-        records, list(columns), source, "json", text_column=text_column,
-        label_column=label_column, id_column=id_column, split_label=_json_label,
-        where=[f"record {number}" for number in range(1, len(records) + 1)],
-    )
-    decode.warn("document", source)
-    return corpus
+    return _objects_corpus(records, [f"record {number}" for number in range(1, len(records) + 1)],
+                           source, "json", decode, text_column=text_column,
+                           label_column=label_column, id_column=id_column)
 
 
 #: The name :func:`read_corpus` reads as the embedded demo corpus.
