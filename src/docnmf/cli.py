@@ -1877,8 +1877,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "(ulimit -v)", file=sys.stderr)
         return 2
     except (ImportError, SystemError) as exc:
-        interrupt = _interrupt_in(exc) or (KeyboardInterrupt() if _INTERRUPTS else None)
-        if interrupt is not None:       # see below: a Ctrl-C replaced by an import's error
+        interrupt = _interruption(exc)
+        if interrupt is not None:       # a Ctrl-C that an import replaced by its own error
             return _interrupted(interrupt)
         if _address_space_limit() is None:
             raise
@@ -1897,13 +1897,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         return _interrupted(exc)
     except Exception as exc:
-        # a Ctrl-C in the middle of an import can come back wrapped (e.g. matplotlib's
-        # "Error calling __set_name__"), or replaced (numpy's ImportError "PyCapsule_Import
-        # could not import module 'datetime'", 40 lines on a bad install): still an
-        # interruption, not a failure
-        interrupt = _interrupt_in(exc)
-        if interrupt is None and _INTERRUPTS:
-            interrupt = KeyboardInterrupt()
+        interrupt = _interruption(exc)
         if interrupt is None:
             raise
         return _interrupted(interrupt)
@@ -1974,6 +1968,14 @@ class _Output:
 
 #: The Ctrl-Cs the command received (noted by :func:`_interrupt_noted`).
 _INTERRUPTS: list[int] = []
+
+
+def _interruption(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C behind ``exc``, if one is: a Ctrl-C in the middle of an import can come back
+    wrapped (matplotlib's "Error calling __set_name__") or replaced (numpy's ImportError
+    "PyCapsule_Import could not import module 'datetime'", 40 lines on a bad install), still
+    an interruption, not a failure."""
+    return _interrupt_in(exc) or (KeyboardInterrupt() if _INTERRUPTS else None)
 
 
 def _interrupt_noted(signum, frame):

@@ -28,8 +28,9 @@ from scipy.sparse.csgraph import connected_components
 
 from ._rng import as_generator
 
-__all__ = ["ConstraintError", "ConstraintWarning", "Constraints", "read_constraint_pairs", "sample_constraints",
-           "as_pair_array", "build_constraints", "constrained_pairs", "MAX_CONSTRAINED_PAIRS"]
+__all__ = ["ConstraintError", "ConstraintWarning", "Constraints", "read_constraint_pairs",
+           "sample_constraints", "as_pair_array", "build_constraints", "constrained_pairs",
+           "MAX_CONSTRAINED_PAIRS"]
 
 #: How many offending pairs an error message lists before "and N more".
 _SHOWN = 10

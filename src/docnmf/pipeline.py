@@ -534,7 +534,8 @@ def score_labels(corpus: Corpus, labels: np.ndarray) -> dict[str, Any] | None:
     y_pred = labels[scored]
     C, classes, clusters = confusion_matrix(y_true, y_pred)
     out: dict[str, Any] = score_all(y_true, y_pred)
-    out.update({"nmi_normalization": NMI_NORMALIZATION, "n_scored": len(scored), "n_classes": len(classes),
+    out.update({"nmi_normalization": NMI_NORMALIZATION, "n_scored": len(scored),
+                "n_classes": len(classes),
                 "multi_label_documents": sum(len(corpus.labels[i]) > 1 for i in scored),
                 "confusion": {"classes": classes.tolist(), "clusters": clusters.tolist(),
                               "counts": C.tolist()}})

@@ -14,8 +14,8 @@ from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
 from .._estimator import (DocumentClusterer, _caller_outside_docnmf, best_restart,
-                          check_n_clusters, check_numbers, check_positive_ints, distance_memberships, fit_restarts, store_params,
-                          top_terms)
+                          check_n_clusters, check_numbers, check_positive_ints,
+                          distance_memberships, fit_restarts, store_params, top_terms)
 from .._rng import as_generator
 from ..factor.nma import fit_nma, fold_in_cores, nma_random_init, segment_topic_weights
 from ..text.segment import SEGMENTERS, segment_text

@@ -191,7 +191,8 @@ def _scores(table: dict[str, np.ndarray], unassigned: int = 0, unlabelled: int =
     y_pred = np.repeat(np.tile(np.arange(k), len(classes)), C.ravel())
     out: dict[str, Any] = score_all(y_true, y_pred)
     counts, names, clusters = confusion_matrix(y_true, y_pred)
-    out.update({"nmi_normalization": NMI_NORMALIZATION, "n_scored": int(C.sum()), "n_classes": len(classes),
+    out.update({"nmi_normalization": NMI_NORMALIZATION, "n_scored": int(C.sum()),
+                "n_classes": len(classes),
                 "multi_label_documents": int(multi_label),
                 "confusion": {"classes": names.tolist(), "clusters": clusters.tolist(),
                               "counts": counts.tolist()}})

@@ -568,6 +568,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
     k = folder.n_clusters
     side = max(360, min(720, 40 + 22 * k))
     choose_k = _choose_k(folder)
+    hint = _e(_search_hint(m, len(folder.ids)))
     body = "".join([
         f'<header><h1>{_e(corpus)} <small>{_e(method)}, {k} clusters, '
         f'{len(folder.ids)} documents</small></h1>'
@@ -575,8 +576,8 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
         f'<a href="#objective">{"Consensus" if run.get("consensus_members") else "Objective"}'
         f'</a>{"<a href=#choose-k>Choosing k</a>" if choose_k else ""}'
-        f'<input id="search" type="search" placeholder="{_e(_search_hint(m, len(folder.ids)))}" '
-        f'title="{_e(_search_hint(m, len(folder.ids)))}" aria-label="search"></nav>'
+        f'<input id="search" type="search" placeholder="{hint}" title="{hint}" '
+        'aria-label="search"></nav>'
         '<div id="search-results" hidden></div></header><main>',
         _overview(folder),
         _canvas_section("map", "Map of the documents", map_caption, 720, 520).replace(

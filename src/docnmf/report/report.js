@@ -130,7 +130,8 @@
       if (String(M.id[i]).toLowerCase().indexOf(q) >= 0 || M.text[i].toLowerCase().indexOf(q) >= 0) {
         hits.add(i);
         if (list.length < 50) list.push('<li><a href="#cluster-' + esc(M.cluster[i]) + '">cluster ' +
-          esc(M.cluster[i]) + '</a> <span class="id">' + esc(M.id[i]) + "</span> " + esc(M.text[i]) + "</li>");
+          esc(M.cluster[i]) + '</a> <span class="id">' + esc(M.id[i]) + "</span> " +
+          esc(M.text[i]) + "</li>");
       }
     }
     var nc = 0;
