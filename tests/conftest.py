@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -130,6 +132,12 @@ def check_distance_memberships(memberships, sq_distances, labels=None):
 @pytest.fixture
 def distance_memberships_check():
     return check_distance_memberships
+
+
+def run_python(code: str, **options) -> subprocess.CompletedProcess:
+    """``code`` run by this interpreter in a process of its own, its output captured as text."""
+    return subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
+                          timeout=120, check=False, **options)
 
 
 def write_text_folder(root, topics: dict[str, list[str]]):

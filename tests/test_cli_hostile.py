@@ -13,6 +13,8 @@ import scipy.io
 
 from docnmf.cli import main
 
+from .conftest import run_python
+
 WORDS = ["comet orbit planet", "telescope star galaxy", "garlic onion butter", "oven dough bread"]
 
 
@@ -420,8 +422,7 @@ def test_a_ctrl_c_while_the_command_line_is_imported_is_one_line():
             "sys.meta_path.insert(0, Interrupt())\n"
             "from docnmf.__main__ import run\n"
             "sys.exit(run())\n")
-    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
-                          timeout=60, check=False)
+    done = run_python(code)
     assert (done.returncode, done.stderr) == (130, "docnmf: interrupted\n")
 
 
@@ -435,11 +436,9 @@ def test_under_a_memory_limit_openblas_gets_one_thread_and_running_out_is_one_li
             "from docnmf.cli import _one_blas_thread_under_a_memory_limit as f\n"
             "f(); print(os.environ.get('OPENBLAS_NUM_THREADS'))\n")
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
-                          env=env, timeout=60, check=False)
+    done = run_python(code, env=env)
     assert done.stdout.strip() == "1", done.stderr
-    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
-                          env={**env, "OPENBLAS_NUM_THREADS": "2"}, timeout=60, check=False)
+    done = run_python(code, env={**env, "OPENBLAS_NUM_THREADS": "2"})
     assert done.stdout.strip() == "2"         # the user's own setting stands
     import docnmf.cli
 

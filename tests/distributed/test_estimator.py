@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from docnmf.cluster.nmf import NMFClustering
 from docnmf.distributed import DaskNMFClustering
 
-from ..conftest import make_planted
+from ..conftest import make_planted, run_python
 
 
 def unequal_clusters(sizes=(20, 35, 50, 65), n_terms=50, seed=3, noise=0.3):
@@ -143,17 +143,13 @@ def test_an_estimator_holding_a_client_says_why_it_cannot_go_to_another_process(
 def test_a_process_without_a_client_is_told_why_it_may_have_none():
     """A process scikit-learn starts for n_jobs > 1 has no client: 'no Dask client' said
     neither why nor what to do."""
-    import subprocess
-    import sys
-
     code = ("import numpy as np\n"
             "from docnmf.distributed import DaskNMFClustering\n"
             "try:\n"
             "    DaskNMFClustering(2).fit(np.eye(3))\n"
             "except ValueError as exc:\n"
             "    print(exc)\n")
-    done = subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,
-                          timeout=120, check=False)
+    done = run_python(code)
     assert done.stdout.strip() == (
         "no Dask client in this process: start one (distributed.Client(...)) or pass client=; a "
         "process that scikit-learn or joblib starts for n_jobs > 1 has none: use n_jobs=1, the "
