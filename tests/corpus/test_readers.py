@@ -312,6 +312,36 @@ def test_files_beside_subfolders_are_named_as_unlabelled(labelled_folder):
         read_folder(labelled_folder / "econ")      # files only: unlabelled, as said
 
 
+def test_a_split_of_the_same_classes_is_named(tmp_path):
+    """20 Newsgroups' folder (train/ and test/, each with the 20 groups) was scored against two
+    classes, train and test, with no word that the groups were one level down."""
+    for split in ("train", "test"):
+        for group in ("space", "med", "autos"):
+            write(tmp_path / "news" / split / group / "1.txt", f"{group} words")
+    with pytest.warns(UserWarning) as record:
+        c = read_folder(tmp_path / "news")
+    assert sorted(set(c.labels)) == [("test",), ("train",)]
+    (said,) = [str(w.message) for w in record]
+    assert said == (f"the classes of {tmp_path / 'news'} are its 2 folders (test, train), which "
+                    "hold only folders, of the same names in each (autos, med, space): if those "
+                    f"are the classes, read one of the 2 folders, e.g. {tmp_path / 'news/test'}")
+    # classes holding files, or deeper folders of other names, are classes as they stand
+    write(tmp_path / "topics" / "sport" / "football" / "1.txt", "goal")
+    write(tmp_path / "topics" / "sport" / "tennis" / "1.txt", "set")
+    write(tmp_path / "topics" / "health" / "diet" / "1.txt", "food")
+    write(tmp_path / "topics" / "health" / "tennis" / "1.txt", "elbow")
+    write(tmp_path / "mixed" / "a" / "x" / "1.txt", "one")
+    write(tmp_path / "mixed" / "a" / "y" / "1.txt", "two")
+    write(tmp_path / "mixed" / "b" / "x" / "1.txt", "three")
+    write(tmp_path / "mixed" / "b" / "y" / "1.txt", "four")
+    write(tmp_path / "mixed" / "b" / "2.txt", "five")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_folder(tmp_path / "topics")
+        read_folder(tmp_path / "mixed")
+        read_folder(tmp_path / "news" / "train")
+
+
 def test_a_header_of_one_column_holding_semicolons_gets_a_hint(tmp_path):
     hint = ("the header is one column: are its fields separated by semicolons? docnmf reads "
             "commas in .csv files and tabs in .tsv files")

@@ -171,6 +171,33 @@ def warn_folder_mix(root: Path, names: Sequence[str], stacklevel: int = 2) -> No
                       "subfolders: those are unlabelled, and the others labelled by their "
                       "subfolder; scores count the labelled ones only", UserWarning,
                       stacklevel=stacklevel + 1)
+    _warn_split_layout(root, names, stacklevel + 1)
+
+
+def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> None:
+    """Warn when the classes look like a split, not classes: top-level folders holding no file
+    of their own, each holding subfolders of the same names (20 Newsgroups' train and test,
+    each with the 20 groups, were scored as two classes)."""
+    below: dict[str, set[str]] = {}
+    for name in names:
+        parts = name.split("/")
+        if len(parts) == 2:           # a file directly in a top-level folder: a class of files
+            return
+        if len(parts) > 2:
+            below.setdefault(parts[0], set()).add(parts[1])
+    if len(below) < 2:
+        return
+    shared = set.intersection(*below.values())
+    if len(shared) < 2:
+        return
+    tops = sorted(below, key=str.casefold)
+    inner = sorted(shared, key=str.casefold)
+    shown = ", ".join(inner[:4]) + (f" and {len(inner) - 4} more" if len(inner) > 4 else "")
+    warnings.warn(f"the classes of {root} are its {len(tops)} folders ({', '.join(tops[:4])}"
+                  f"{' …' if len(tops) > 4 else ''}), which hold only folders, of the same names "
+                  f"in each ({shown}): if those are the classes, read one of the "
+                  f"{len(tops)} folders, e.g. {root / tops[0]}", UserWarning,
+                  stacklevel=stacklevel + 1)
 
 
 def note_tagged(root: Path, tagged: int, n_files: int) -> None:
