@@ -145,3 +145,139 @@ def test_a_chosen_k_is_charted_beside_its_table(browser, artifact, auto_out, tmp
     assert page.measured is not None, "no choose-k section"
     assert page.measured["drawn"] == 4 and page.measured["chosen"] == 1
     assert page.measured["width"] <= page.measured["page"]
+
+
+@pytest.fixture(scope="module")
+def wide_out(tmp_path_factory):
+    """The demo corpus in 20 clusters (more than the 14 whose similarities are written in the
+    cells), from a file whose name has no place to break, as exported files' names often do."""
+    import json
+
+    from docnmf.corpus.demo import load_demo
+
+    demo = load_demo()
+    folder = tmp_path_factory.mktemp("wide")
+    docs = folder / ("quarterly_customer_feedback_export_" * 4 + "approved.jsonl")
+    with open(docs, "w", encoding="utf-8") as fh:
+        for doc_id, text in zip(demo.ids, demo.texts):
+            fh.write(json.dumps({"id": doc_id, "text": text}) + "\n")
+    assert main(["-q", "cluster", str(docs), "-k", "20", "--method", "nmf",
+                 "-o", str(folder / "out")]) == 0
+    return folder / "out"
+
+
+#: Follows the index's link to a cluster, as a reader clicks it, then gives the header's
+#: bottom and the cluster heading's top.
+_JUMP = """() => {
+  document.querySelector('a[href="#cluster-3"]').click();
+  return {header: document.querySelector("header").getBoundingClientRect().bottom,
+          heading: document.querySelector("#cluster-3 h3").getBoundingClientRect().top};
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 700])
+def test_a_followed_link_lands_below_the_sticky_header(browser, demo_report, width):
+    """The index's and the search's links scrolled the cluster's heading under the header."""
+    page = browser(demo_report, width=width, measure=_JUMP)
+    assert page.errors == []
+    assert page.measured["header"] > 40
+    assert page.measured["heading"] >= page.measured["header"]
+
+
+#: What shows with scripts off: the charts, the notes that stand for them, the search box.
+_SHOWN = """() => {
+  const shown = e => e.getClientRects().length > 0;
+  return {canvases: [...document.querySelectorAll("canvas")].filter(shown).length,
+          notes: [...document.querySelectorAll("figure .note")].filter(shown)
+                   .map(e => e.textContent),
+          search: shown(document.getElementById("search"))};
+}"""
+
+
+def test_without_scripts_the_charts_say_they_are_missing(browser, artifact, demo_report,
+                                                         tmp_path):
+    """With JavaScript off the three charts were large empty boxes, and a search box did
+    nothing."""
+    shot = tmp_path / "report-no-script.png"
+    page = browser(demo_report, shot, script=False, measure=_SHOWN)
+    artifact(shot)
+    assert page.errors == [] and page.sections == 5
+    assert page.measured["canvases"] == 0 and page.measured["search"] is False
+    assert len(page.measured["notes"]) == 3
+    assert all("drawn by the page's script, which is off" in n for n in page.measured["notes"])
+
+
+#: The legend's entries as a keyboard reaches them, before and after one is pressed.
+_LEGEND = """() => {
+  const entries = () => [...document.querySelectorAll("#legend > *")];
+  const before = entries().map(e => [e.tagName, e.tabIndex, e.getAttribute("aria-pressed")]);
+  entries()[2].focus();
+  entries()[2].click();
+  return {before, after: entries().map(e => e.getAttribute("aria-pressed")),
+          off: entries().filter(e => e.classList.contains("off")).length,
+          focused: document.activeElement.textContent};
+}"""
+
+
+def test_the_map_legend_is_buttons_a_keyboard_reaches(browser, demo_report):
+    page = browser(demo_report, measure=_LEGEND)
+    assert page.errors == []
+    assert page.measured["before"] == [["BUTTON", 0, "false"]] * 5
+    assert page.measured["after"] == ["false", "false", "true", "false", "false"]
+    assert page.measured["off"] == 4 and page.measured["focused"] == "2"
+
+
+#: Hovers the map's rightmost point and the similarity cell of clusters 0 and 1, and measures
+#: the tooltips and the page.
+_HOVER = """() => {
+  const D = JSON.parse(document.getElementById("report-data").textContent);
+  const hover = (canvas, x, y) => {
+    const b = canvas.getBoundingClientRect();
+    canvas.dispatchEvent(new MouseEvent("mousemove", {clientX: b.left + x * b.width / canvas.width,
+                                                      clientY: b.top + y * b.height / canvas.height}));
+  };
+  const box = id => { const r = document.getElementById(id).getBoundingClientRect();
+                      return {left: r.left, right: r.right, height: r.height}; };
+  const map = document.getElementById("map-canvas"), pad = 14;
+  const i = D.map.x.indexOf(Math.max(...D.map.x));
+  hover(map, pad + D.map.x[i] * (map.width - 2 * pad), pad + (1 - D.map.y[i]) * (map.height - 2 * pad));
+  const mapTip = box("map-tip");
+  const sim = document.getElementById("similarity-canvas");
+  const cw = (sim.width - 26 - 4) / D.k, ch = (sim.height - 18 - 4) / D.k;
+  hover(sim, 26 + 1.5 * cw, 18 + 0.5 * ch);
+  const simTip = document.getElementById("similarity-tip");
+  return {mapTip, simText: simTip.hidden ? null : simTip.textContent, simTip: box("similarity-tip"),
+          page: document.documentElement.scrollWidth, window: window.innerWidth,
+          caption: document.querySelector("#similarity figcaption").textContent,
+          value: D.similarity[0][1]};
+}"""
+
+
+def test_tooltips_and_a_long_title_stay_inside_a_narrow_window(browser, artifact, wide_out,
+                                                               tmp_path):
+    """At 400 pixels the map's tooltip for its rightmost point was squeezed to a letter a
+    line, 4,800 pixels tall, and a corpus name with no place to break widened the page to
+    2,485 pixels. Beyond 14 clusters no similarity was readable anywhere."""
+    shot = tmp_path / "report-narrow.png"
+    page = browser(wide_out / "report.html", shot, width=400, measure=_HOVER)
+    artifact(shot)
+    m = page.measured
+    assert page.errors == []
+    assert m["page"] <= m["window"]
+    assert 0 <= m["mapTip"]["left"] and m["mapTip"]["right"] <= m["window"]
+    assert m["mapTip"]["height"] < 200
+    assert m["simText"] == f"clusters 0 and 1: {m['value']:.3f}"
+    assert m["simTip"]["right"] <= m["window"]
+    assert "Hover a cell for its value." in m["caption"]
+
+
+def test_a_closed_confusion_matrix_is_printed(browser, demo_report, tmp_path):
+    """The confusion matrix, closed by a reader, printed as its summary line alone."""
+    from pypdf import PdfReader
+
+    pdf = tmp_path / "closed.pdf"
+    page = browser(demo_report, pdf=pdf,
+                   measure="() => { document.querySelector('details').open = false; }")
+    assert page.errors == []
+    text = " ".join(p.extract_text() or "" for p in PdfReader(pdf).pages)
+    assert "class \\ cluster" in text

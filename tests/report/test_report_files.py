@@ -176,13 +176,17 @@ def test_an_edited_map_is_refused_not_drawn(tmp_path, demo_out, capsys, edit, pa
     assert not (tmp_path / "report.html").exists()
 
 
-def test_the_page_says_what_its_colours_and_rebuild_command_mean(demo_out, tmp_path, capsys):
+@pytest.mark.parametrize("name, command", [("my results", "'my results'"),
+                                           ("-out", "./-out")])
+def test_the_page_says_what_its_colours_and_rebuild_command_mean(demo_out, tmp_path, capsys,
+                                                                 name, command):
     """The heatmap's colours are scaled to its largest cell (0.0011 was drawn darkest under
     "darker is more similar"); the footer's command was a path from where the run started,
-    unquoted ("docnmf report my results": two arguments)."""
+    unquoted ("docnmf report my results": two arguments), and "docnmf report -out" was read
+    as an option."""
     import html as html_module
 
-    folder = tmp_path / "my results"
+    folder = tmp_path / name
     folder.mkdir()
     for each in ("run.json", "clusters.csv", "assignments.csv", "memberships.npz",
                  "report_data.json"):
@@ -192,8 +196,42 @@ def test_the_page_says_what_its_colours_and_rebuild_command_mean(demo_out, tmp_p
     matrix = json.loads((folder / "report_data.json").read_text())["similarity"]["matrix"]
     largest = max(v for i, row in enumerate(matrix) for j, v in enumerate(row) if i != j)
     assert f"white is 0, the darkest {largest:.3g}, the largest between two clusters" in page
-    assert "rebuild with docnmf report 'my results' from the folder that holds it" in \
+    assert f"rebuild with docnmf report {command} from the folder that holds it" in \
         re.sub(r"<[^>]+>", "", page)
+    # the command as written there rebuilds the page, run from the folder that holds it
+    import shlex
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "docnmf", "-q", "report",
+                           *shlex.split(command)], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def _contrast(background: str, text: str) -> float:
+    """WCAG's contrast ratio of two #rrggbb colours, from its definition."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    a, b = sorted([luminance(background), luminance(text)])
+    return (b + 0.05) / (a + 0.05)
+
+
+def test_counts_in_the_confusion_matrix_are_legible(demo_out):
+    """White counts on light blue cells read at 2.2:1, and the shades were transparent, so
+    that a printer's background setting changed them."""
+    page = (demo_out / "report.html").read_text(encoding="utf-8")
+    table = page[page.index('<table class="confusion">'):]
+    table = table[:table.index("</table>")]
+    cells = re.findall(r'<td style="background:(#[0-9a-f]{6})"( class=hi)?>(\d+)</td>', table)
+    assert len(cells) == 25 and len(re.findall("<td", table)) == 25
+    shades = {int(count): background for background, _, count in cells}
+    assert shades[0] == "#ffffff"
+    for background, hi, _ in cells:
+        assert _contrast(background, "#ffffff" if hi else "#000000") >= 4.5, background
+    assert any(hi for _, hi, _ in cells)       # the largest counts are white on dark
 
 
 def test_facts_a_run_does_not_record_are_a_dash(demo_out, tmp_path):

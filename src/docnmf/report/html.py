@@ -53,6 +53,21 @@ def cluster_colours(k: int) -> list[str]:
     return out
 
 
+def _luminance(rgb: Sequence[float]) -> float:
+    """Relative luminance of an sRGB colour (0-255 channels), as WCAG defines it."""
+    lin = [c / 255 / 12.92 if c <= 10.31 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _shade(t: float) -> tuple[str, bool]:
+    """A count's cell: a darker accent blended from white (``t = 0``) to full (``t = 1``), and
+    whether white text reads better on it than black. White on light shades read at 2.2:1;
+    the better of the two is always above WCAG's 4.5:1."""
+    rgb = [round(255 - (255 - c) * t) for c in (44, 90, 140)]
+    lum = _luminance(rgb)
+    return f"#{rgb[0]:02x}{rgb[1]:02x}{rgb[2]:02x}", 1.05 / (lum + 0.05) > (lum + 0.05) / 0.05
+
+
 def _asset(name: str) -> str:
     return resources.files("docnmf.report").joinpath(name).read_text(encoding="utf-8")
 
@@ -202,8 +217,8 @@ def _confusion(metrics: dict | None) -> str:
     cells = ["<thead><tr><th>class \\ cluster</th>"
              + "".join(f"<th>{_e(c)}</th>" for c in clusters) + "</tr></thead><tbody>"]
     for name, row in sorted(zip(classes, counts), key=lambda pair: _natural(pair[0])):
-        tds = "".join(f'<td style="background:rgba(78,121,167,{v / top:.2f})"'
-                      f'{" class=hi" if v / top > 0.55 else ""}>{int(v)}</td>' for v in row)
+        tds = "".join(f'<td style="background:{bg}"{" class=hi" if white else ""}>{int(v)}</td>'
+                      for v in row for bg, white in [_shade(v / top)])
         cells.append(f"<tr><th>{_e(name)}</th>{tds}</tr>")
     return ('<details open><summary>Confusion matrix (rows: classes, columns: clusters)'
             f'</summary><div class="scroll"><table class="confusion">{"".join(cells)}</tbody>'
@@ -336,7 +351,7 @@ def _objective(f: RunFolder) -> str:
         items = [(str(name), float(a)) for name, a in members.items()
                  if isinstance(a, (int, float))]
         return ('<section id="objective"><h2>Consensus</h2><div class="pair"><div>'
-                '<h4>Agreement of each member with the consensus <small>NMI, 0 to 1</small></h4>'
+                '<h3>Agreement of each member with the consensus <small>NMI, 0 to 1</small></h3>'
                 f'<ol class="bars">{_bars(items, "var(--accent)", "kw wide", ".3f", top=1.0)}</ol>'
                 '<p class="note">The clusters are the consensus (k-means on the members\' '
                 "cluster indicators) of these clusterings: NMF, NMF-NCW and LSI k-means, each on "
@@ -490,9 +505,15 @@ def _choose_k(f: RunFolder) -> str:
             + "</tbody></table></div></div></section>")
 
 
-def _canvas_section(sid: str, title: str, caption: str, width: int, height: int) -> str:
+def _canvas_section(sid: str, title: str, caption: str, width: int, height: int,
+                    extra: str = "") -> str:
+    """A chart the script draws: named for a screen reader, and said to be missing when
+    scripts are off (it was an empty box)."""
     return (f'<section id="{sid}"><h2>{_e(title)}</h2><figure><canvas id="{sid}-canvas" '
-            f'width="{width}" height="{height}"></canvas><figcaption>{caption}</figcaption>'
+            f'width="{width}" height="{height}" role="img" aria-label="{_e(title)}, a chart: '
+            f'its caption follows"></canvas><noscript><p class="note">This chart is drawn by '
+            "the page's script, which is off in this browser: the cluster sections and tables "
+            f"hold the figures.</p></noscript>{extra}<figcaption>{caption}</figcaption>"
             "</figure></section>")
 
 
@@ -543,6 +564,12 @@ def _overlap(m: dict) -> str:
             "the same memberships lie on top of each other.")
 
 
+def _shell_name(name: str) -> str:
+    """A folder's name as a shell and docnmf's options read it: quoted, and "./" before a
+    leading "-" ("docnmf report -out" was read as an option)."""
+    return shlex.quote(f"./{name}" if name.startswith("-") else name)
+
+
 def render_report(folder: RunFolder | str | os.PathLike) -> str:
     """The HTML text of the report of a result folder: read by :func:`read_run_folder`, or
     its path."""
@@ -565,6 +592,8 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
                    f"darkest {_largest_between(sim.get('matrix') or [])}, the largest between "
                    "two clusters." if sim
                    else _no_data(folder, "Similarity"))
+    if sim and folder.n_clusters > 14:        # the script writes the values in up to 14
+        sim_caption += " Hover a cell for its value."
     k = folder.n_clusters
     side = max(360, min(720, 40 + 22 * k))
     choose_k = _choose_k(folder)
@@ -578,13 +607,14 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         f'</a>{"<a href=#choose-k>Choosing k</a>" if choose_k else ""}'
         f'<input id="search" type="search" placeholder="{hint}" title="{hint}" '
         'aria-label="search"></nav>'
-        '<div id="search-results" hidden></div></header><main>',
+        '<div id="search-results" aria-live="polite" hidden></div></header><main>',
         _overview(folder),
-        _canvas_section("map", "Map of the documents", map_caption, 720, 520).replace(
-            "</figure>", '<div id="legend" class="legend"></div><div id="tip" hidden></div>'
-                         "</figure>"),
+        _canvas_section("map", "Map of the documents", map_caption, 720, 520,
+                        '<div id="legend" class="legend" role="group" aria-label="clusters '
+                        'shown on the map"></div><div id="map-tip" class="tip" hidden></div>'),
         _cluster_sections(folder),
-        _canvas_section("similarity", "Cluster similarity", sim_caption, side, side),
+        _canvas_section("similarity", "Cluster similarity", sim_caption, side, side,
+                        '<div id="similarity-tip" class="tip" hidden></div>'),
         _canvas_section("memberships", "Memberships",
                         "Documents (rows, ordered by cluster then by membership strength, averaged "
                         "in bands of neighbouring rows) x clusters (columns); darker is a stronger "
@@ -595,7 +625,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         # the folder's name, quoted for a shell: a path relative to where the run started
         # was wrong elsewhere, and "my results" unquoted two arguments
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
-        f'{_e(shlex.quote(published_path(folder.path).name or str(folder.path)))}</code> from '
+        f'{_e(_shell_name(published_path(folder.path).name or str(folder.path)))}</code> from '
         f'the folder that holds it · coherence: {_e(data.get("coherence_measure", "–"))}'
         '</footer>'
         "</main>",
@@ -606,6 +636,8 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
             '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
             "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
             f"<title>docnmf report: {_e(corpus)}</title><style>{_asset('report.css')}</style>"
+            # without scripts nothing draws the charts, filters the map or searches
+            "<noscript><style>canvas,#search,.legend{display:none}</style></noscript>"
             f"</head><body>{body}"
             f'<script type="application/json" id="report-data">{_json_for_script(_page_data(folder))}'
             f"</script><script>{_asset('report.js')}</script></body></html>\n")

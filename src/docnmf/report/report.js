@@ -28,24 +28,39 @@
     }
     g.globalAlpha = 1;
   }
+  // buttons, so that a keyboard reaches them and a screen reader says which is pressed
   function legend() {
     var el = document.getElementById("legend");
     if (!el) return;
+    var focused = document.activeElement && document.activeElement.parentNode === el ?
+      document.activeElement.dataset.c : null;
     el.innerHTML = "";
     for (var c = 0; c < K; c++) {
-      var s = document.createElement("span"), sw = document.createElement("i");
+      var s = document.createElement("button"), sw = document.createElement("i");
+      s.type = "button";
       sw.className = "sw"; sw.style.background = C[c];
       s.appendChild(sw); s.appendChild(document.createTextNode(String(c)));
       s.className = shown === null || shown === c ? "" : "off";
+      s.setAttribute("aria-pressed", shown === c ? "true" : "false");
+      s.setAttribute("aria-label", "show cluster " + c + " only");
       s.dataset.c = c;
       s.onclick = function () {
         var c = +this.dataset.c; shown = shown === c ? null : c; legend(); drawMap();
       };
       el.appendChild(s);
+      if (String(c) === focused) s.focus();
     }
   }
+  // a tooltip beside the pointer, kept inside its figure (at the right edge of a narrow
+  // window it was squeezed to a letter a line)
+  function place(tip, ev, box) {
+    var fw = tip.parentNode.clientWidth, x = ev.clientX - box.left, y = ev.clientY - box.top;
+    var left = x + 12 + tip.offsetWidth > fw ? x - 12 - tip.offsetWidth : x + 12;
+    tip.style.left = Math.max(0, left) + "px";
+    tip.style.top = (y + 12) + "px";
+  }
   if (mc && M) {
-    var tip = document.getElementById("tip");
+    var tip = document.getElementById("map-tip");
     mc.addEventListener("mousemove", function (ev) {
       var b = mc.getBoundingClientRect(), sx = mc.width / b.width, sy = mc.height / b.height;
       var x = (ev.clientX - b.left) * sx, y = (ev.clientY - b.top) * sy, best = -1, bd = 81;
@@ -56,8 +71,7 @@
       if (best < 0) { tip.hidden = true; return; }
       tip.hidden = false;
       tip.textContent = M.id[best] + " (cluster " + M.cluster[best] + "): " + M.text[best];
-      tip.style.left = (ev.clientX - b.left + 12) + "px";
-      tip.style.top = (ev.clientY - b.top + 12) + "px";
+      place(tip, ev, b);
     });
     mc.addEventListener("mouseleave", function () { tip.hidden = true; });
   }
@@ -91,6 +105,22 @@
     var hi = Math.max.apply(null, off.concat([1e-9]));
     var m = matrix(cv, S, K, K, function (v, i, j) { return i === j ? "#ccc" : ramp(v / hi); },
                    {left: 26, top: 18});
+    // the values are written in the cells up to 14 clusters; beyond, hovering a cell gives it
+    var tip = document.getElementById("similarity-tip");
+    if (tip && !cv.dataset.hover) {
+      cv.dataset.hover = "yes";
+      cv.addEventListener("mousemove", function (ev) {
+        var b = cv.getBoundingClientRect();
+        var x = (ev.clientX - b.left) * cv.width / b.width;
+        var y = (ev.clientY - b.top) * cv.height / b.height;
+        var j = Math.floor((x - 26) / m.cw), i = Math.floor((y - 18) / m.ch);
+        if (i < 0 || j < 0 || i >= K || j >= K || i === j) { tip.hidden = true; return; }
+        tip.hidden = false;
+        tip.textContent = "clusters " + i + " and " + j + ": " + S[i][j].toFixed(3);
+        place(tip, ev, b);
+      });
+      cv.addEventListener("mouseleave", function () { tip.hidden = true; });
+    }
     var step = Math.max(1, Math.ceil(14 / m.ch));
     m.g.textAlign = "right";
     for (i = 0; i < K; i += step) m.g.fillText(String(i), 22, 18 + (i + 0.5) * m.ch + 4);
@@ -153,6 +183,23 @@
     drawMap();
   }
   if (box) box.addEventListener("input", search);
+
+  // links land below the sticky header, whose height depends on the window's width
+  var header = document.querySelector("header");
+  function headerHeight() {
+    var sticky = getComputedStyle(header).position === "sticky";   // not in a narrow window
+    document.documentElement.style.setProperty("--head", (sticky ? header.offsetHeight : 0) + "px");
+  }
+  if (header) { headerHeight(); window.addEventListener("resize", headerHeight); }
+  // a closed section (the confusion matrix) is printed open, then closed again
+  var closed = [];
+  window.addEventListener("beforeprint", function () {
+    closed = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"),
+                                         function (d) { d.open = true; return true; });
+  });
+  window.addEventListener("afterprint", function () {
+    closed.forEach(function (d) { d.open = false; }); closed = [];
+  });
 
   legend(); drawMap(); drawSimilarity(); drawMemberships();
   document.documentElement.dataset.rendered = "yes";
