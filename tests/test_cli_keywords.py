@@ -155,13 +155,18 @@ def test_summaries_per_cluster_and_placements_say_it_once_with_advice_that_appli
     assert "try" not in line and "Porter" not in line
 
 
+def _own_word(i: int) -> str:
+    return f" mot{chr(97 + i % 26)}{chr(97 + i // 26)}"
+
+
 def test_choose_k_says_when_the_texts_are_not_english(tmp_path, capsys):
     """choose-k, which takes --no-stem and --max-df, said nothing of French text."""
     sentences = ["Selon le ministre, ces aides seront versées dès le mois prochain aux entreprises.",
                  ("L'équipe nationale a remporté le match grâce à deux buts marqués en seconde "
                   "mi-temps.")]
-    for i in range(60):
-        (tmp_path / f"{i:02d}.txt").write_text(" ".join([sentences[i % 2]] * 6), encoding="utf-8")
+    for i in range(60):    # a word of its own each: copies of two texts are refused
+        (tmp_path / f"{i:02d}.txt").write_text(" ".join([sentences[i % 2]] * 6) + _own_word(i),
+                                               encoding="utf-8")
     out = tmp_path.parent / f"{tmp_path.name}-ck"
     assert main(["choose-k", str(tmp_path), "--k-range", "2-3", "--restarts", "2", "--min-df", "1",
                  "-o", str(out)]) == 0
@@ -170,7 +175,7 @@ def test_choose_k_says_when_the_texts_are_not_english(tmp_path, capsys):
 
 def test_choose_k_advises_only_the_options_not_given_already(tmp_path, capsys):
     for i in range(60):
-        (tmp_path / f"{i:02d}.txt").write_text(" ".join([FRENCH_PAIR[i % 2]] * 6),
+        (tmp_path / f"{i:02d}.txt").write_text(" ".join([FRENCH_PAIR[i % 2]] * 6) + _own_word(i),
                                                encoding="utf-8")
     out = tmp_path.parent / f"{tmp_path.name}-ck"
     assert main(["choose-k", str(tmp_path), "--k-range", "2-3", "--restarts", "2", "--min-df", "1",

@@ -280,10 +280,14 @@ def test_the_current_folder_or_one_holding_it_is_refused(tmp_path, capsys, monke
     src = corpus_csv(tmp_path / "l.csv")
     monkeypatch.chdir(here)
     for target, says in ((".", ". is the current folder:"),
-                         ("", ". is the current folder:"),
                          ("..", ".. is the current folder or holds it")):
         code, stdout, err = cluster(src, target, capsys)
         assert code == 2 and stdout == "" and says in err and "-o results" in err
+    # -o "" is no name at all (it was taken for ".")
+    with pytest.raises(SystemExit) as exc:
+        cluster(src, "", capsys)
+    assert exc.value.code == 2
+    assert "-o/--output: expected a folder's name, got an empty one" in capsys.readouterr().err
     assert sorted(os.listdir(tmp_path / "work")) == ["here"] and os.listdir(here) == []
     assert cluster(src, "results", capsys)[0] == 0 and (here / "results" / "run.json").is_file()
     # a shell left in a removed folder: one line, not a traceback from a relative path

@@ -69,6 +69,14 @@ def _pattern(text: str) -> str:
     return text
 
 
+def _folder(text: str) -> Path:
+    """An output folder's path (Path("") is ".": -o "" was told it would replace the folder
+    the run started in)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a folder's name, got an empty one")
+    return Path(text)
+
+
 def _seed(text: str) -> int:
     value = _number(text, int, "a whole number")
     if not 0 <= value < 2**32:
@@ -227,6 +235,13 @@ class _Parser(argparse.ArgumentParser):
                 message += f"; did you mean {' or '.join(near)}?"
         self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
 
+    def subcommand(self, name: str) -> argparse.ArgumentParser:
+        """The parser of the command ``name`` (this parser when it has none such)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+                return action.choices[name]
+        return self
+
 
 _CHOICE = re.compile(r"invalid choice: '(?P<value>[^']*)' \(choose from (?P<allowed>.*)\)")
 _QUOTED = re.compile(r"'([^']*)'")
@@ -248,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "documents on five topics, labelled) with the default method, "
                                    "and print the clusters and how well they match the labels.")
     _add_method_options(p)
-    p.add_argument("-o", "--output", type=Path, default=None,
+    p.add_argument("-o", "--output", type=_folder, default=None,
                    help="also write the result files to this folder")
 
     p = sub.add_parser("cluster", help="cluster a folder, CSV/JSONL file or named dataset",
@@ -262,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(over --k-range)")
     p.add_argument("--k-range", default=None,
                    help="with -k auto: the numbers of clusters to try (default 2-30)")
-    p.add_argument("-o", "--output", type=Path, default=None,
+    p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-out/<input name>)")
     _add_method_options(p, dask=True)
     g = p.add_argument_group("summaries")
@@ -376,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true",
                    help="list the tables and whether their data is found")
     _add_protocol_options(p, from_table=True)
-    p.add_argument("-o", "--output", type=Path, default=None,
+    p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-reproduce/<table>)")
 
     p = sub.add_parser("evaluate",
@@ -394,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-published", action="store_true",
                    help="fit as the papers did (multiplicative updates from random starts) "
                         "instead of with the defaults of 'docnmf cluster'")
-    p.add_argument("-o", "--output", type=Path, default=None,
+    p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-evaluate/<input name>)")
     _add_corpus_options(p)
     _add_text_options(p)
@@ -426,7 +441,7 @@ def _add_assign_parser(sub) -> None:
     p.add_argument("model", type=Path, help="model folder, or the output folder of 'cluster'")
     p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
                                  "dataset name")
-    p.add_argument("-o", "--output", type=Path, default=None,
+    p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-assign/<input name>)")
     p.add_argument("-n", "--keywords", type=_positive_int, default=10,
                    help="keywords per cluster (default 10)")
@@ -455,8 +470,8 @@ def _add_choose_k_parser(sub) -> None:
     p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
                                  "dataset name")
     _add_selection_options(p, "2-30")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("-o", "--output", type=Path, default=None,
+    p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-choose-k/<input name>)")
     _add_corpus_options(p)
     _add_text_options(p)
@@ -498,10 +513,10 @@ def _add_benchmark_parser(sub) -> None:
                         "'method:option=value,...' variants and peers "
                         f"({', '.join(PEERS)}); default: {' '.join(DEFAULT_ENTRIES)}")
     p.add_argument("--runs", type=_positive_int, default=3, help="seeds per corpus (default 3)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     p.add_argument("--jobs", type=_positive_int, default=None,
                    help="worker processes (default: the number of CPUs)")
-    p.add_argument("-o", "--output", type=Path, default=Path("docnmf-benchmark"),
+    p.add_argument("-o", "--output", type=_folder, default=Path("docnmf-benchmark"),
                    help="output folder (default docnmf-benchmark)")
 
 
@@ -1108,14 +1123,25 @@ def _cmd_cluster(args) -> int:
     return _run(corpus, k, args, _vectorizer_params(args, corpus), outdir, selection=selection)
 
 
-def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max_documents: int):
-    """Vectorize ``corpus`` and choose k among ``k_values`` (a UsageError for a bad range)."""
+def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max_documents: int,
+              findings: bool = False):
+    """Vectorize ``corpus`` and choose k among ``k_values`` (a UsageError for a bad range).
+    ``findings``: warn of empty and duplicate documents (``cluster -k auto`` does so itself)."""
+    from .diagnostics import (documents_phrase, duplicate_groups, duplicates_finding,
+                              empty_rows, warning_lines)
     from .pipeline import vectorize_corpus
     from .selection import select_k
     from .selection.choose import MAX_K_VALUES
 
-    if len(corpus) == 0:
-        raise UsageError("the corpus has no documents")
+    if len(corpus) < 4:
+        raise UsageError(f"choose-k tries k = 2 at the least, on 4 documents or more: the "
+                         f"corpus has {len(corpus)}")
+    groups = duplicate_groups(corpus.texts, corpus.counts if corpus.texts is None else None)
+    copies = sum(len(g) - 1 for g in groups)
+    if copies and len(corpus) - copies < 4:
+        raise UsageError(f"choose-k tries k = 2 at the least, on 4 different documents or "
+                         f"more: the {len(corpus)} documents are copies of "
+                         f"{len(corpus) - copies}")
     # select_k tries no k above half the documents it uses; what is left of the range must not
     # exceed MAX_K_VALUES, a bound that can be checked here, before vectorizing
     tried = [k for k in k_values if k <= min(len(corpus), max_documents) // 2]
@@ -1123,6 +1149,23 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
         raise UsageError(f"--k-range holds {len(tried)} values of k up to half of the documents "
                          f"used; at most {MAX_K_VALUES}")
     X, _ = vectorize_corpus(corpus, **vectorizer_params)
+    empty = empty_rows(X).size
+    with_terms = X.shape[0] - empty
+    if with_terms < 4:
+        # (it said "k=2 is more than half of the 0 documents with index terms" of documents
+        # whose words were all in every document: idf 0)
+        raise UsageError(f"choose-k tries k = 2 at the least, on 4 documents with index terms "
+                         f"or more: {with_terms} of the {X.shape[0]} have any"
+                         + (" (a word in every document weighs 0 under --idf xu; --idf smooth "
+                            "keeps it)" if X.shape[1] and vectorizer_params.get("idf", "xu")
+                            == "xu" else ""))
+    # as docnmf cluster says them (it leaves the empty documents unassigned)
+    if empty and findings:
+        logger.warning("%s with no index term left after preprocessing: k is chosen on the "
+                       "other %d", documents_phrase(empty), with_terms)
+    for line in warning_lines({"duplicates": duplicates_finding(groups, corpus.ids)}
+                              if findings else {}):
+        logger.warning("%s", line)
     try:
         return select_k(X, k_values, n_runs=runs, max_documents=max_documents,
                         random_state=args.seed)
@@ -1137,6 +1180,7 @@ def _format_selection(selection) -> str:
 
 
 def _cmd_choose_k(args) -> int:
+    from .pipeline import software_record
     from .selection import write_selection
 
     k_values = _k_range(args.k_range)
@@ -1147,13 +1191,19 @@ def _cmd_choose_k(args) -> int:
                        _language_remedy(args), stem=not args.no_stem)
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
+    vectorizer_params = _vectorizer_params(args, corpus)
     with _output_folder(outdir, args) as staging:
-        selection = _select_k(corpus, k_values, args, _vectorizer_params(args, corpus),
-                              runs=args.runs,
-                              max_documents=args.max_documents)
+        selection = _select_k(corpus, k_values, args, vectorizer_params, runs=args.runs,
+                              max_documents=args.max_documents, findings=True)
+        # what a choose_k.json found later needs to be run again or compared
+        context = {"corpus": {"name": corpus.metadata.get("name"),
+                              "source": str(corpus.metadata.get("source", "")),
+                              "n_documents": len(corpus)},
+                   "k_range": args.k_range, "text_pipeline": vectorizer_params,
+                   **software_record()}
         try:
             paths = [outdir / Path(p).relative_to(staging)
-                     for p in write_selection(selection, staging)]
+                     for p in write_selection(selection, staging, context)]
         except OSError as exc:
             raise UsageError(f"cannot write to {outdir}: {exc.strerror or exc}") from None
     print(_format_selection(selection))
@@ -1596,25 +1646,41 @@ _MAX_K_VALUES = 1_000
 
 
 def _k_range(text: str) -> tuple[int, ...]:
+    # a range of thousands of characters was echoed whole in the error
+    shown = (repr(text) if len(text) <= 60
+             else f"{text[:50]!r} (and {len(text) - 50:,} more characters)")
     try:
         spans = []
         for part in text.split(","):
             lo, sep, hi = part.strip().partition("-")
             spans.append((int(lo), int(hi) if sep else int(lo)))
     except ValueError:
-        raise UsageError(f"--k-range expects e.g. 2-10 or 2,4,6, got {text!r}") from None
+        raise UsageError(f"--k-range expects e.g. 2-10 or 2,4,6, got {shown}") from None
     if any(lo < 2 for lo, _ in spans):
-        raise UsageError(f"--k-range {text!r}: every cluster number must be at least 2")
+        raise UsageError(f"--k-range {shown}: every cluster number must be at least 2")
     reversed_ = [f"{lo}-{hi}" for lo, hi in spans if hi < lo]
     if reversed_:
-        raise UsageError(f"--k-range {text!r}: {', '.join(reversed_)} runs backwards; write "
+        raise UsageError(f"--k-range {shown}: {', '.join(reversed_)} runs backwards; write "
                          "the smaller number first")
-    if sum(max(0, hi - lo + 1) for lo, hi in spans) > _MAX_K_VALUES:
-        raise UsageError(f"--k-range {text!r} holds more than {_MAX_K_VALUES:,} cluster numbers")
+    if _span_count(spans) > _MAX_K_VALUES:
+        raise UsageError(f"--k-range {shown} holds more than {_MAX_K_VALUES:,} cluster numbers")
     values = {k for lo, hi in spans for k in range(lo, hi + 1)}
     if not values:
-        raise UsageError(f"--k-range {text!r} contains no cluster number")
+        raise UsageError(f"--k-range {shown} contains no cluster number")
     return tuple(sorted(values))
+
+
+def _span_count(spans: Sequence[tuple[int, int]]) -> int:
+    """How many whole numbers the spans (lo, hi) cover, each once, without listing them
+    ("5,5,...,5" three thousand times is one number)."""
+    count, end = 0, None
+    for lo, hi in sorted(spans):
+        if end is not None and lo <= end:
+            lo = end + 1
+        if hi >= lo:
+            count += hi - lo + 1
+            end = hi
+    return count
 
 
 def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> int:
@@ -2017,7 +2083,10 @@ def _main(argv: Sequence[str] | None) -> int:
     from .corpus import CorpusError
     from .text.vectorize import EmptyVocabularyError
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:       # said by the command's own parser: its --help lists what it takes
+        parser.subcommand(args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("docnmf: %(message)s"))
     root = logging.getLogger("docnmf")
@@ -2045,8 +2114,10 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"docnmf: error: all documents are empty after preprocessing: {exc}", file=sys.stderr)
         return 2
     except MemoryError as exc:
+        fewer = ("fewer documents (--max-documents)" if hasattr(args, "max_documents")
+                 else "fewer documents")
         print(f"docnmf: error: not enough memory for this run{f' ({exc})' if str(exc) else ''}; "
-              "try fewer documents, terms (--max-features) or clusters", file=sys.stderr)
+              f"try {fewer}, terms (--max-features) or clusters", file=sys.stderr)
         return 2
 
 

@@ -38,7 +38,7 @@ from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer
 
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
            "at_most_half", "constraint_report", "degenerate", "degenerate_sizes",
-           "duplicate_groups", "empty_rows", "nearly_empty_clusters", "not_english_line",
+           "duplicate_groups", "duplicates_finding", "empty_rows", "nearly_empty_clusters", "not_english_line",
            "small_clusters", "small_clusters_of_sizes", "text_hints", "vocabulary_hints",
            "warning_lines"]
 
@@ -263,6 +263,12 @@ def duplicate_groups(texts: Sequence[str] | None = None, counts=None) -> list[li
                 groups[h.digest()].append(i)
     found = [g for g in groups.values() if len(g) > 1]
     return sorted(found, key=lambda g: (-len(g), g[0]))
+
+
+def duplicates_finding(groups: list[list[int]], ids: Sequence[str]) -> dict[str, Any]:
+    """The diagnostics report's entry for :func:`duplicate_groups`' ``groups``."""
+    return {"groups": len(groups), "documents": sum(len(g) - 1 for g in groups),
+            "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]}
 
 
 def _stem_changes(words: Sequence[str], weights: np.ndarray) -> float:

@@ -33,9 +33,9 @@ try:
 except ImportError:  # Windows: folders are still published whole, without the lock
     fcntl = None
 
-__all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "to_jsonable",
-           "spreadsheet_safe", "OutputFolder", "OutputFolderError", "writes_folder",
-           "published_path", "note_written"]
+__all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "json_text",
+           "to_jsonable", "spreadsheet_safe", "OutputFolder", "OutputFolderError",
+           "writes_folder", "published_path", "note_written"]
 
 logger = logging.getLogger(__name__)
 
@@ -132,9 +132,14 @@ def to_jsonable(obj: Any) -> Any:
     return obj
 
 
+def json_text(obj: Any) -> str:
+    """Pretty JSON text as :func:`write_json` writes it (a TypeError for what JSON cannot hold)."""
+    return json.dumps(to_jsonable(obj), indent=2, ensure_ascii=False) + "\n"
+
+
 def write_json(path: str | os.PathLike, obj: Any) -> Path:
     """Pretty JSON, written atomically."""
-    return atomic_write_text(path, json.dumps(to_jsonable(obj), indent=2, ensure_ascii=False) + "\n")
+    return atomic_write_text(path, json_text(obj))
 
 
 # --------------------------------------------------------------------------- result folders

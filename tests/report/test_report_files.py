@@ -545,6 +545,22 @@ def test_a_k_chosen_by_the_run_is_shown_with_its_criteria(auto_out, demo_out):
     assert 'id="choose-k"' not in plain and "#choose-k" not in plain
 
 
+def test_a_choose_k_json_of_another_run_is_left_out(auto_out, demo_out, tmp_path, caplog):
+    """A choose_k.json copied beside a run of a k given showed "Chosen k = 4" above its 5
+    clusters."""
+    import shutil
+
+    folder = tmp_path / "given"
+    shutil.copytree(demo_out, folder)
+    shutil.copy(auto_out / "choose_k.json", folder)
+    with caplog.at_level("WARNING", logger="docnmf"):
+        page = render_report(folder)
+    assert 'id="choose-k"' not in page
+    assert "holds a choose_k.json that is not this run's (it was run with a k given)" \
+        in caplog.text
+    assert 'id="choose-k"' in render_report(auto_out)
+
+
 def test_a_map_of_few_distinct_points_says_the_documents_overlap(demo_out, tmp_path):
     """A consensus at k = 2 put 1,000 documents on 18 points, under a caption of 1,000."""
     import shutil

@@ -92,7 +92,7 @@ def test_bad_ranges_are_refused():
     for runs in (1, 0, True):
         with pytest.raises(ValueError, match="n_runs .--restarts. must be at least 2"):
             select_k(X, [2, 3], n_runs=runs)
-    X, _ = _planted(k=2, n=2 * (MAX_K_VALUES + 3))
+    X, _ = _planted(k=2, n=2 * (MAX_K_VALUES + 3), per=MAX_K_VALUES)   # terms enough too
     with pytest.raises(ValueError, match=f"at most {MAX_K_VALUES}"):
         select_k(X, range(2, 3 + MAX_K_VALUES))
 
@@ -277,3 +277,158 @@ def test_a_choice_at_the_top_of_the_range_says_so(caplog):
     assert "k = 3 is the largest k tried" in selection.reason
     assert any("k = 3 is the largest k tried" in r.getMessage() for r in caplog.records)
     assert "largest k tried" not in select_k(X, [2, 3, 4], n_runs=3, random_state=0).reason
+
+
+def test_a_generator_seed_is_kept_out_of_the_record_and_the_folder_written_whole(tmp_path):
+    """A Generator (a documented random_state) stayed in params: write_selection then failed
+    on the JSON after writing the CSV, leaving a folder holding the CSV alone."""
+    from docnmf.selection import write_selection
+
+    X, _ = _planted(k=2, n=30)
+    sel = select_k(X, [2, 3], n_runs=2, random_state=np.random.default_rng(1))
+    assert sel.params["random_state"] is None
+    assert select_k(X, [2], n_runs=2, random_state=np.int64(5)).params["random_state"] == 5
+    (tmp_path / "a").mkdir()
+    written = write_selection(sel, tmp_path / "a")
+    assert sorted(p.name for p in written) == ["choose_k.csv", "choose_k.json", "choose_k.png"]
+    assert json.loads((tmp_path / "a" / "choose_k.json").read_text())["k"] == sel.k
+    # a record JSON cannot hold is refused before any file is written
+    (tmp_path / "b").mkdir()
+    with pytest.raises(TypeError):
+        write_selection(sel, tmp_path / "b", context={"corpus": object()})
+    assert list((tmp_path / "b").iterdir()) == []
+
+
+def test_selections_with_an_undefined_criterion_are_equal_to_themselves():
+    X = sp.csr_matrix(np.tile([[0.6, 0.8]], (12, 1)))
+    a, b = (select_k(X, [2], n_runs=2, random_state=0) for _ in range(2))
+    assert np.isnan(a.table[0]["silhouette"]) and a == b
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"X": [[1.0, 0.0]] * 8}, TypeError, "not list"),
+    ({"k_values": "2-5"}, TypeError, "not the string '2-5'"),
+    ({"max_documents": -1}, ValueError, "max_documents .--max-documents. must be a whole number "
+                                        "of at least 4"),
+    ({"max_documents": None}, ValueError, "got None"),
+    ({"max_documents": 2.5}, ValueError, "got 2.5"),
+    ({"max_documents": 0}, ValueError, "got 0"),
+])
+def test_select_k_names_a_bad_argument(kwargs, error, message):
+    """A list, "2-5" and max_documents of -1, None or 2.5 failed inside numpy ("negative
+    dimensions are not allowed", "got '2'")."""
+    X, _ = _planted(k=2, n=30)
+    args = {"X": X, "k_values": [2, 3], **kwargs}
+    with pytest.raises(error, match=message):
+        select_k(args.pop("X"), args.pop("k_values"), n_runs=2, **args)
+
+
+def test_k_above_the_index_terms_is_not_tried(caplog):
+    X = sp.csr_matrix(_planted(k=3, n=60)[0].toarray()[:, :4])
+    X = X[np.diff(X.indptr) > 0]
+    with caplog.at_level("WARNING", logger="docnmf"):
+        sel = select_k(X, range(2, 9), n_runs=2, random_state=0)
+    assert sel.k_values == [2, 3, 4]
+    assert f"not trying k=5-8: above the 4 index terms of the {X.shape[0]} documents" \
+        in caplog.text
+    with pytest.raises(ValueError, match="k=2 is more than the 1 index term of"):
+        select_k(X[:, :1][np.diff(X[:, :1].indptr) > 0], [2, 3], n_runs=2)
+
+
+def test_a_flat_table_or_a_single_k_is_said_to_choose_nothing():
+    """Stability 0 at every k (documents of one index term) was read as "the k where it is
+    highest"; a range of one k was said to have no k stable enough."""
+    rows = [{"k": k, "cophenetic": 0.7, "stability": 0.0, "stability_mean": 0.0,
+             "silhouette": float("nan")} for k in (2, 3, 4)]
+    chosen, k, reason = _choose(rows)
+    assert k == 2 and chosen["stability"] == 2
+    assert reason == ("stability: the restarts' topic vectors score the same at every k tried "
+                      "(0): no k stands out, k = 2 is the smallest tried")
+    high = [{**row, "stability_mean": 1.0} for row in rows]    # the same, however high
+    assert _choose(high)[1] == 2
+    assert _choose(rows[1:2])[1:] == (3, "only k = 3 was tried")
+
+
+def test_a_choice_at_the_top_of_a_range_where_nothing_is_stable_does_not_say_it_is():
+    """"no k keeps ... at a mean silhouette >= 0.8 ...; k = 3 is the largest k tried, where
+    finer splits of the same topics can look stable": both, in one sentence."""
+    rows = [{"k": 2, "cophenetic": 0.9, "stability": 0.1, "stability_mean": 0.3,
+             "silhouette": 0.2},
+            {"k": 3, "cophenetic": 0.8, "stability": 0.2, "stability_mean": 0.5,
+             "silhouette": 0.3}]
+    _, k, reason = _choose(rows)
+    assert k == 3 and reason.endswith("the k where it is highest; k = 3 is the largest k tried "
+                                      "(the other criteria pick cophenetic k = 2, silhouette "
+                                      "k = 3)")
+    stable = [{**row, "stability_mean": 0.9} if row["k"] == 3 else row for row in rows]
+    assert "k = 3 is the largest k tried, where finer splits of the same topics can look " \
+           "stable" in _choose(stable)[2]
+
+
+def _choose_k_cli(tmp_path, texts, *options):
+    folder = tmp_path / "docs"
+    folder.mkdir(exist_ok=True)
+    for i, text in enumerate(texts):
+        (folder / f"{i:02d}.txt").write_text(text)
+    return main(["-q", "choose-k", str(folder), "-o", str(tmp_path / "ck"), *options])
+
+
+@pytest.mark.parametrize("texts, options, message", [
+    (["stars and planets"], (), "on 4 documents or more: the corpus has 1"),
+    (["stars and planets"] * 10, ("--idf", "smooth", "--max-df", "1.0"),
+     "on 4 different documents or more: the 10 documents are copies of 1"),
+    (["stars planets moon", "stars planets moon sun", "stars planets moon sky",
+      "stars planets moon dust"], ("--min-df", "1", "--max-df", "1.0"),
+     "on 4 documents with index terms or more: 3 of the 4 have any (a word in every document "
+     "weighs 0 under --idf xu; --idf smooth keeps it)"),
+])
+def test_choose_k_says_why_a_corpus_is_too_small(tmp_path, capsys, texts, options, message):
+    """One document full of words was "more than half of the 0 documents with index terms"."""
+    assert _choose_k_cli(tmp_path, texts, *options) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "ck").exists()
+
+
+def test_choose_k_warns_of_documents_it_leaves_out_and_of_copies(tmp_path, capsys):
+    """It chose k on 20 of 80 documents, said only in a progress line; cluster warned."""
+    topics = ["stars planets telescope orbit", "goal match league striker",
+              "garden soil compost seeds", "bank rates shares market"]
+    # each its own extra word (too rare to be an index term): no two alike
+    texts = [f"{topics[i % 4]} {topics[i % 4].split()[i % 3]} w{chr(97 + i)}" for i in range(24)]
+    texts += ["", "12 34", texts[0], texts[0]]
+    assert _choose_k_cli(tmp_path, texts, "--k-range", "2-4", "--restarts", "2") == 0
+    err = capsys.readouterr().err
+    assert "2 documents with no index term left after preprocessing: k is chosen on the " \
+           "other 26" in err
+    assert "2 documents repeating another exactly (1 group)" in err
+    record = json.loads((tmp_path / "ck" / "choose_k.json").read_text())
+    # what a choose_k.json found later needs to be run again
+    assert record["corpus"]["n_documents"] == 28 and record["k_range"] == "2-4"
+    assert record["text_pipeline"]["min_df"] == 2 and record["docnmf_version"]
+    assert record["packages"]["scikit-learn"] and "command" in record
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-k", "4"], ("docnmf choose-k: error: unrecognized arguments: -k 4\n"
+                   "(see 'docnmf choose-k --help')")),
+    (["--seed", "-1"], "--seed: expected a seed from 0 to 2**32 - 1, got -1"),
+    (["-o", ""], "-o/--output: expected a folder's name, got an empty one"),
+])
+def test_choose_k_command_line_mistakes_are_told_briefly(demo_jsonl, capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(["-q", "choose-k", demo_jsonl, *argv])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err and len(err) < 200
+
+
+def test_a_long_range_is_counted_once_per_k_and_not_echoed_whole(demo_jsonl, tmp_path, capsys):
+    """"5" three thousand times was "more than 1,000 cluster numbers", and a mistake in a long
+    range echoed all of it."""
+    from docnmf.cli import _k_range
+
+    assert _k_range(",".join(["5"] * 3000)) == (5,)
+    assert _k_range("2-10,5-12,20") == (*range(2, 13), 20)
+    assert main(["-q", "choose-k", demo_jsonl, "--k-range", "5," * 3000,
+                 "-o", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"got {'5,' * 25!r} (and 5,950 more characters)" in err and len(err) < 200

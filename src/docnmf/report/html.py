@@ -480,6 +480,14 @@ def _choose_k(f: RunFolder) -> str:
             and isinstance(r.get("k"), int)]
     if not rows:
         return ""
+    # the run's own choice: a choose_k.json copied beside a run of another k showed "Chosen
+    # k = 4" above 3 clusters
+    own = (f.run.get("parameters") or {}).get("k_selection")
+    if not isinstance(own, dict) or own.get("k") != sel.get("k"):
+        logger.warning("%s holds a choose_k.json that is not this run's (%s): left out of the "
+                       "report", f.path, "it was run with a k given" if not isinstance(own, dict)
+                       else f"it chose k = {own.get('k')}, the file k = {sel.get('k')}")
+        return ""
     chosen = sel.get("k")
     picks = sel.get("chosen_by_criterion")
     picks = picks if isinstance(picks, dict) else {}

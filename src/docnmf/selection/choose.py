@@ -13,6 +13,7 @@ import scipy.sparse as sp
 from sklearn.metrics import silhouette_score
 
 from .._rng import as_generator, child_generators
+from ..io import to_jsonable
 from ..cluster import NMFClustering
 from .criteria import consensus_matrix, cophenetic_correlation, topic_stability
 
@@ -59,8 +60,11 @@ class KSelection:
             return NotImplemented
 
         def untimed(sel):
-            return ([{c: v for c, v in row.items() if c != "seconds"} for row in sel.table],
-                    sel.chosen, sel.k, sel.reason, sel.params)
+            # as JSON holds them: a criterion that is NaN at some k (no silhouette for
+            # documents all alike) equals itself
+            return to_jsonable(([{c: v for c, v in row.items() if c != "seconds"}
+                                 for row in sel.table], sel.chosen, sel.k, sel.reason,
+                                sel.params))
 
         return untimed(self) == untimed(other)
 
@@ -157,6 +161,12 @@ def _best(ks: Sequence[int], values) -> int | None:
 STABILITY_THRESHOLD = 0.8
 
 
+def _flat(table: list[dict[str, Any]]) -> bool:
+    """Every k scores the same stability (documents with one index term, or all alike)."""
+    stability = [row["stability_mean"] for row in table]
+    return len(stability) > 1 and max(stability) - min(stability) < 1e-9
+
+
 def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int | None], int, str]:
     ks = [row["k"] for row in table]
     chosen = {
@@ -166,14 +176,34 @@ def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int | None], int, st
         "silhouette": _best(ks, [row["silhouette"] for row in table]),
     }
     k = chosen["stability"] if chosen["stability"] is not None else ks[0]
-    if max(row["stability_mean"] for row in table) >= STABILITY_THRESHOLD:
+    stability = [row["stability_mean"] for row in table]
+    if len(ks) == 1:
+        return chosen, k, f"only k = {k} was tried"
+    if _flat(table):
+        chosen["stability"] = k = ks[0]
+        return chosen, k, (f"stability: the restarts' topic vectors score the same at every k "
+                           f"tried ({stability[0]:.4g}): no k stands out, k = {k} is the "
+                           "smallest tried")
+    reached = max(stability) >= STABILITY_THRESHOLD
+    if reached:
         reason = (f"stability: the largest k whose restarts' topic vectors, grouped one per "
                   f"restart, keep a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style)")
     else:
         reason = (f"stability: no k keeps the restarts' topic vectors, grouped one per restart, "
                   f"at a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style); the k where it "
                   "is highest")
+    if k == ks[-1]:
+        # stability often creeps up to the threshold at the top of the range (many small,
+        # trivially stable clusters): the choice is then the range's, not the documents'
+        reason += (f"; k = {k} is the largest k tried"
+                   + (", where finer splits of the same topics can look stable" if reached
+                      else "") + f" (the other criteria pick {_other_picks(chosen)})")
     return chosen, k, reason
+
+
+def _other_picks(chosen: dict[str, int | None]) -> str:
+    return ", ".join(f"{name} k = {pick}" for name, pick in chosen.items()
+                     if name != "stability" and pick is not None)
 
 
 def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int = 1000,
@@ -207,11 +237,20 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     Returns
     -------
     KSelection
+        Its ``params`` record ``random_state`` as given when it is an int or
+        None, and as None for a Generator (which a record cannot hold).
     """
+    if not (sp.issparse(X) or isinstance(X, np.ndarray)) or len(X.shape) != 2:
+        raise TypeError(f"X must be a 2-D sparse matrix or array of weighted documents (e.g. "
+                        f"from docnmf.vectorize_corpus), not {type(X).__name__}")
     ks = sorted(set(_check_k_values(k_values)))
     if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 2:
         raise ValueError(f"the criteria compare restarts: n_runs (--restarts) must be at least "
                          f"2, got {n_runs!r}")
+    if (isinstance(max_documents, bool) or not isinstance(max_documents, (int, np.integer))
+            or max_documents < 4):
+        raise ValueError(f"max_documents (--max-documents) must be a whole number of at least "
+                         f"4 (k = 2 on at least twice as many documents), got {max_documents!r}")
     rng = as_generator(random_state)
     rows = sample_documents(X, max_documents, rng)
     # as evaluated (benchmarks/choose_k.py): k up to half the documents used; above it clusters
@@ -227,10 +266,19 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
                        "documents are trivially stable", _describe(ks[len(fits):]),
                        len(rows) // 2, used)
         ks = fits
+    Xs = _restrict(X, rows)
+    # more topics than index terms: the restarts' topic vectors cannot differ as topics do
+    fits = [k for k in ks if k <= Xs.shape[1]]
+    if not fits:
+        raise ValueError(f"k={ks[0]} is more than the {Xs.shape[1]} index term"
+                         f"{'s' * (Xs.shape[1] != 1)} of {used}: too few to choose k among")
+    if len(fits) < len(ks):
+        logger.warning("not trying k=%s: above the %d index terms of %s",
+                       _describe(ks[len(fits):]), Xs.shape[1], used)
+        ks = fits
     # counted after the trim: a range written wide (2-250) on a few hundred documents is fine
     if len(ks) > MAX_K_VALUES:
         raise ValueError(f"{len(ks)} values of k to try; at most {MAX_K_VALUES}")
-    Xs = _restrict(X, rows)
     logger.info("choosing k among %s on %d of %d documents, %d restarts per k",
                 _describe(ks), len(rows), X.shape[0], n_runs)
     table = []
@@ -244,17 +292,19 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
                     row["silhouette"], row["seconds"])
         table.append(row)
     chosen, k, reason = _choose(table)
-    if k == ks[-1] and len(ks) > 1:
-        # stability often creeps up to the threshold at the top of the range (many small,
-        # trivially stable clusters): the choice is then the range's, not the documents'
-        others = ", ".join(f"{name} k = {pick}" for name, pick in chosen.items()
-                           if name != "stability" and pick is not None)
-        reason += (f"; k = {k} is the largest k tried, where finer splits of the same topics "
-                   f"can look stable (the other criteria pick {others})")
+    if _flat(table):
+        logger.warning("every k tried scores the same stability (%.4g): the documents show no "
+                       "number of clusters to choose; check their index terms (%d in %d "
+                       "documents)", table[0]["stability_mean"], Xs.shape[1], Xs.shape[0])
+    elif k == ks[-1] and len(ks) > 1:
         logger.warning("k = %d is the largest k tried: the stability rule may be reading the "
-                       "range, not the documents; the other criteria pick %s", k, others)
+                       "range, not the documents; the other criteria pick %s", k,
+                       _other_picks(chosen))
     params = {"n_runs": n_runs, "max_documents": max_documents, "n_documents_used": len(rows),
-              "weighting": weighting, "random_state": random_state, "max_iter": max_iter,
+              "weighting": weighting,
+              "random_state": (int(random_state) if isinstance(random_state, (int, np.integer))
+                               else None),
+              "max_iter": max_iter,
               "tol": tol, "stability_threshold": STABILITY_THRESHOLD}
     return KSelection(table, chosen, k, reason, params)
 
@@ -267,6 +317,9 @@ def _describe(ks: Sequence[int]) -> str:
 
 def _check_k_values(k_values) -> list[int]:
     """``k_values`` as ints, each at least 2, or a ValueError naming the first that is not."""
+    if isinstance(k_values, (str, bytes)):        # "2-5" was read as the digits 2, -, 5
+        raise TypeError(f"k_values must be a sequence of whole numbers, e.g. range(2, 11), not "
+                        f"the string {k_values!r}")
     ks = list(k_values)
     if not ks:
         raise ValueError("no value of k to try")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from ..io import atomic_write_bytes, write_csv, write_json
+from ..io import atomic_write_bytes, atomic_write_text, json_text, write_csv
 from .choose import CRITERIA, KSelection
 
 __all__ = ["write_selection", "format_selection", "selection_record", "plot_selection"]
@@ -17,10 +17,13 @@ _COLUMNS = ["k", "cophenetic", "stability", "stability_mean", "silhouette", "rel
             "seconds"]
 
 
-def selection_record(sel: KSelection) -> dict:
-    """The choice as JSON: the chosen k, the reason, each criterion's pick, the settings."""
+def selection_record(sel: KSelection, context: dict | None = None) -> dict:
+    """The choice as JSON: the chosen k, the reason, each criterion's pick, the settings, and
+    ``context`` (what was read and how: ``docnmf choose-k`` gives the corpus, the text
+    options, the range asked for, the versions and the command)."""
     return {"k": sel.k, "reason": sel.reason, "chosen_by_criterion": sel.chosen,
-            "criteria": CRITERIA, "parameters": sel.params, "table": sel.table}
+            "criteria": CRITERIA, "parameters": sel.params, "table": sel.table,
+            **(context or {})}
 
 
 def format_selection(sel: KSelection) -> str:
@@ -49,6 +52,10 @@ def plot_selection(sel: KSelection) -> bytes | None:
         return None
     import io
 
+    import math
+
+    from matplotlib.ticker import MaxNLocator
+
     ks = sel.k_values
     fig = Figure(figsize=(7.5, 4.2), dpi=100)
     FigureCanvasAgg(fig)
@@ -56,7 +63,13 @@ def plot_selection(sel: KSelection) -> bytes | None:
     styles = {"cophenetic": ("o-", "cophenetic"), "stability_mean": ("s-", "stability (mean)"),
               "stability": ("s:", "stability (lowest group)"), "silhouette": ("^-", "silhouette")}
     for name, (style, label) in styles.items():
-        ax.plot(ks, [row[name] for row in sel.table], style, ms=4, label=label)
+        values = [row[name] for row in sel.table]
+        # a criterion undefined at every k (no silhouette for documents all alike) was in the
+        # legend with no line
+        if all(isinstance(v, float) and math.isnan(v) for v in values):
+            label += " (undefined at every k)"
+        ax.plot(ks, values, style, ms=4, label=label)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))     # k is a whole number
     ax.axvline(sel.k, color="0.4", ls="--", lw=1)
     threshold = sel.params.get("stability_threshold")
     if threshold is not None:
@@ -72,13 +85,19 @@ def plot_selection(sel: KSelection) -> bytes | None:
     return buf.getvalue()
 
 
-def write_selection(sel: KSelection, outdir: str | Path) -> list[Path]:
-    """Write choose_k.csv, choose_k.json and (with matplotlib) choose_k.png into ``outdir``."""
+def write_selection(sel: KSelection, outdir: str | Path, context: dict | None = None
+                    ) -> list[Path]:
+    """Write choose_k.csv, choose_k.json (with ``context``, see :func:`selection_record`) and
+    (with matplotlib) choose_k.png into ``outdir``.
+
+    All three are made before any is written: a record JSON cannot hold is refused with
+    ``outdir`` as it was (it was left holding the CSV alone)."""
     outdir = Path(outdir)
-    rows = ([row[c] if c == "k" else f"{row[c]:.6g}" for c in _COLUMNS] for row in sel.table)
-    paths = [write_csv(outdir / "choose_k.csv", _COLUMNS, rows),
-             write_json(outdir / "choose_k.json", selection_record(sel))]
+    rows = [[row[c] if c == "k" else f"{row[c]:.6g}" for c in _COLUMNS] for row in sel.table]
+    record = json_text(selection_record(sel, context))
     png = plot_selection(sel)
+    paths = [write_csv(outdir / "choose_k.csv", _COLUMNS, rows),
+             atomic_write_text(outdir / "choose_k.json", record)]
     if png is not None:
         paths.append(atomic_write_bytes(outdir / "choose_k.png", png))
     return paths
