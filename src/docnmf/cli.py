@@ -1862,6 +1862,11 @@ def _check_benchmark_folder(outdir: Path) -> None:
 
     if outdir.exists() and not outdir.is_dir():
         raise UsageError(f"{outdir} is a file, not a folder; give a folder with -o")
+    # (as root, -o / wrote its four files into the file system's root)
+    resolved = outdir.resolve()
+    if os.path.ismount(resolved) or resolved == Path.home().resolve():
+        what = "a mount point" if os.path.ismount(resolved) else "the home folder"
+        raise UsageError(f"{outdir} is {what}; give benchmark a folder of its own with -o")
     try:    # as every other command: a folder inside a result folder would break that folder
         _check_not_inside_output(outdir, _resolved_output(outdir))
     except OutputFolderError as exc:

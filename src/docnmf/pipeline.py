@@ -343,6 +343,15 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
         logger.warning("most documents (%d of %d) have no term the model knows: is it a model "
                        "of documents like these (their language, their subject)?",
                        unplaced.size, len(corpus))
+    placed_rows = placed.memberships[labels >= 0]
+    if len({corpus.texts[i] for i in np.flatnonzero(labels >= 0)}) > 1 \
+            and len(np.unique(placed_rows.round(12), axis=0)) == 1:
+        # an edited model (a graph weight of NaN, zeroed centres) put everything in cluster 0
+        # with uniform memberships, and exited 0
+        logger.warning("each of the %d documents placed has the same memberships (%s): "
+                       "the model tells none apart; were its files edited, or is it a model "
+                       "of other documents?", len(placed_rows),
+                       ", ".join(f"{v:.3g}" for v in placed_rows[0]))
     record = {"method": model.method, "n_clusters": k, "source_model": model.info,
               "n_docs": placed.X.shape[0], "n_terms": placed.X.shape[1], "nnz": placed.X.nnz,
               "unassigned_documents": int(unplaced.size)}

@@ -252,7 +252,13 @@ def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
                            # values as a fit checks them, before any corpus is read
                            ("nmf:tol=abc", "suite entry 'nmf:tol=abc': tol must be a number"),
                            ("lccf:n_neighbors=0", "suite entry 'lccf:n_neighbors=0': "),
-                           ("nmf:solver=newton", "unknown solver 'newton'")]:
+                           ("nmf:solver=newton", "unknown solver 'newton'"),
+                           # passed the option check, then failed in the first fit
+                           ("nmf-ncw:random_state=5", "the suite sets random_state (--seed "
+                                                      "and --runs)"),
+                           ("nmf:n_clusters=3", "the suite sets n_clusters"),
+                           # the last one was kept, without a word
+                           ("nmf:tf=sublinear,tf=binary", "tf is given twice")]:
         assert main(["-q", "benchmark", "--methods", entry, "-o", str(tmp_path)]) == 2
         assert message in capsys.readouterr().err
 
@@ -363,3 +369,26 @@ def test_an_empty_list_is_no_list_and_a_repeated_name_runs_once(data_home, tmp_p
         assert "no method given" in capsys.readouterr().err
     assert not (tmp_path / "b").exists() and not (tmp_path / "r").exists()
     assert _comma_list("nmf, nmf,nmf-ncw,nmf", "method", ["nmf", "nmf-ncw"]) == ["nmf", "nmf-ncw"]
+
+
+def test_an_entry_named_twice_is_fitted_and_counted_once(data_home, tmp_path, caplog):
+    """'--methods nmf-ncw nmf-ncw' made every fit twice and the report counted 4 fits of 2."""
+    with caplog.at_level("WARNING", logger="docnmf"):
+        records = run_suite(tmp_path / "results.jsonl", ["nmf", "nmf", "sklearn-km"],
+                            corpora=CORPORA[1:], runs=2, data_home=data_home)
+    assert sorted((r["entry"], r["run"]) for r in records) == [
+        ("nmf", 0), ("nmf", 1), ("sklearn-km", 0), ("sklearn-km", 1)]
+    assert len(_fits(tmp_path / "results.jsonl")) == 4
+    assert "an entry given more than once runs once" in caplog.text
+
+
+def test_the_file_system_s_root_and_the_home_folder_are_refused(data_home, tmp_path, capsys,
+                                                                monkeypatch):
+    """As root, -o / wrote the four files into the file system's root."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for folder, what in (("/", "a mount point"), (str(tmp_path), "the home folder")):
+        assert main(["-q", "benchmark", "--corpora", "cluto_tr31", "--role", "held_back",
+                     "--methods", "nmf", "--runs", "1", "-o", folder]) == 2
+        assert f"{folder} is {what}; give benchmark a folder of its own" in \
+            capsys.readouterr().err
+    assert not (tmp_path / "results.jsonl").exists()

@@ -225,6 +225,8 @@ def test_a_torn_header_starts_afresh(planted_data, planted_condition, tmp_path):
 @pytest.mark.parametrize("change, message", [
     ({"k_values": (2, 7)}, "k=7 is more than the 6 classes"),
     ({"k_values": (1, 2)}, "at least 2"),
+    # passed, and failed in the first fit: "seed must be integer"
+    ({"k_values": (2.5,)}, "k_values must be whole numbers of at least 2, got 2.5"),
     ({"methods": ("nmf", "nope")}, "unknown method 'nope'"),
     ({"weightings": ("tfidf",)}, "unknown weighting 'tfidf'"),
 ])

@@ -106,7 +106,9 @@ class Corpus:
     def __repr__(self) -> str:
         name = self.metadata.get("name", "corpus")
         kind = "texts" if self.texts is not None else f"counts {self.counts.shape}"
-        return f"Corpus({name!r}, {len(self)} documents, {self.n_classes} classes, {kind})"
+        n, k = len(self), self.n_classes
+        return (f"Corpus({name!r}, {n} document{'s' * (n != 1)}, {k} class{'es' * (k != 1)}, "
+                f"{kind})")
 
     @property
     def is_labelled(self) -> bool:

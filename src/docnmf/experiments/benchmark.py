@@ -139,7 +139,13 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
         key, eq, value = part.partition("=")
         if not eq:
             raise ProtocolError(f"suite entry {spec!r}: options are written name=value")
-        options[key.strip()] = _value(value.strip())
+        key = key.strip()
+        if key in options:          # (the last one was kept, without a word)
+            raise ProtocolError(f"suite entry {spec!r}: {key} is given twice")
+        if key in _SET_BY_THE_SUITE:
+            raise ProtocolError(f"suite entry {spec!r}: the suite sets {key} "
+                                f"({_SET_BY_THE_SUITE[key]})")
+        options[key] = _value(value.strip())
     pairs = options.pop(PAIRS_OPTION, None)
     if pairs is not None and not (METHODS[method].constraints and 0 <= pairs <= 1):
         raise ProtocolError(f"suite entry {spec!r}: pairs= takes a fraction in [0, 1] and a "
@@ -155,6 +161,11 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
     return Entry(spec, method, tuple(sorted(estimator.items())), tuple(sorted(vectorizer.items())),
                  None if pairs is None else float(pairs))
 
+
+#: Options an entry may not set, and what sets them (random_state passed the option check and
+#: failed in the first fit, "got multiple values for keyword argument").
+_SET_BY_THE_SUITE = {"random_state": "--seed and --runs", "n_clusters": "k is the number of "
+                     "classes of each corpus"}
 
 #: The documents the values of an entry's options are checked for: enough for any k or
 #: neighbourhood an option can name.
@@ -409,7 +420,9 @@ def run_suite(results_path: str | os.PathLike, entries: Sequence[str] = DEFAULT_
     Corpora run smallest first, so a partial run has covered the most
     corpora; within a corpus the fits run on ``jobs`` worker processes.
     """
-    parsed = [parse_entry(e) for e in entries]
+    parsed = list({e.name: e for e in map(parse_entry, entries)}.values())
+    if len(parsed) < len(entries):      # each fit was made, and counted, once per mention
+        logger.warning("an entry given more than once runs once")
     if runs < 1:
         raise ProtocolError("runs must be at least 1")
     params = {"suite": "docnmf-benchmark", "seed": int(seed)}

@@ -40,7 +40,8 @@ ROLE_TITLES = {"tuning": "Tuning half (defaults chosen here)",
 
 @dataclass(frozen=True)
 class Cell:
-    """One entry on one corpus over its runs."""
+    """One entry on one corpus over its runs: means, and population standard deviations
+    (ddof 0)."""
 
     accuracy: float
     accuracy_std: float
@@ -202,8 +203,11 @@ def _section(cells, records, role, entries, reference: str) -> list[str]:
         return []
     ours = [e for e in entries if e not in PEERS]
     peers = [e for e in entries if e in PEERS]
-    lines = [f"## {ROLE_TITLES[role]}: {len(corpora)} corpora", "",
-             "### Accuracy (mean ± std over runs; best of each corpus in bold)", ""]
+    lines = [f"## {ROLE_TITLES[role]}: {len(corpora)} "
+             f"{'corpus' if len(corpora) == 1 else 'corpora'}", "",
+             # (docnmf evaluate's tables give the sample std: this one says which it is)
+             "### Accuracy (mean ± population std, ddof 0, over runs; best of each corpus in "
+             "bold)", ""]
     lines += _table(cells, corpora, entries, "accuracy")
     lines += ["", "### NMI", ""] + _table(cells, corpora, entries, "nmi")
     everywhere = [e for e in entries if all((c, e) in cells for c in corpora)]

@@ -213,8 +213,9 @@ def prepare_data(condition: DataCondition,
         counts = vectorizer.count(corpus.texts)
     y, names = corpus.label_array()
     global_weighting = TfidfWeighting(tf="sublinear", idf="xu", norm="l2").fit(counts)
-    logger.info("%s: %d documents, %d classes, %d terms", condition.name, counts.shape[0],
-                len(names), counts.shape[1])
+    logger.info("%s: %d document%s, %d class%s, %d terms", condition.name, counts.shape[0],
+                "s" * (counts.shape[0] != 1), len(names), "es" * (len(names) != 1),
+                counts.shape[1])
     texts = None if corpus.texts is None else list(corpus.texts)
     return PreparedData(counts, y, names, global_weighting, settings, options, texts)
 

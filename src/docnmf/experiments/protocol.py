@@ -89,6 +89,11 @@ class Protocol:
                 raise ProtocolError(f"{name} must be a sequence (e.g. ({value!r},)), got "
                                     f"{type(value).__name__} {value!r}")
             object.__setattr__(self, name, tuple(value))
+        # (k = 2.5 passed here and failed in the first fit: "seed must be integer")
+        bad = [k for k in self.k_values
+               if isinstance(k, bool) or not isinstance(k, Integral) or k < 2]
+        if bad:
+            raise ProtocolError(f"k_values must be whole numbers of at least 2, got {bad[0]!r}")
         for name in ("runs", "restarts", "seed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..text.vectorize import DocumentVectorizer
+from ..text.vectorize import DocumentVectorizer, check_df
 
 __all__ = ["ArrayStore", "ModelFormatError", "ModelSaveError", "decode_params", "decode_value",
            "encode_params", "encode_value"]
@@ -97,6 +97,10 @@ def decode_value(record: Any, store: ArrayStore, finite: bool = True) -> Any:
         if not isinstance(value, _SCALARS):
             raise ModelFormatError(f"a JSON value of a model must be a number, string, boolean "
                                    f"or null, not {type(value).__name__}")
+        # (Python's JSON reads NaN and Infinity: an edited graph weight of NaN placed every
+        # document in cluster 0)
+        if finite and isinstance(value, float) and not math.isfinite(value):
+            raise ModelFormatError(f"a number of the model that places documents is {value}")
         return value
     if kind == "array":
         return store.get(record.get("key"), finite)
@@ -162,8 +166,21 @@ def _vectorizer_params(vectorizer: DocumentVectorizer) -> dict[str, Any]:
 
 def _decode_vectorizer_params(params: Any) -> dict[str, Any]:
     params = decode_params(params, DocumentVectorizer().get_params(), "vectorizer")
+    # checked now: a bad value would otherwise surface on the first transform, or not at all
+    # ("stem": "no" is a true string: stemming stayed on)
+    if not isinstance(params.get("stem", True), bool):
+        raise ModelFormatError(f"the vectorizer's stem={params['stem']!r} is not true or false")
+    for name in ("min_df", "max_df"):
+        if name in params:
+            try:
+                check_df(name, params[name])
+            except ValueError as exc:
+                raise ModelFormatError(f"the vectorizer's {exc}") from None
+    most = params.get("max_features")
+    if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 1):
+        raise ModelFormatError(f"the vectorizer's max_features={most!r} is not a whole number "
+                               "of at least 1 or null")
     for name in ("tf", "idf", "norm"):
-        # checked now: a bad scheme would otherwise surface on the first transform
         allowed = {"tf": ("raw", "sublinear", "binary"), "idf": ("xu", "smooth", "none"),
                    "norm": ("l2", None)}[name]
         if params.get(name, allowed[0]) not in allowed:
@@ -204,6 +221,10 @@ def decode_params(params: Any, known: dict[str, Any], owner: str) -> dict[str, A
     for name, value in params.items():
         if name not in known:
             raise ModelFormatError(f"{owner} has no parameter {name!r}")
+        if any(isinstance(v, float) and not math.isfinite(v)
+               for v in (value if isinstance(value, list) else [value])):
+            raise ModelFormatError(f"parameter {name!r} of {owner} is {value!r}, not a finite "
+                                   "number")
         if isinstance(value, list) and all(isinstance(v, _SCALARS) for v in value):
             # JSON has lists only: a parameter whose default is a tuple gets one back
             out[name] = tuple(value) if isinstance(known[name], tuple) else value

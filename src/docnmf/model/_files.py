@@ -37,7 +37,7 @@ from ..methods import METHODS
 from ..text.vectorize import DocumentVectorizer
 from ._codec import (ArrayStore, ModelFormatError, ModelSaveError, decode_params, decode_value,
                      encode_params, encode_value)
-from ._pipeline import ClusteringModel, method_mismatch
+from ._pipeline import ClusteringModel, method_mismatch, width_mismatch
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MODEL_FILE", "ARRAYS_FILE", "save", "load",
            "model_folder"]
@@ -82,7 +82,7 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
         raise ModelSaveError(blocker)
     if not hasattr(est, "n_features_in_") and not hasattr(est, "vectorizer_"):
         raise ModelSaveError(f"{name} is not fitted")
-    mismatch = _width_mismatch(est, model.vectorizer)
+    mismatch = width_mismatch(est, model.vectorizer)
     if mismatch:
         raise ModelSaveError(mismatch)
     state = {attr: encode_value(getattr(est, attr), f"estimator.{attr}", store)
@@ -96,12 +96,20 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
         "format": FORMAT, "format_version": FORMAT_VERSION, "docnmf_version": __version__,
         "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "method": _method_of(model),
-        "estimator": {"class": name, "params": encode_params(est.get_params(deep=False), name),
+        "estimator": {"class": name, "params": encode_params(_quiet(est.get_params(deep=False)),
+                                                             name),
                       "state": state},
         "vectorizer": (None if model.vectorizer is None
                        else encode_value(model.vectorizer, "vectorizer", store)),
         "info": _plain_info(model.info),
     }
+
+
+def _quiet(params: dict[str, Any]) -> dict[str, Any]:
+    """Parameters to save: ``verbose`` at 0. It says how a fit logs its progress, which the
+    command line turns on; a loaded model cloned and fitted in a library logged to its user's
+    standard error."""
+    return {**params, "verbose": 0} if "verbose" in params else params
 
 
 def _plain_info(info: Any) -> Any:
@@ -111,18 +119,6 @@ def _plain_info(info: Any) -> Any:
         return json.loads(json.dumps(info, default=str, allow_nan=False))
     except (TypeError, ValueError) as exc:
         raise ModelSaveError(f"the model's info cannot be saved as JSON: {exc}") from None
-
-
-def _width_mismatch(estimator, vectorizer) -> str | None:
-    """Why ``vectorizer``'s documents do not fit ``estimator`` (another number of terms), or
-    None."""
-    width = getattr(estimator, "n_features_in_", None)
-    vocabulary = getattr(vectorizer, "vocabulary_", None)
-    if width is None or vocabulary is None or len(vocabulary) == width:
-        return None
-    return (f"the vectorizer gives documents {len(vocabulary)} terms, but "
-            f"{type(estimator).__name__} was fitted on {width}: not the vectorizer it was "
-            "fitted with")
 
 
 def _fit_result(value: Any, key: str, store: ArrayStore) -> dict[str, Any] | None:
@@ -314,6 +310,9 @@ def _decode_estimator(record: Any, store: ArrayStore):
         raise ModelFormatError(f"unknown estimator class {name!r}; a model may hold one of "
                                f"{', '.join(sorted(_estimator_classes()))}")
     params = decode_params(record.get("params", {}), cls().get_params(deep=False), name)
+    if "n_clusters" not in params:      # (the class's default, 8, was then named in errors)
+        raise ModelFormatError(f"the saved {name} does not say its number of clusters "
+                               "(n_clusters)")
     try:
         estimator = cls(**params)
     except TypeError as exc:
@@ -389,6 +388,11 @@ def _check_placement(estimator, name: str) -> None:
     ``n_clusters`` or an array of another shape fails here, as a format error, rather than
     later inside numpy). Estimators that place texts (NMA) place a text."""
     n_features = getattr(estimator, "n_features_in_", None)
+    if n_features is not None and (isinstance(n_features, bool)
+                                   or not isinstance(n_features, (int, np.integer))
+                                   or n_features < 1):
+        raise ModelFormatError(f"the saved {name}'s n_features_in_ is {n_features!r}, not a "
+                               "number of terms")
     if n_features is not None:
         probe = np.ones((1, int(n_features)))
     elif estimator._reads_texts:
@@ -411,6 +415,32 @@ def _check_placement(estimator, name: str) -> None:
                                "finite numbers")
 
 
+def _warn_if_clusters_alike(estimator, name: str) -> None:
+    """Warn when the model places each cluster's own term profile (its keyword weights, as a
+    unit document) all in one cluster: its numbers do not tell its clusters apart. Zeroed or
+    negated arrays, their SHA-256 updated, put every document in cluster 0 without a word. A
+    warning, not a refusal: a fit of documents all alike gives such a model honestly."""
+    n_features = getattr(estimator, "n_features_in_", None)
+    if estimator._keyword_attribute is None or n_features is None or estimator.n_clusters < 2:
+        return
+    try:
+        weights = np.clip(np.asarray(estimator._keyword_weights(), dtype=float), 0, None)
+        if weights.shape != (estimator.n_clusters, int(n_features)) \
+                or not np.all(np.isfinite(weights)):
+            return
+        norms = np.linalg.norm(weights, axis=1, keepdims=True)
+        probes = np.divide(weights, norms, out=np.zeros_like(weights), where=norms > 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            placed = np.asarray(estimator.predict_memberships(probes))
+    except Exception:       # noqa: BLE001 (what cannot place was refused before; stay quiet)
+        return
+    if len(np.unique(np.argmax(placed, axis=1))) == 1:
+        warnings.warn(f"the saved {name} places the term profiles of its {len(probes)} "
+                      "clusters all in one cluster: its numbers do not tell its clusters "
+                      "apart (were its files edited?)", UserWarning, stacklevel=3)
+
+
 def load(path: str | os.PathLike):
     """Read a model written by :func:`save` (or by ``docnmf cluster -o OUT``: pass ``OUT``).
 
@@ -426,6 +456,7 @@ def load(path: str | os.PathLike):
     record = _read_record(folder)
     store = _read_arrays(folder, record)
     estimator = _decode_estimator(record.get("estimator"), store)
+    _warn_if_clusters_alike(estimator, type(estimator).__name__)
     if record.get("kind") == "estimator":
         return estimator
     if record.get("kind") != "pipeline":
@@ -438,8 +469,10 @@ def load(path: str | os.PathLike):
     vectorizer = None if vectorizer is None else decode_value(vectorizer, store)
     if vectorizer is not None and not isinstance(vectorizer, DocumentVectorizer):
         raise ModelFormatError("the model's vectorizer is not a vectorizer record")
-    mismatch = _width_mismatch(estimator, vectorizer)
+    mismatch = width_mismatch(estimator, vectorizer)
     if mismatch:
         raise ModelFormatError(mismatch)
+    if vectorizer is None and not hasattr(estimator, "vectorizer_"):
+        raise ModelFormatError("the model has no vectorizer: it cannot read documents")
     info = record.get("info") if isinstance(record.get("info"), dict) else {}
     return ClusteringModel(estimator, vectorizer, method, info)

@@ -80,6 +80,18 @@ def method_mismatch(estimator, method: str | None) -> str | None:
             + (f" (that is {' or '.join(fitting)})" if fitting else ""))
 
 
+def width_mismatch(estimator, vectorizer) -> str | None:
+    """Why ``vectorizer``'s documents do not fit ``estimator`` (another number of terms), or
+    None."""
+    width = getattr(estimator, "n_features_in_", None)
+    vocabulary = getattr(vectorizer, "vocabulary_", None)
+    if width is None or vocabulary is None or len(vocabulary) == width:
+        return None
+    return (f"the vectorizer gives documents {len(vocabulary)} terms, but "
+            f"{type(estimator).__name__} was fitted on {width}: not the vectorizer it was "
+            "fitted with")
+
+
 @dataclass
 class ClusteringModel:
     """A fitted vectorizer and clustering estimator: raw texts in, clusters out.
@@ -127,13 +139,18 @@ class ClusteringModel:
             raise TypeError(f"the vectorizer must be a docnmf.DocumentVectorizer (it names terms "
                             f"by their readable words and is saved safely), not "
                             f"{type(self.vectorizer).__name__}")
-        mismatch = method_mismatch(self.estimator, self.method)
+        mismatch = method_mismatch(self.estimator, self.method) or width_mismatch(
+            self.estimator, self.vectorizer)
         if mismatch:
             raise ValueError(mismatch)
 
     @property
     def document_vectorizer(self) -> DocumentVectorizer:
         """The vectorizer that gives documents on the model's terms."""
+        if self.vectorizer is None and not hasattr(self.estimator, "vectorizer_"):
+            raise ValueError(f"{type(self.estimator).__name__} reads no text itself: give the "
+                             "model the vectorizer whose documents it was fitted on, "
+                             "ClusteringModel(estimator, vectorizer)")
         return self.vectorizer if self.vectorizer is not None else self.estimator.vectorizer_
 
     @property

@@ -131,6 +131,12 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         idf = np.asarray(idf_values, dtype=np.float64)
         if idf.shape != (len(terms),):
             raise ValueError(f"{idf.shape[0] if idf.ndim else 0} idf values for {len(terms)} terms")
+        # a negative idf gave documents negative weights, which the estimators refuse; idf
+        # values of 0 or of 1e300 left every document without a finite weight
+        if not np.all(np.isfinite(idf)) or np.any(idf < 0) or np.any(idf > MAX_IDF):
+            raise ValueError(f"the idf values must be numbers from 0 to {MAX_IDF:g}")
+        if idf.size and not np.any(idf > 0):
+            raise ValueError("every idf value is 0: no term would weigh anything")
         if len(set(terms)) != len(terms):
             raise ValueError("the vocabulary repeats a term")
         vectorizer = cls(**params)
@@ -243,8 +249,8 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
     >>> document_count_bounds(2, 0.95, None, 100)
     (2, 95.0)
     """
-    _check_df("min_df", min_df)
-    _check_df("max_df", max_df)
+    check_df("min_df", min_df)
+    check_df("max_df", max_df)
     if max_df == 0:
         raise ValueError("max_df must be above 0: no term is in fewer than one document")
     if max_features is not None and not _is_count(max_features):
@@ -309,7 +315,12 @@ def _is_count(value) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool) and value >= 1
 
 
-def _check_df(name: str, value) -> None:
+#: The largest idf a vectorizer is rebuilt with: ln(n / df) is under 30 for any corpus that
+#: fits in memory; 1e6 leaves room for other schemes.
+MAX_IDF = 1e6
+
+
+def check_df(name: str, value) -> None:
     is_fraction = isinstance(value, Real) and not isinstance(value, Integral) and 0 <= value <= 1
     if not (_is_count(value) or is_fraction):
         raise ValueError(f"{name} must be an int >= 1 or a float in [0, 1], not {value!r}")
