@@ -490,3 +490,17 @@ def test_a_library_that_cannot_be_loaded_or_an_interrupted_import_is_one_line(mo
         monkeypatch.setattr(docnmf.cli, "build_parser", interrupted_import)
         assert main(["demo"]) == 130
         assert capsys.readouterr().err == "docnmf: interrupted\n"
+
+
+def test_a_table_name_with_trailing_characters_is_said_to_be_one_document(tmp_path, capsys):
+    """'posts.csv ' was read as one text document; the only word was '-k 2 is more than the 1
+    document'."""
+    path = tmp_path / "posts.csv "
+    path.write_text("id,text\n" + "".join(f"d{i},stars and planets {i}\n" for i in range(6)))
+    assert main(["cluster", str(path), "-k", "2", "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"{path} ends in '.csv ', not .csv: it is read as one text document, not as a " \
+           "table" in err
+    assert main(["-q", "cluster", str(tmp_path / "posts.csv"), "-k", "2",
+                 "-o", str(tmp_path / "out")]) == 2       # (no such file: no such warning)
+    assert "ends in" not in capsys.readouterr().err

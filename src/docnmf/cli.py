@@ -556,11 +556,17 @@ def _load_input(args):
     from .corpus.readers import TABLE_SUFFIXES
 
     path = Path(args.input)
-    if path.is_file() and path.suffix.lower() not in (*TABLE_SUFFIXES, ".json", ".mat"):
+    kinds = (*TABLE_SUFFIXES, ".json", ".mat")
+    if path.is_file() and path.suffix.lower() not in kinds:
         # one file of no table's kind (.txt, .md, none, as 20 Newsgroups' files) is a corpus of
         # one document; a binary one is refused
         from .corpus.readers import read_text_file
 
+        if path.suffix.lower().rstrip(" .") in kinds:
+            # "posts.csv " was read as one document, then "-k 2 is more than the 1 document"
+            logger.warning("%s ends in %r, not %s: it is read as one text document, not as a "
+                           "table (rename it without the trailing characters)", path,
+                           path.suffix, path.suffix.rstrip(" ."))
         return read_text_file(path)
     return read_corpus(args.input, **_table_options(args))
 
