@@ -1133,8 +1133,13 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
               findings: bool = False):
     """Vectorize ``corpus`` and choose k among ``k_values`` (a UsageError for a bad range).
     ``findings``: warn of empty and duplicate documents (``cluster -k auto`` does so itself)."""
-    from .diagnostics import (documents_phrase, duplicate_groups, duplicates_finding,
-                              empty_rows, warning_lines)
+    from .diagnostics import (
+        documents_phrase,
+        duplicate_groups,
+        duplicates_finding,
+        empty_rows,
+        warning_lines,
+    )
     from .pipeline import vectorize_corpus
     from .selection import select_k
     from .selection.choose import MAX_K_VALUES

@@ -254,8 +254,8 @@ def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
                            ("lccf:n_neighbors=0", "suite entry 'lccf:n_neighbors=0': "),
                            ("nmf:solver=newton", "unknown solver 'newton'"),
                            # passed the option check, then failed in the first fit
-                           ("nmf-ncw:random_state=5", "the suite sets random_state (--seed "
-                                                      "and --runs)"),
+                           ("nmf-ncw:random_state=5", ("the suite sets random_state (--seed "
+                                                       "and --runs)")),
                            ("nmf:n_clusters=3", "the suite sets n_clusters"),
                            # the last one was kept, without a word
                            ("nmf:tf=sublinear,tf=binary", "tf is given twice")]:

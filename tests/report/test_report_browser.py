@@ -159,8 +159,8 @@ def wide_out(tmp_path_factory):
     folder = tmp_path_factory.mktemp("wide")
     docs = folder / ("quarterly_customer_feedback_export_" * 4 + "approved.jsonl")
     with open(docs, "w", encoding="utf-8") as fh:
-        for doc_id, text in zip(demo.ids, demo.texts):
-            fh.write(json.dumps({"id": doc_id, "text": text}) + "\n")
+        fh.writelines(json.dumps({"id": doc_id, "text": text}) + "\n"
+                      for doc_id, text in zip(demo.ids, demo.texts))
     assert main(["-q", "cluster", str(docs), "-k", "20", "--method", "nmf",
                  "-o", str(folder / "out")]) == 0
     return folder / "out"

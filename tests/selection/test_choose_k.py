@@ -308,8 +308,8 @@ def test_selections_with_an_undefined_criterion_are_equal_to_themselves():
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"X": [[1.0, 0.0]] * 8}, TypeError, "not list"),
     ({"k_values": "2-5"}, TypeError, "not the string '2-5'"),
-    ({"max_documents": -1}, ValueError, "max_documents .--max-documents. must be a whole number "
-                                        "of at least 4"),
+    ({"max_documents": -1}, ValueError, ("max_documents .--max-documents. must be a whole "
+                                         "number of at least 4")),
     ({"max_documents": None}, ValueError, "got None"),
     ({"max_documents": 2.5}, ValueError, "got 2.5"),
     ({"max_documents": 0}, ValueError, "got 0"),
@@ -379,8 +379,8 @@ def _choose_k_cli(tmp_path, texts, *options):
      "on 4 different documents or more: the 10 documents are copies of 1"),
     (["stars planets moon", "stars planets moon sun", "stars planets moon sky",
       "stars planets moon dust"], ("--min-df", "1", "--max-df", "1.0"),
-     "on 4 documents with index terms or more: 3 of the 4 have any (a word in every document "
-     "weighs 0 under --idf xu; --idf smooth keeps it)"),
+     ("on 4 documents with index terms or more: 3 of the 4 have any (a word in every document "
+      "weighs 0 under --idf xu; --idf smooth keeps it)")),
 ])
 def test_choose_k_says_why_a_corpus_is_too_small(tmp_path, capsys, texts, options, message):
     """One document full of words was "more than half of the 0 documents with index terms"."""

@@ -203,11 +203,11 @@ def _section(cells, records, role, entries, reference: str) -> list[str]:
         return []
     ours = [e for e in entries if e not in PEERS]
     peers = [e for e in entries if e in PEERS]
-    lines = [f"## {ROLE_TITLES[role]}: {len(corpora)} "
-             f"{'corpus' if len(corpora) == 1 else 'corpora'}", "",
+    lines = [(f"## {ROLE_TITLES[role]}: {len(corpora)} "
+              f"{'corpus' if len(corpora) == 1 else 'corpora'}"), "",
              # (docnmf evaluate's tables give the sample std: this one says which it is)
-             "### Accuracy (mean ± population std, ddof 0, over runs; best of each corpus in "
-             "bold)", ""]
+             ("### Accuracy (mean ± population std, ddof 0, over runs; best of each corpus in "
+              "bold)"), ""]
     lines += _table(cells, corpora, entries, "accuracy")
     lines += ["", "### NMI", ""] + _table(cells, corpora, entries, "nmi")
     everywhere = [e for e in entries if all((c, e) in cells for c in corpora)]

@@ -13,8 +13,8 @@ import scipy.sparse as sp
 from sklearn.metrics import silhouette_score
 
 from .._rng import as_generator, child_generators
-from ..io import to_jsonable
 from ..cluster import NMFClustering
+from ..io import to_jsonable
 from .criteria import consensus_matrix, cophenetic_correlation, topic_stability
 
 __all__ = ["KSelection", "select_k", "sample_documents", "kmeans_silhouette_curve",

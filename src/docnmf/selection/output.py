@@ -51,7 +51,6 @@ def plot_selection(sel: KSelection) -> bytes | None:
         logger.warning("matplotlib is not installed: no choose_k.png (pip install 'docnmf[plot]')")
         return None
     import io
-
     import math
 
     from matplotlib.ticker import MaxNLocator
