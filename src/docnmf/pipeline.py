@@ -464,10 +464,12 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                        else diagnostics.vocabulary_hints(corpus.vocabulary)
                        if corpus.vocabulary else {}),
     }
+    options = {**DocumentVectorizer().get_params(), **(text_options or {})}
     if report["vocabulary"].get("not_english"):
-        options = {**DocumentVectorizer().get_params(), **(text_options or {})}
         report["vocabulary"]["read_with"] = {"stem": bool(options["stem"]),
                                              "max_df": options["max_df"]}
+    if corpus.texts is not None:
+        report["boilerplate"] = diagnostics.boilerplate(corpus.texts, options["max_df"])
     if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
         report["constraints"] = diagnostics.constraint_report(
             labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)

@@ -81,7 +81,6 @@ def test_nist_tagged_files_are_read_as_their_text_and_said_to_be(tmp_path, caplo
     assert texts["d30001t/APW19981016.0240"] == ("Cambodian leader Hun Sen on Friday rejected "
                                                 "the demands. Talks failed.")
     assert texts["d30001t/lower"].startswith("Cambodian leader hun sen")
-    assert texts["page.html"] == "<html><body><p>A page</p></body></html>"
     assert texts["two_docs"] == two and texts["no_text"].startswith("<DOC>")
     assert f"2 of the 5 files in {tmp_path} are NIST tagged documents" in caplog.text
     caplog.clear()
@@ -89,6 +88,33 @@ def test_nist_tagged_files_are_read_as_their_text_and_said_to_be(tmp_path, caplo
         one = read_text_file(write(tmp_path / "single" / "APW.txt", TAGGED))   # summarize's
     assert one.texts == [texts["d30001t/APW19981016.0240"]]
     assert "APW.txt is a NIST tagged document" in caplog.text
+
+
+PAGE = ("<!DOCTYPE html>\n<!-- saved from url=(0030)https://news.example.com/ -->\n<html><head>"
+        "<title>Rates rise | Newswire</title><style>nav {color: #333}</style>"
+        "<script>window.dataLayer = []; gtag('config');</script></head><body><nav><ul>"
+        "<li>Home</li><li>Markets</li></ul></nav><p>The bank raised rates &amp; bonds fell."
+        "</p><p>Markets&nbsp;waited.</p></body></html>")
+
+
+def test_saved_web_pages_are_read_as_their_text_and_said_to_be(tmp_path, caplog):
+    """Pages of three sites were clustered by their templates' scripts and styles (gtag,
+    datalayer, padding) and entities (quot, raquo): accuracy 0.39 where their text gave 0.62."""
+    write(tmp_path / "a.html", PAGE)
+    write(tmp_path / "b.txt", "Stars <b>and</b> planets: a fragment of markup is text.")
+    with caplog.at_level("INFO", logger="docnmf"):
+        c = read_folder(tmp_path)
+    texts = dict(zip(c.ids, c.texts))
+    words = texts["a.html"].split()
+    assert words == ["Rates", "rise", "|", "Newswire", "Home", "Markets", "The", "bank",
+                     "raised", "rates", "&", "bonds", "fell.", "Markets", "waited."]
+    assert texts["b.txt"].startswith("Stars <b>and</b>")
+    assert f"1 of the 2 files in {tmp_path} is a web page (HTML): its text is read, without " \
+           "markup, scripts or styles" in caplog.text
+    caplog.clear()
+    with caplog.at_level("INFO", logger="docnmf"):
+        assert read_text_file(tmp_path / "a.html").texts == [texts["a.html"]]
+    assert "a.html is a web page (HTML)" in caplog.text
 
 
 def test_folder_errors(tmp_path):

@@ -74,15 +74,19 @@ def test_reads_a_folder_tree_of_text_files(client, tmp_path):
         (folder / f"{i:02d}.txt").write_text(text)
     (tmp_path / "money" / "10.txt").write_text(
         "<DOC>\n<DOCNO> X1 </DOCNO>\n<TEXT>\nBonds fell\nagain.\n</TEXT>\n</DOC>\n")
+    (tmp_path / "money" / "11.html").write_text(
+        "<html><head><script>var tracker;</script></head><body><p>Rates rose.</p></body></html>")
     corpus = PartitionedCorpus.from_path(tmp_path, files_per_partition=3)
-    assert corpus.n_partitions == 4
+    assert corpus.n_partitions == 4       # 12 files, 3 a partition
     parts = client.gather(client.compute(corpus.parts))
     assert parts[0].ids[0] == "money/05.txt" and parts[0].labels[0] == ("money",)
-    # the files as read_folder reads them, a NIST tagged document as its <TEXT>
+    # the files as read_folder reads them, a NIST tagged document as its <TEXT>, a web page
+    # as its text
     from docnmf.corpus import read_folder
 
-    assert [t for part in parts for t in part.texts] == read_folder(tmp_path).texts
-    assert "Bonds fell again." in parts[1].texts + parts[2].texts
+    texts = [t for part in parts for t in part.texts]
+    assert texts == read_folder(tmp_path).texts
+    assert "Bonds fell again." in texts and "\n\nRates rose.\n\n" in texts
 
 
 def test_takes_a_dataframe_column_and_a_bag_of_records(client):

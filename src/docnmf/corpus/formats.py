@@ -14,6 +14,7 @@ import html
 import multiprocessing
 import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Literal
 
@@ -34,8 +35,65 @@ __all__ = [
     "read_cluto",
     "read_mat",
     "duc_text",
+    "page_text",
     "read_duc2004_documents",
 ]
+
+#: What a saved web page may start with before its markup: a byte-order mark, white space, an
+#: XML declaration, comments (a browser's "saved from url" note).
+_PAGE_PREAMBLE = re.compile(r"(?:\ufeff|\s+|<\?xml[^>]*\?>|<!--.*?-->)*", re.DOTALL)
+_PAGE_START = ("<!doctype html", "<html", "<head", "<body")
+
+
+class _HTMLText(HTMLParser):
+    """The text of an HTML page: no markup, script or style; blocks as paragraphs."""
+
+    BLOCKS = frozenset("p div br li ul ol h1 h2 h3 h4 h5 h6 tr td th table section article "
+                       "header footer nav blockquote pre title".split())
+    HIDDEN = frozenset(["script", "style", "noscript", "template"])
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in self.HIDDEN
+        if tag in self.BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in self.HIDDEN and self.hidden > 0
+        if tag in self.BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def page_text(text: str) -> str | None:
+    """The text of a saved web page, without markup, scripts or styles, its blocks (paragraphs,
+    list items, cells, headings) apart as paragraphs; None when ``text`` is not one: an HTML
+    page starts with ``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` after any
+    byte-order mark, white space, XML declaration and comments.
+
+    Examples
+    --------
+    >>> page_text("<!DOCTYPE html><html><head><style>p {color: red}</style></head>"
+    ...           "<body><p>Stars &amp; planets</p><script>var x;</script></body></html>")
+    '\\n\\nStars & planets\\n\\n'
+    >>> page_text("Stars <b>and</b> planets") is None
+    True
+    """
+    start = _PAGE_PREAMBLE.match(text[:4096]).end()
+    if not text[start:start + 15].lower().startswith(_PAGE_START):
+        return None
+    parser = _HTMLText()
+    parser.feed(text)
+    parser.close()
+    return "".join(parser.parts)
+
 
 ReutersSplit = Literal["TRAIN", "TEST", "NOT-USED"]
 NewsgroupsSubset = Literal["train", "test", "all"]

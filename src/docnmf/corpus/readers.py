@@ -25,7 +25,7 @@ from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder, readable_name
 from .datasets import list_datasets, load_dataset
-from .formats import duc_text, read_mat
+from .formats import duc_text, page_text, read_mat
 
 __all__ = ["read_folder", "read_csv", "read_json", "read_jsonl", "read_corpus"]
 
@@ -54,6 +54,25 @@ def _untagged(text: str) -> str | None:
     if not _TAGGED.match(text) or len(_DOC_TAG.findall(text)) != 1:
         return None
     return duc_text(text)
+
+
+def _unmarked(text: str) -> tuple[str, str | None]:
+    """``text`` as its words are read, and what it was: a NIST tagged document's ``<TEXT>``
+    (``"nist"``), a saved web page's text without markup, scripts or styles (``"page"``: its
+    menus' and scripts' words made the clusters), or ``text`` itself (None).
+
+    Examples
+    --------
+    >>> _unmarked("<html><body><p>A page</p></body></html>")
+    ('\\n\\nA page\\n\\n', 'page')
+    >>> _unmarked("A <b>note</b>")
+    ('A <b>note</b>', None)
+    """
+    untagged = _untagged(text)
+    if untagged is not None:
+        return untagged, "nist"
+    page = page_text(text)
+    return (text, None) if page is None else (page, "page")
 
 
 def _visible(name: str) -> bool:
@@ -200,8 +219,13 @@ def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> Non
                   stacklevel=stacklevel + 1)
 
 
-def note_tagged(root: Path, tagged: int, n_files: int) -> None:
-    """Say how many of the ``n_files`` documents read from ``root`` were NIST tagged."""
+def note_tagged(root: Path, tagged: int, n_files: int, pages: int = 0) -> None:
+    """Say how many of the ``n_files`` documents read from ``root`` were NIST tagged, and how
+    many saved web pages."""
+    if pages:
+        logger.info("%d of the %d files in %s %s: %s text is read, without markup, scripts "
+                    "or styles", pages, n_files, root, "are web pages (HTML)" if pages != 1
+                    else "is a web page (HTML)", "their" if pages != 1 else "its")
     if tagged:
         logger.info("%d of the %d files in %s %s (<DOC> with <TEXT>, as TREC and DUC write "
                     "them): the text between <TEXT> and </TEXT> is read, its tags removed",
@@ -257,7 +281,7 @@ def read_folder(
     decode = Decoder(encoding)
     texts, labels, ids = [], [], []
     files, skipped = _files_under(root, pattern, follow_outside_links)
-    tagged = 0
+    tagged = pages = 0
     shown = time.monotonic() + PROGRESS_S
     for n_read, file in enumerate(files):
         if time.monotonic() >= shown:       # 120,000 files take seconds: say how far
@@ -269,10 +293,10 @@ def read_folder(
             skipped.append(f"{rel.as_posix()} {BINARY_REASON}")
             continue
         name = readable_name(rel.as_posix())
-        text = decode(data, name)
-        untagged = _untagged(text)
-        tagged += untagged is not None
-        texts.append(text if untagged is None else untagged)
+        text, kind = _unmarked(decode(data, name))
+        tagged += kind == "nist"
+        pages += kind == "page"
+        texts.append(text)
         labels.append((readable_name(rel.parts[0]),) if len(rel.parts) > 1 else ())
         ids.append(name)
     skipped.sort()
@@ -283,7 +307,7 @@ def read_folder(
         raise CorpusError(f"no documents found in {root}")
     warn_folder_mix(root, ids, stacklevel=3)
     decode.warn("file", root)
-    note_tagged(root, tagged, len(ids))
+    note_tagged(root, tagged, len(ids), pages)
     meta = {"name": readable_name(root.resolve().name), "source": readable_name(str(root)),
             "format": "folder", **({"skipped": skipped} if skipped else {})}
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
@@ -310,12 +334,14 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
     decode = Decoder(encoding)
     text = decode(data)
     decode.warn("file", source)
-    untagged = _untagged(text)
-    if untagged is not None:
+    text, kind = _unmarked(text)
+    if kind == "nist":
         logger.info("%s is a NIST tagged document (<DOC> with <TEXT>, as TREC and DUC write "
                     "them): the text between <TEXT> and </TEXT> is read, its tags removed",
                     source)
-        text = untagged
+    elif kind == "page":
+        logger.info("%s is a web page (HTML): its text is read, without markup, scripts or "
+                    "styles", source)
     meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
             "format": "text"}
     return Corpus(texts=[text], labels=[()], ids=[readable_name(source.name)], metadata=meta)

@@ -25,7 +25,7 @@ from ..corpus.readers import (
     _binary,
     _files_under,
     _read_bytes,
-    _untagged,
+    _unmarked,
     read_table_file,
     refuse_output_folder,
     warn_folder_mix,
@@ -39,23 +39,24 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     """Files below ``root``, one document each, labelled by their top subfolder (as read_folder)."""
     decode = Decoder(encoding)
     texts, labels, ids, skipped = [], [], [], []
-    tagged = 0
+    tagged = pages = 0
     for name in relative:
         shown = readable_name(name)
         data = _read_bytes(Path(root, name), encoding)
         if _binary(data):                # as read_folder: named, not read as text
             skipped.append(f"{shown} {BINARY_REASON}")
             continue
-        text = decode(data, shown)
-        untagged = _untagged(text)       # a NIST tagged document: its <TEXT>, as read_folder
-        tagged += untagged is not None
-        texts.append(text if untagged is None else untagged)
+        # a NIST tagged document: its <TEXT>; a web page: its text; as read_folder
+        text, kind = _unmarked(decode(data, shown))
+        tagged += kind == "nist"
+        pages += kind == "page"
+        texts.append(text)
         parts = shown.split("/")
         labels.append((parts[0],) if len(parts) > 1 else ())
         ids.append(shown)
     decode.warn("file", Path(root))
     return Corpus(texts=texts, labels=labels, ids=ids,
-                  metadata={"skipped": skipped, "tagged": tagged})
+                  metadata={"skipped": skipped, "tagged": tagged, "pages": pages})
 
 
 def _read_part(reader: Callable[..., Corpus], *args, **options) -> Corpus:
@@ -69,11 +70,11 @@ def _read_part(reader: Callable[..., Corpus], *args, **options) -> Corpus:
     return part
 
 
-def _read_notes(part: Corpus) -> tuple[list[str], list[str], int, int]:
-    """What reading a partition left out (binary files), each with why, what it warned, and
-    how many of its documents were NIST tagged, of how many."""
+def _read_notes(part: Corpus) -> tuple[list[str], list[str], int, int, int]:
+    """What reading a partition left out (binary files), each with why, what it warned, how
+    many of its documents were NIST tagged, of how many, and how many were web pages."""
     return (list(part.metadata.get("skipped", ())), list(part.metadata.get("warnings", ())),
-            int(part.metadata.get("tagged", 0)), len(part))
+            int(part.metadata.get("tagged", 0)), len(part), int(part.metadata.get("pages", 0)))
 
 
 def _texts(part: Corpus) -> list[str]:

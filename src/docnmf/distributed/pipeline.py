@@ -251,7 +251,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     for message in dict.fromkeys(m for _, said, *_ in notes for m in said):
         warnings.warn(message, UserWarning, stacklevel=2)
     warn_skipped(Path(corpus.source), binary, "run.json")
-    note_tagged(Path(corpus.source), sum(n[2] for n in notes), sum(n[3] for n in notes))
+    note_tagged(Path(corpus.source), sum(n[2] for n in notes), sum(n[3] for n in notes),
+                sum(n[4] for n in notes))
     corpus.skipped = sorted(set(corpus.skipped) | set(binary))     # once, if run again
     _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])

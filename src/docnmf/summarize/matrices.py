@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html.parser import HTMLParser
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..corpus.formats import page_text
 from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
 
@@ -48,46 +48,6 @@ _FIELD = re.compile(r"([A-Za-z][\w.-]*):[ \t]")
 _ATTRIBUTION = re.compile(r"\b(?:writes|wrote|said):\s*$")
 #: The line that opens a signature ("-- ", or "--" as many posts write it).
 _SIGNATURE = re.compile(r"--[ \t]*")
-#: What a saved web page may start with before its markup: a byte-order mark, white space, an
-#: XML declaration, comments (a browser's "saved from url" note).
-_PAGE_PREAMBLE = re.compile(r"(?:\ufeff|\s+|<\?xml[^>]*\?>|<!--.*?-->)*", re.DOTALL)
-_PAGE_START = ("<!doctype html", "<html", "<head", "<body")
-
-
-class _HTMLText(HTMLParser):
-    """The text of an HTML page: no markup, script or style; blocks as paragraphs."""
-
-    BLOCKS = frozenset("p div br li ul ol h1 h2 h3 h4 h5 h6 tr td th table section article "
-                       "header footer nav blockquote pre title".split())
-    HIDDEN = frozenset(["script", "style", "noscript", "template"])
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag, attrs):
-        self.hidden += tag in self.HIDDEN
-        if tag in self.BLOCKS:
-            self.parts.append("\n\n")
-
-    def handle_endtag(self, tag):
-        self.hidden -= tag in self.HIDDEN and self.hidden > 0
-        if tag in self.BLOCKS:
-            self.parts.append("\n\n")
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-
-def _html_text(text: str) -> str:
-    parser = _HTMLText()
-    parser.feed(text)
-    parser.close()
-    return "".join(parser.parts)
-
-
 def body_of(text: str) -> str:
     r"""``text`` without what a mail or news post (20 Newsgroups) holds besides its own
     sentences: the header block (lines of ``Field: value`` up to the first blank line, the
@@ -106,9 +66,9 @@ def body_of(text: str) -> str:
     'Note: the comet is back.\nSubject: none\n\nMore.'
     """
     text = text.lstrip("\ufeff")      # a byte-order mark is no text
-    start = _PAGE_PREAMBLE.match(text[:4096]).end()
-    if text[start:start + 15].lower().startswith(_PAGE_START):
-        return _html_text(text)         # a saved web page: its text, not its markup
+    page = page_text(text)
+    if page is not None:
+        return page                     # a saved web page: its text, not its markup
     head, blank, rest = text.replace("\r\n", "\n").partition("\n\n")
     lines = head.strip("\n").split("\n")
     first = _FIELD.match(lines[0])
