@@ -199,3 +199,20 @@ def test_evaluate_says_when_the_texts_are_not_english(tmp_path, capsys):
                  "-o", str(tmp_path / "ev")]) == 0
     line = next(x for x in capsys.readouterr().err.splitlines() if "do not look English" in x)
     assert line.endswith("try --no-stem")
+
+
+@pytest.mark.parametrize("command", [["keywords", "-k", "5"],
+                                     ["choose-k", "--k-range", "2-3", "--restarts", "2"]])
+def test_keywords_and_choose_k_name_boilerplate_as_cluster_does(tmp_path, capsys, command):
+    from docnmf.corpus.demo import load_demo
+
+    notice = ("This e-mail and any attachments are confidential and intended for the "
+              "addressee only.")
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    for i, text in enumerate(load_demo().texts):
+        (folder / f"{i:02d}.txt").write_text(f"{text}\n\n{notice if i % 2 else ''}\n")
+    extra = ["-o", str(tmp_path / "out")] if command[0] == "choose-k" else []
+    assert main([command[0], str(folder), *command[1:], *extra]) == 0
+    assert ("1 line of 5 words or more recurs in 50% of the documents, e.g. \"this e-mail and "
+            "any attachments") in capsys.readouterr().err

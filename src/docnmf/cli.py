@@ -1177,6 +1177,8 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
     for line in warning_lines({"duplicates": duplicates_finding(groups, corpus.ids)}
                               if findings else {}):
         logger.warning("%s", line)
+    if findings and corpus.texts is not None:
+        _warn_boilerplate(corpus.texts, vectorizer_params.get("max_df", 0.95))
     try:
         return select_k(X, k_values, n_runs=runs, max_documents=max_documents,
                         random_state=args.seed)
@@ -1534,6 +1536,15 @@ def _warn_language(texts, unspaced_effect: str, remedy: str, *, stem: bool = Tru
         logger.warning(not_english_line(hints["english_stop_word_share"], remedy, stem=stem))
 
 
+def _warn_boilerplate(texts, max_df) -> None:
+    """Lines repeated across many of ``texts``, as cluster's diagnostics name them (keywords and
+    choose-k run none)."""
+    from .diagnostics import boilerplate, warning_lines
+
+    for line in warning_lines({"boilerplate": boilerplate(texts, max_df)}):
+        logger.warning("%s", line)
+
+
 def _language_remedy(args) -> str:
     """The command's text options that would help with a language other than English, of
     those it has and its user did not set already."""
@@ -1614,6 +1625,7 @@ def _cmd_keywords(args) -> int:
                        args.alpha)
     _warn_language(texts, "a keyword is such a run, often a whole sentence",
                    _language_remedy(args))
+    _warn_boilerplate(texts, args.max_df)
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report = keywords_report(texts, args.clusters, n_keywords=args.keywords,
