@@ -42,9 +42,21 @@ TEXTS = [
 NEW_TEXTS = ["", "galaxy rocket zebra unseen", "CAFÉ café running 東京", "the of"]
 
 
+def reference_printed(ch: str) -> str:
+    """A character as documented: soft hyphen, zero-width (non-)joiners, word joiner and
+    byte-order mark dropped; the Latin ligatures (U+FB00 to U+FB06) and full-width forms
+    (U+FF01 to U+FF5E) as their compatibility decomposition; any other as it is."""
+    if ch in "\u00ad\u200c\u200d\u2060\ufeff":
+        return ""
+    if 0xFB00 <= ord(ch) <= 0xFB06 or 0xFF01 <= ord(ch) <= 0xFF5E:
+        return unicodedata.normalize("NFKC", ch)
+    return ch
+
+
 def reference_words(text: str) -> list[str]:
-    """Tokens as documented: Unicode NFC, lowercase, the token pattern, stop words out (no
-    stemming)."""
+    """Tokens as documented: printed forms replaced, Unicode NFC, lowercase, the token pattern,
+    stop words out (no stemming)."""
+    text = "".join(map(reference_printed, text))
     return [t for t in re.findall(DEFAULT_TOKEN_PATTERN, unicodedata.normalize("NFC", text).lower())
             if t not in ENGLISH_STOP_WORDS]
 
