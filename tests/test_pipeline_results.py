@@ -635,9 +635,45 @@ def test_keywords_are_terms_a_cluster_holds_not_others_at_a_hair_above_zero():
 
 
 @pytest.mark.parametrize("name", ["reuters21578_single", "20newsgroups", "duc2004", "classic4"])
-def test_no_boilerplate_is_found_in_the_news_and_abstracts_docnmf_reproduces(datasets_dir, name):
-    """The warning is for templates, disclaimers and running headers, not for the lines
-    newswire, newsgroups or abstracts repeat."""
+def test_no_boilerplate_nor_foreign_documents_in_the_corpora_docnmf_reproduces(datasets_dir,
+                                                                              name):
+    """The warnings are for templates, disclaimers and running headers, not for the lines
+    newswire, newsgroups or abstracts repeat; for documents in other languages enough to make
+    a cluster, not for the four posts of 20 Newsgroups that are."""
     from docnmf.corpus import load_dataset
 
-    assert diagnostics.boilerplate(load_dataset(name, data_home=datasets_dir).texts) == {}
+    corpus = load_dataset(name, data_home=datasets_dir)
+    assert diagnostics.boilerplate(corpus.texts) == {}
+    assert diagnostics.foreign_documents(corpus.texts, corpus.ids) == {}
+
+
+#: Two paragraphs of news each in German and Spanish, written for the test.
+FOREIGN = ["Die Regierung hat mit den Ländern ein Paket für kleine Firmen vorgestellt, und die "
+           "Gewerkschaften rufen zu Protesten auf, weil die Hilfe nicht reicht und der Staat "
+           "auch die Kosten der Energie für das Jahr senken soll.",
+           "Der Konzern will die Firma für eine Milliarde kaufen, teilte der Vorstand mit; die "
+           "Aktionäre sollen auf der Versammlung im Mai über das Angebot und die Zukunft des "
+           "Werks in der Stadt abstimmen.",
+           "El precio del crudo subió en los mercados por la decisión de la organización de "
+           "reducir la producción, según los analistas, que esperan que los barriles se vendan "
+           "más caros en las próximas semanas del año.",
+           "La empresa petrolera anunció que los pozos del sur producen más barriles que el año "
+           "pasado, y que el gobierno aprobó un plan para las exportaciones de crudo a los "
+           "puertos del norte con una nueva ley."]
+
+
+def test_documents_in_another_language_are_named(caplog):
+    """A tenth of the documents in German and Spanish made clusters keyed "die, der, dem" and
+    "la, los, el", and the English topics merged; nothing was said, the collection as a whole
+    looking English."""
+    demo = load_demo()
+    texts = list(demo.texts) + [FOREIGN[i % 4] + f" ({i})" for i in range(12)]
+    ids = list(demo.ids) + [f"foreign/{i}" for i in range(12)]
+    corpus = Corpus(texts, [()] * len(texts), ids)
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        run = cluster_corpus(corpus, 5, "nmf")
+    assert run.diagnostics["languages"] == {"documents": 12, "of": 92, "examples": [
+        f"foreign/{i}" for i in range(5)]}
+    assert "12 of the 92 documents look written in another language than English, e.g. " \
+           "foreign/0, foreign/1, foreign/2, foreign/3, foreign/4: such documents" in caplog.text
+    assert diagnostics.foreign_documents(demo.texts) == {}

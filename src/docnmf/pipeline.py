@@ -470,6 +470,9 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                                              "max_df": options["max_df"]}
     if corpus.texts is not None:
         report["boilerplate"] = diagnostics.boilerplate(corpus.texts, options["max_df"])
+        # a collection not English as a whole is said so already
+        report["languages"] = ({} if report["vocabulary"].get("not_english")
+                               else diagnostics.foreign_documents(corpus.texts, corpus.ids))
     if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
         report["constraints"] = diagnostics.constraint_report(
             labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)
