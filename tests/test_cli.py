@@ -604,3 +604,13 @@ def test_one_class_and_one_document_are_said_in_the_singular(tmp_path, capsys):
     (tmp_path / "single.csv").write_text("id,text\n1,stars galaxy telescope\n")
     code, _, err = run(["cluster", str(tmp_path / "single.csv"), "-k", "2"], capsys)
     assert code == 2 and "-k 2 is more than the 1 document\n" in err
+
+
+def test_an_unknown_option_is_told_by_the_parser_it_was_given_to(capsys):
+    """Said by the command's parser, an option given before the command was blamed on it."""
+    for argv, prog in ((["--bogus", "demo"], "docnmf"), (["demo", "--bogus"], "docnmf demo")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert capsys.readouterr().err == (f"{prog}: error: unrecognized arguments: --bogus\n"
+                                           f"(see '{prog} --help')\n")

@@ -492,15 +492,18 @@ def test_a_library_that_cannot_be_loaded_or_an_interrupted_import_is_one_line(mo
         assert capsys.readouterr().err == "docnmf: interrupted\n"
 
 
-def test_a_table_name_with_trailing_characters_is_said_to_be_one_document(tmp_path, capsys):
+@pytest.mark.parametrize("name, ending", [("posts.csv ", ".csv "), ("posts.csv.", ".csv."),
+                                         ("posts.JSONL. ", ".JSONL. ")])
+def test_a_table_name_with_trailing_characters_is_said_to_be_one_document(tmp_path, capsys,
+                                                                          name, ending):
     """'posts.csv ' was read as one text document; the only word was '-k 2 is more than the 1
     document'."""
-    path = tmp_path / "posts.csv "
+    path = tmp_path / name
     path.write_text("id,text\n" + "".join(f"d{i},stars and planets {i}\n" for i in range(6)))
     assert main(["cluster", str(path), "-k", "2", "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert f"{path} ends in '.csv ', not .csv: it is read as one text document, not as a " \
-           "table" in err
+    assert f"{str(path)!r} ends in {ending!r}, not {ending.rstrip(' .')}: it is read as one " \
+           "text document, not as a table" in err
     assert main(["-q", "cluster", str(tmp_path / "posts.csv"), "-k", "2",
                  "-o", str(tmp_path / "out")]) == 2       # (no such file: no such warning)
     assert "ends in" not in capsys.readouterr().err

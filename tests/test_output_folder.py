@@ -287,7 +287,7 @@ def test_the_current_folder_or_one_holding_it_is_refused(tmp_path, capsys, monke
     with pytest.raises(SystemExit) as exc:
         cluster(src, "", capsys)
     assert exc.value.code == 2
-    assert "-o/--output: expected a folder's name, got an empty one" in capsys.readouterr().err
+    assert "-o/--output: expected a folder's name, got ''" in capsys.readouterr().err
     assert sorted(os.listdir(tmp_path / "work")) == ["here"] and os.listdir(here) == []
     assert cluster(src, "results", capsys)[0] == 0 and (here / "results" / "run.json").is_file()
     # a shell left in a removed folder: one line, not a traceback from a relative path

@@ -73,7 +73,7 @@ def _folder(text: str) -> Path:
     """An output folder's path (Path("") is ".": -o "" was told it would replace the folder
     the run started in)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("expected a folder's name, got an empty one")
+        raise argparse.ArgumentTypeError(f"expected a folder's name, got {text!r}")
     return Path(text)
 
 
@@ -562,11 +562,12 @@ def _load_input(args):
         # one document; a binary one is refused
         from .corpus.readers import read_text_file
 
-        if path.suffix.lower().rstrip(" .") in kinds:
+        bare = path.name.rstrip(" .")
+        if bare != path.name and Path(bare).suffix.lower() in kinds:
             # "posts.csv " was read as one document, then "-k 2 is more than the 1 document"
-            logger.warning("%s ends in %r, not %s: it is read as one text document, not as a "
-                           "table (rename it without the trailing characters)", path,
-                           path.suffix, path.suffix.rstrip(" ."))
+            logger.warning("%r ends in %r, not %s: it is read as one text document, not as a "
+                           "table (rename it without the trailing characters)", str(path),
+                           path.name[len(bare) - len(Path(bare).suffix):], Path(bare).suffix)
         return read_text_file(path)
     return read_corpus(args.input, **_table_options(args))
 
@@ -1170,6 +1171,12 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
                          + (" (a word in every document weighs 0 under --idf xu; --idf smooth "
                             "keeps it)" if X.shape[1] and vectorizer_params.get("idf", "xu")
                             == "xu" else ""))
+    # as the documents are read: texts that differ only in words left out are the same
+    alike = sum(len(g) - 1 for g in duplicate_groups(counts=X))
+    if with_terms - alike < 4:
+        raise UsageError(f"choose-k tries k = 2 at the least, on 4 different documents with "
+                         f"index terms or more: the {with_terms} with index terms read as "
+                         f"{with_terms - alike} different one{'s' * (with_terms - alike != 1)}")
     # as docnmf cluster says them (it leaves the empty documents unassigned)
     if empty and findings:
         logger.warning("%s with no index term left after preprocessing: k is chosen on the "
@@ -2113,8 +2120,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
-    if extra:       # said by the command's own parser: its --help lists what it takes
-        parser.subcommand(args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:       # said by the command's own parser, its --help listing what it takes
+        given = list(sys.argv[1:] if argv is None else argv)
+        before = given.index(args.command) if args.command in given else len(given)
+        owner = parser if any(a in given[:before] for a in extra) else parser.subcommand(
+            args.command)
+        owner.error(f"unrecognized arguments: {' '.join(extra)}")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("docnmf: %(message)s"))
     root = logging.getLogger("docnmf")

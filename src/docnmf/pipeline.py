@@ -344,14 +344,13 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
                        "of documents like these (their language, their subject)?",
                        unplaced.size, len(corpus))
     placed_rows = placed.memberships[labels >= 0]
-    if len({corpus.texts[i] for i in np.flatnonzero(labels >= 0)}) > 1 \
-            and len(np.unique(placed_rows.round(12), axis=0)) == 1:
-        # an edited model (a graph weight of NaN, zeroed centres) put everything in cluster 0
-        # with uniform memberships, and exited 0
-        logger.warning("each of the %d documents placed has the same memberships (%s): "
-                       "the model tells none apart; were its files edited, or is it a model "
-                       "of other documents?", len(placed_rows),
-                       ", ".join(f"{v:.3g}" for v in placed_rows[0]))
+    if _alike_and_unsure(placed_rows, [corpus.texts[i] for i in np.flatnonzero(labels >= 0)]):
+        # an edited model (zeroed term weights, centres scaled by 2^5000) put every document
+        # in cluster 0 with the same memberships, and exited 0
+        logger.warning("each of the %d documents placed has the same memberships (%s), none "
+                       "above %.0f%%: the model tells none apart; were its files edited, or "
+                       "is it a model of other documents?", len(placed_rows),
+                       ", ".join(f"{v:.3g}" for v in placed_rows[0]), _SURE * 100)
     record = {"method": model.method, "n_clusters": k, "source_model": model.info,
               "n_docs": placed.X.shape[0], "n_terms": placed.X.shape[1], "nnz": placed.X.nnz,
               "unassigned_documents": int(unplaced.size)}
@@ -360,6 +359,19 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
                       score_labels(corpus, labels), record, timings, report,
                       keyword_columns=columns, keyword_weights=weights,
                       coherence=npmi_coherence(placed.X, columns))
+
+
+#: A membership at or above this is a placement a model is sure of.
+_SURE = 0.9
+
+
+def _alike_and_unsure(memberships: np.ndarray, texts: Sequence[str]) -> bool:
+    """Different texts all given the same memberships, none of them ``_SURE``: what a model
+    whose numbers place nothing gives. (Documents of one topic placed surely in its cluster
+    have the same memberships too, 1 and 0s, and are no sign of it.)"""
+    return (len(set(texts)) > 1 and len(memberships) > 1
+            and len(np.unique(memberships.round(12), axis=0)) == 1
+            and float(memberships.max()) < _SURE)
 
 
 def _check_pairs(fit_params: dict | None, corpus: Corpus, method: str,

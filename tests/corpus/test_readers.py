@@ -361,10 +361,14 @@ def test_a_split_of_the_same_classes_is_named(tmp_path):
     write(tmp_path / "mixed" / "b" / "x" / "1.txt", "three")
     write(tmp_path / "mixed" / "b" / "y" / "1.txt", "four")
     write(tmp_path / "mixed" / "b" / "2.txt", "five")
+    for topic in ("comp.graphics", "sci.space"):        # topics, each by year: classes
+        for year in ("2019", "2020"):
+            write(tmp_path / "years" / topic / year / "1.txt", f"{topic} {year}")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_folder(tmp_path / "topics")
         read_folder(tmp_path / "mixed")
+        read_folder(tmp_path / "years")
         read_folder(tmp_path / "news" / "train")
 
 

@@ -381,6 +381,11 @@ def _choose_k_cli(tmp_path, texts, *options):
       "stars planets moon dust"], ("--min-df", "1", "--max-df", "1.0"),
      ("on 4 documents with index terms or more: 3 of the 4 have any (a word in every document "
       "weighs 0 under --idf xu; --idf smooth keeps it)")),
+    # four different texts, and copies of the first, whose words alone pass --min-df
+    (["comet orbit", "comet orbit", "comet orbit", "comet orbit", "tulip", "bread", "goal"],
+     ("--idf", "smooth"),
+     "on 4 different documents with index terms or more: the 4 with index terms read as 1 "
+     "different one"),
 ])
 def test_choose_k_says_why_a_corpus_is_too_small(tmp_path, capsys, texts, options, message):
     """One document full of words was "more than half of the 0 documents with index terms"."""
@@ -412,7 +417,8 @@ def test_choose_k_warns_of_documents_it_leaves_out_and_of_copies(tmp_path, capsy
     (["-k", "4"], ("docnmf choose-k: error: unrecognized arguments: -k 4\n"
                    "(see 'docnmf choose-k --help')")),
     (["--seed", "-1"], "--seed: expected a seed from 0 to 2**32 - 1, got -1"),
-    (["-o", ""], "-o/--output: expected a folder's name, got an empty one"),
+    (["-o", ""], "-o/--output: expected a folder's name, got ''"),
+    (["-o", " "], "-o/--output: expected a folder's name, got ' '"),
 ])
 def test_choose_k_command_line_mistakes_are_told_briefly(demo_jsonl, capsys, argv, message):
     with pytest.raises(SystemExit) as exc:

@@ -193,10 +193,15 @@ def warn_folder_mix(root: Path, names: Sequence[str], stacklevel: int = 2) -> No
     _warn_split_layout(root, names, stacklevel + 1)
 
 
+#: A folder name of a split of a data set (train, test, dev, validation, eval, holdout).
+_SPLIT_NAME = re.compile(r"train|test|dev|valid|eval|holdout", re.IGNORECASE)
+
+
 def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> None:
-    """Warn when the classes look like a split, not classes: top-level folders holding no file
-    of their own, each holding subfolders of the same names (20 Newsgroups' train and test,
-    each with the 20 groups, were scored as two classes)."""
+    """Warn when the classes look like a split, not classes: top-level folders named as
+    splits are (``_SPLIT_NAME``), holding no file of their own, each holding subfolders of the
+    same names (20 Newsgroups' train and test, each with the 20 groups, were scored as two
+    classes). Topics each holding the same years are classes as they stand."""
     below: dict[str, set[str]] = {}
     for name in names:
         parts = name.split("/")
@@ -204,7 +209,7 @@ def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> Non
             return
         if len(parts) > 2:
             below.setdefault(parts[0], set()).add(parts[1])
-    if len(below) < 2:
+    if len(below) < 2 or not all(_SPLIT_NAME.search(top) for top in below):
         return
     shared = set.intersection(*below.values())
     if len(shared) < 2:

@@ -415,32 +415,6 @@ def _check_placement(estimator, name: str) -> None:
                                "finite numbers")
 
 
-def _warn_if_clusters_alike(estimator, name: str) -> None:
-    """Warn when the model places each cluster's own term profile (its keyword weights, as a
-    unit document) all in one cluster: its numbers do not tell its clusters apart. Zeroed or
-    negated arrays, their SHA-256 updated, put every document in cluster 0 without a word. A
-    warning, not a refusal: a fit of documents all alike gives such a model honestly."""
-    n_features = getattr(estimator, "n_features_in_", None)
-    if estimator._keyword_attribute is None or n_features is None or estimator.n_clusters < 2:
-        return
-    try:
-        weights = np.clip(np.asarray(estimator._keyword_weights(), dtype=float), 0, None)
-        if weights.shape != (estimator.n_clusters, int(n_features)) \
-                or not np.all(np.isfinite(weights)):
-            return
-        norms = np.linalg.norm(weights, axis=1, keepdims=True)
-        probes = np.divide(weights, norms, out=np.zeros_like(weights), where=norms > 0)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            placed = np.asarray(estimator.predict_memberships(probes))
-    except Exception:       # noqa: BLE001 (what cannot place was refused before; stay quiet)
-        return
-    if len(np.unique(np.argmax(placed, axis=1))) == 1:
-        warnings.warn(f"the saved {name} places the term profiles of its {len(probes)} "
-                      "clusters all in one cluster: its numbers do not tell its clusters "
-                      "apart (were its files edited?)", UserWarning, stacklevel=3)
-
-
 def load(path: str | os.PathLike):
     """Read a model written by :func:`save` (or by ``docnmf cluster -o OUT``: pass ``OUT``).
 
@@ -456,7 +430,6 @@ def load(path: str | os.PathLike):
     record = _read_record(folder)
     store = _read_arrays(folder, record)
     estimator = _decode_estimator(record.get("estimator"), store)
-    _warn_if_clusters_alike(estimator, type(estimator).__name__)
     if record.get("kind") == "estimator":
         return estimator
     if record.get("kind") != "pipeline":

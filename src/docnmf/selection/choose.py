@@ -242,7 +242,7 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     """
     if not (sp.issparse(X) or isinstance(X, np.ndarray)) or len(X.shape) != 2:
         raise TypeError(f"X must be a 2-D sparse matrix or array of weighted documents (e.g. "
-                        f"from docnmf.vectorize_corpus), not {type(X).__name__}")
+                        f"from docnmf.pipeline.vectorize_corpus), not {type(X).__name__}")
     ks = sorted(set(_check_k_values(k_values)))
     if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 2:
         raise ValueError(f"the criteria compare restarts: n_runs (--restarts) must be at least "
