@@ -7,7 +7,6 @@ import io
 import json
 import pickle
 import shutil
-import warnings
 import zipfile
 
 import numpy as np

@@ -384,8 +384,8 @@ def _choose_k_cli(tmp_path, texts, *options):
     # four different texts, and copies of the first, whose words alone pass --min-df
     (["comet orbit", "comet orbit", "comet orbit", "comet orbit", "tulip", "bread", "goal"],
      ("--idf", "smooth"),
-     "on 4 different documents with index terms or more: the 4 with index terms read as 1 "
-     "different one"),
+     ("on 4 different documents with index terms or more: the 4 with index terms read as 1 "
+      "different one")),
 ])
 def test_choose_k_says_why_a_corpus_is_too_small(tmp_path, capsys, texts, options, message):
     """One document full of words was "more than half of the 0 documents with index terms"."""
