@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from .text.boilerplate import BOILERPLATE_WORDS, repeated_lines
 from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer
 
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
@@ -362,16 +363,8 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
             "characters_read": sum(map(len, chunk))}
 
 
-#: A line of at least this many words, in at least ``BOILERPLATE_SHARE`` of the documents
-#: (and ``BOILERPLATE_MIN_DOCUMENTS``), is boilerplate: a site's menu or cookie banner, a
-#: mail disclaimer or signature, a pasted stack trace. Their words made the clusters of saved
-#: pages (3 sites' templates, accuracy 0.39), of mail (2 disclaimers, 0.34) and of tickets
-#: with logs (0.50), where a --max-df below their share gave 0.68, 1.00 and 0.99.
-BOILERPLATE_WORDS, BOILERPLATE_SHARE, BOILERPLATE_MIN_DOCUMENTS = 5, 0.1, 5
 #: The lowest --max-df suggested against boilerplate.
 BOILERPLATE_MAX_DF = 0.3
-#: Documents read for boilerplate (evenly spaced through the corpus when there are more).
-BOILERPLATE_SAMPLE = 5_000
 
 
 def boilerplate(texts: Sequence[str], max_df: float | int = 0.95) -> dict[str, Any]:
@@ -388,21 +381,7 @@ def boilerplate(texts: Sequence[str], max_df: float | int = 0.95) -> dict[str, A
     >>> found["lines"], found["shares"], found["max_df"]
     (1, [0.5, 0.5], 0.4)
     """
-    n_all = len(texts)
-    step = max(1, -(-n_all // BOILERPLATE_SAMPLE))
-    docs = [texts[i] for i in range(0, n_all, step)]
-    n = len(docs)
-    if n < BOILERPLATE_MIN_DOCUMENTS:
-        return {}
-    counts: dict[str, int] = defaultdict(int)
-    for text in docs:
-        seen = {" ".join(line.split()).lower() for line in text[:HINT_PER_TEXT].splitlines()}
-        for line in seen:
-            if len(line.split()) >= BOILERPLATE_WORDS:
-                counts[line] += 1
-    top = max_df * n if isinstance(max_df, float) else min(int(max_df), n)
-    low = max(BOILERPLATE_MIN_DOCUMENTS, BOILERPLATE_SHARE * n)
-    found = {line: c for line, c in counts.items() if low <= c <= top}
+    found, n = repeated_lines(texts, max_df)
     if not found:
         return {}
     shares = sorted(c / n for c in found.values())

@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..corpus.formats import page_text
+from ..text.boilerplate import normalized, repeated_lines
 from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
 
@@ -143,9 +144,17 @@ class SentencePool:
         return len(self.sentences)
 
 
+def _in_repeated(sentence: str, lines: Sequence[str]) -> bool:
+    """A sentence (normalized) that is part of one of ``lines``, or holds one."""
+    return any(sentence in line or line in sentence for line in lines)
+
+
 def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     r"""Split every document into sentences; keep those with at least ``min_words`` words that
-    are not a page's footer or menu (a copyright line, items between ``|`` or ``»``).
+    are not a page's footer or menu (a copyright line, items between ``|`` or ``»``), nor
+    part of a line many of the documents repeat, nor holding one
+    (:func:`docnmf.text.boilerplate.repeated_lines`: a cookie banner, a "follow us" line, a
+    running header; none is in DUC 2004).
 
     Examples
     --------
@@ -155,11 +164,17 @@ def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     >>> build_pool(["Home | World | Sport\n\nThe comet is back.\n\n"
     ...             "Copyright 2024 Daily News. All rights reserved."]).sentences
     ['The comet is back.']
+    >>> banner = "We use cookies to improve your experience. Accept all cookies"
+    >>> pool = build_pool([f"Story {i} ran today.\n{banner}" for i in range(6)])
+    >>> sorted(set(pool.sentences))[:2], len(pool.sentences)
+    (['Story 0 ran today.', 'Story 1 ran today.'], 6)
     """
+    repeated = list(repeated_lines(documents)[0])
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
         for p, s in enumerate(split_news_sentences(text)):
-            if len(s.split()) >= min_words and not _boilerplate(s):
+            if len(s.split()) >= min_words and not _boilerplate(s) \
+                    and not _in_repeated(normalized(s), repeated):
                 sentences.append(s)
                 doc_index.append(d)
                 position.append(p)

@@ -1,0 +1,53 @@
+"""Lines repeated across many documents: a site's menus and cookie banner, a mail disclaimer
+or signature, a running header. Their words can make clusters, and their sentences summaries.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Sequence
+
+__all__ = ["BOILERPLATE_WORDS", "BOILERPLATE_SHARE", "BOILERPLATE_MIN_DOCUMENTS",
+           "BOILERPLATE_SAMPLE", "normalized", "repeated_lines"]
+
+#: A line of at least this many words, in at least ``BOILERPLATE_SHARE`` of the documents
+#: (and ``BOILERPLATE_MIN_DOCUMENTS``), is boilerplate. Their words made the clusters of saved
+#: pages (3 sites' templates, accuracy 0.39), of mail (2 disclaimers, 0.34) and of tickets
+#: with logs (0.50), where a --max-df below their share gave 0.68, 1.00 and 0.99.
+BOILERPLATE_WORDS, BOILERPLATE_SHARE, BOILERPLATE_MIN_DOCUMENTS = 5, 0.1, 5
+#: Documents read (evenly spaced through the collection when there are more), each to its
+#: first ``PER_TEXT`` characters.
+BOILERPLATE_SAMPLE, PER_TEXT = 5_000, 20_000
+
+
+def normalized(line: str) -> str:
+    """A line as lines are compared: lower case, white space collapsed."""
+    return " ".join(line.split()).lower()
+
+
+def repeated_lines(texts: Sequence[str], max_share: float | int = 1.0) -> tuple[dict[str, int], int]:
+    r"""The lines (:func:`normalized`) of ``BOILERPLATE_WORDS`` words or more found in
+    ``BOILERPLATE_SHARE`` of the documents read or more, and in ``BOILERPLATE_MIN_DOCUMENTS``,
+    but in no more than ``max_share`` of them (a fraction, or a count of documents), each with
+    the number of documents holding it; and how many documents were read.
+
+    Examples
+    --------
+    >>> notice = "This message and its attachments are confidential and for the addressee only"
+    >>> texts = [f"Topic {i % 4} words here\n{notice if i % 2 else ''}" for i in range(40)]
+    >>> repeated_lines(texts)
+    ({'this message and its attachments are confidential and for the addressee only': 20}, 40)
+    """
+    step = max(1, -(-len(texts) // BOILERPLATE_SAMPLE))
+    docs = [texts[i] for i in range(0, len(texts), step)]
+    n = len(docs)
+    if n < BOILERPLATE_MIN_DOCUMENTS:
+        return {}, n
+    counts: dict[str, int] = defaultdict(int)
+    for text in docs:
+        for line in {normalized(line) for line in text[:PER_TEXT].splitlines()}:
+            if len(line.split()) >= BOILERPLATE_WORDS:
+                counts[line] += 1
+    top = max_share * n if isinstance(max_share, float) else min(int(max_share), n)
+    low = max(BOILERPLATE_MIN_DOCUMENTS, BOILERPLATE_SHARE * n)
+    return {line: c for line, c in counts.items() if low <= c <= top}, n
