@@ -367,7 +367,7 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
 BOILERPLATE_MAX_DF = 0.3
 
 
-def boilerplate(texts: Sequence[str], max_df: float | int = 0.95) -> dict[str, Any]:
+def boilerplate(texts: Sequence[str], max_df: float = 0.95) -> dict[str, Any]:
     r"""Lines repeated across many documents: how many, the shares of documents holding them
     (from ``BOILERPLATE_SHARE`` up to the share ``max_df`` keeps words of, as counts or a
     fraction), the most widespread, and the ``--max-df`` (a tenth) that drops their words;

@@ -5,10 +5,10 @@ or signature, a running header. Their words can make clusters, and their sentenc
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
-__all__ = ["BOILERPLATE_WORDS", "BOILERPLATE_SHARE", "BOILERPLATE_MIN_DOCUMENTS",
-           "BOILERPLATE_SAMPLE", "normalized", "repeated_lines"]
+__all__ = ["BOILERPLATE_MIN_DOCUMENTS", "BOILERPLATE_SAMPLE", "BOILERPLATE_SHARE",
+           "BOILERPLATE_WORDS", "normalized", "repeated_lines"]
 
 #: A line of at least this many words, in at least ``BOILERPLATE_SHARE`` of the documents
 #: (and ``BOILERPLATE_MIN_DOCUMENTS``), is boilerplate. Their words made the clusters of saved
@@ -25,7 +25,7 @@ def normalized(line: str) -> str:
     return " ".join(line.split()).lower()
 
 
-def repeated_lines(texts: Sequence[str], max_share: float | int = 1.0) -> tuple[dict[str, int], int]:
+def repeated_lines(texts: Sequence[str], max_share: float = 1.0) -> tuple[dict[str, int], int]:
     r"""The lines (:func:`normalized`) of ``BOILERPLATE_WORDS`` words or more found in
     ``BOILERPLATE_SHARE`` of the documents read or more, and in ``BOILERPLATE_MIN_DOCUMENTS``,
     but in no more than ``max_share`` of them (a fraction, or a count of documents), each with
