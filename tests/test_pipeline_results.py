@@ -674,6 +674,6 @@ def test_documents_in_another_language_are_named(caplog):
         run = cluster_corpus(corpus, 5, "nmf")
     assert run.diagnostics["languages"] == {"documents": 12, "of": 92, "examples": [
         f"foreign/{i}" for i in range(5)]}
-    assert "12 of the 92 documents look written in another language than English, e.g. " \
+    assert "12 of the 92 documents read look written in another language than English, e.g. " \
            "foreign/0, foreign/1, foreign/2, foreign/3, foreign/4: such documents" in caplog.text
     assert diagnostics.foreign_documents(demo.texts) == {}
