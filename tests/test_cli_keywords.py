@@ -216,3 +216,18 @@ def test_keywords_and_choose_k_name_boilerplate_as_cluster_does(tmp_path, capsys
     assert main([command[0], str(folder), *command[1:], *extra]) == 0
     assert ("1 line of 5 words or more recurs in 50% of the documents, e.g. \"this e-mail and "
             "any attachments") in capsys.readouterr().err
+
+
+def test_keywords_names_documents_in_another_language(tmp_path, capsys):
+    """A German tenth of the documents made a cluster keyed "die, den, ein" in silence."""
+    from docnmf.corpus.demo import load_demo
+
+    from .test_pipeline_results import FOREIGN
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i, text in enumerate(load_demo().texts + [FOREIGN[i % 2] + f" ({i})" for i in range(8)]):
+        (folder / f"{i:02d}.txt").write_text(text)
+    assert main(["keywords", str(folder), "-k", "5"]) == 0
+    assert "8 of the 88 documents read look written in another language than English" in \
+        capsys.readouterr().err

@@ -158,6 +158,15 @@ def test_boilerplate_repeated_across_documents_is_named_with_a_max_df_to_try(cap
     # nor in the demo corpus itself, nor in the corpora docnmf reproduces (measured: none in
     # Reuters-21578, 20 Newsgroups, DUC 2004 or Classic4)
     assert diagnostics.boilerplate(demo.texts) == {}
+    # a line in 30% of the documents: --max-df 0.3 keeps its words, and 0.2 is under the
+    # floor (it was named); a thread's repeated subject is its topic; copies count once
+    notice = DISCLAIMERS[0].replace("\n", " ")
+    thirty = [f"Topic {i} words\n{notice if i < 30 else ''}" for i in range(100)]
+    assert diagnostics.boilerplate(thirty)["max_df"] is None
+    thread = [f"Subject: Re: after 2000 years, can we say that morality is\nreply {i}"
+              for i in range(20)]
+    assert diagnostics.boilerplate(thread) == {}
+    assert diagnostics.boilerplate([f"{notice}\nsame text"] * 20) == {}
 
 
 def test_the_small_cluster_advice_does_not_offer_a_method_its_own():

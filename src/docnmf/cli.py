@@ -1131,9 +1131,10 @@ def _cmd_cluster(args) -> int:
 
 
 def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max_documents: int,
-              findings: bool = False):
+              findings: bool = False, english: bool = True):
     """Vectorize ``corpus`` and choose k among ``k_values`` (a UsageError for a bad range).
-    ``findings``: warn of empty and duplicate documents (``cluster -k auto`` does so itself)."""
+    ``findings``: warn of empty and duplicate documents, boilerplate and, in ``english`` texts,
+    documents in another language (``cluster -k auto`` does so itself)."""
     from .diagnostics import (
         documents_phrase,
         duplicate_groups,
@@ -1185,7 +1186,8 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
                               if findings else {}):
         logger.warning("%s", line)
     if findings and corpus.texts is not None:
-        _warn_boilerplate(corpus.texts, vectorizer_params.get("max_df", 0.95))
+        _warn_text_findings(corpus.texts, vectorizer_params.get("max_df", 0.95), corpus.ids,
+                            english=english)
     try:
         return select_k(X, k_values, n_runs=runs, max_documents=max_documents,
                         random_state=args.seed)
@@ -1206,15 +1208,17 @@ def _cmd_choose_k(args) -> int:
     k_values = _k_range(args.k_range)
     logger.info("reading %s", args.input)
     corpus = _load_input(args)
+    english = True
     if corpus.texts is not None:        # docnmf cluster says so too; choose-k fits no run of it
-        _warn_language(corpus.texts, "the criteria read such runs as words",
-                       _language_remedy(args), stem=not args.no_stem)
+        english = _warn_language(corpus.texts, "the criteria read such runs as words",
+                                 _language_remedy(args), stem=not args.no_stem)
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
     vectorizer_params = _vectorizer_params(args, corpus)
     with _output_folder(outdir, args) as staging:
         selection = _select_k(corpus, k_values, args, vectorizer_params, runs=args.runs,
-                              max_documents=args.max_documents, findings=True)
+                              max_documents=args.max_documents, findings=True,
+                              english=english)
         # what a choose_k.json found later needs to be run again or compared
         context = {"corpus": {"name": corpus.metadata.get("name"),
                               "source": str(corpus.metadata.get("source", "")),
@@ -1525,11 +1529,11 @@ def _cmd_summarize(args) -> int:
     return 0
 
 
-def _warn_language(texts, unspaced_effect: str, remedy: str, *, stem: bool = True) -> None:
+def _warn_language(texts, unspaced_effect: str, remedy: str, *, stem: bool = True) -> bool:
     """Texts in a script without spaces between words, or not in English: say what docnmf
     makes of them (``unspaced_effect``: what taking a run of letters as a word does;
     ``remedy``: the command's options for another language, if any; ``stem``: whether the
-    texts are stemmed, as with --no-stem they are not)."""
+    texts are stemmed, as with --no-stem they are not). Whether the texts look English."""
     from .diagnostics import not_english_line, text_hints
 
     hints = text_hints(texts)
@@ -1541,14 +1545,17 @@ def _warn_language(texts, unspaced_effect: str, remedy: str, *, stem: bool = Tru
                        unspaced_effect)
     elif hints["not_english"]:
         logger.warning(not_english_line(hints["english_stop_word_share"], remedy, stem=stem))
+    return not hints["not_english"]
 
 
-def _warn_boilerplate(texts, max_df) -> None:
-    """Lines repeated across many of ``texts``, as cluster's diagnostics name them (keywords and
-    choose-k run none)."""
-    from .diagnostics import boilerplate, warning_lines
+def _warn_text_findings(texts, max_df, ids=None, *, english: bool = True) -> None:
+    """Lines repeated across many of ``texts``, and (in English ``texts``) documents in another
+    language, as cluster's diagnostics name them (keywords and choose-k run none)."""
+    from .diagnostics import boilerplate, foreign_documents, warning_lines
 
-    for line in warning_lines({"boilerplate": boilerplate(texts, max_df)}):
+    report = {"boilerplate": boilerplate(texts, max_df),
+              "languages": foreign_documents(texts, ids) if english else {}}
+    for line in warning_lines(report):
         logger.warning("%s", line)
 
 
@@ -1630,9 +1637,9 @@ def _cmd_keywords(args) -> int:
         logger.warning("--alpha %g had no effect: eq. 2's weights fall as the terms' residuals "
                        "grow, for any exponent in (0, 1), so the ranking printed is the same",
                        args.alpha)
-    _warn_language(texts, "a keyword is such a run, often a whole sentence",
-                   _language_remedy(args))
-    _warn_boilerplate(texts, args.max_df)
+    english = _warn_language(texts, "a keyword is such a run, often a whole sentence",
+                             _language_remedy(args))
+    _warn_text_findings(texts, args.max_df, english=english)
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report = keywords_report(texts, args.clusters, n_keywords=args.keywords,

@@ -379,7 +379,7 @@ def boilerplate(texts: Sequence[str], max_df: float = 0.95) -> dict[str, Any]:
     Examples
     --------
     >>> notice = "This message and its attachments are confidential and for the addressee only"
-    >>> texts = [f"Topic {i % 4} words here\n{notice if i % 2 else ''}" for i in range(40)]
+    >>> texts = [f"Topic {i} words here\n{notice if i % 2 else ''}" for i in range(40)]
     >>> found = boilerplate(texts)
     >>> found["lines"], found["shares"], found["max_df"]
     (1, [0.5, 0.5], 0.4)
@@ -392,8 +392,9 @@ def boilerplate(texts: Sequence[str], max_df: float = 0.95) -> dict[str, Any]:
     # the words of a line in a share s of the documents are in s of them at least: a --max-df
     # under s drops them. Not under BOILERPLATE_MAX_DF: a topic's own words are in as many
     # documents as its cluster holds
-    above = [share for share in shares if share >= BOILERPLATE_MAX_DF]
-    suggested = math.floor((above[0] - 0.01) * 10) / 10 if above else None
+    tenths = [math.floor((share - 0.01) * 10) / 10 for share in shares]
+    above = [t for t in tenths if t >= BOILERPLATE_MAX_DF]   # (0.30 gave 0.2)
+    suggested = above[0] if above else None
     return {"lines": len(found), "shares": [round(shares[0], 3), round(shares[-1], 3)],
             "example": widest[:120], "max_df": suggested, "documents_read": n}
 
@@ -655,7 +656,8 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
         n = repeated["lines"]
         lines.append(f"{n} line{'s' * (n != 1)} of {BOILERPLATE_WORDS} words or more "
                      f"{'recur' if n != 1 else 'recurs'} in {lo:.0%}"
-                     + (f" to {hi:.0%}" if hi != lo else "") + " of the documents, e.g. "
+                     + (f" to {hi:.0%}" if f"{hi:.0%}" != f"{lo:.0%}" else "")
+                     + " of the documents, e.g. "
                      f"\"{repeated['example']}\": boilerplate (a site's menus, a disclaimer, a "
                      "signature, a running header) whose words can make the clusters; "
                      + (f"--max-df {repeated['max_df']} drops the words in over "

@@ -344,7 +344,7 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
                        "of documents like these (their language, their subject)?",
                        unplaced.size, len(corpus))
     placed_rows = placed.memberships[labels >= 0]
-    if _alike_and_unsure(placed_rows, [corpus.texts[i] for i in np.flatnonzero(labels >= 0)]):
+    if _alike_and_unsure(placed_rows, placed.X[labels >= 0]):
         # an edited model (zeroed term weights, centres scaled by 2^5000) put every document
         # in cluster 0 with the same memberships, and exited 0
         logger.warning("each of the %d documents placed has the same memberships (%s), none "
@@ -365,13 +365,17 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
 _SURE = 0.9
 
 
-def _alike_and_unsure(memberships: np.ndarray, texts: Sequence[str]) -> bool:
-    """Different texts all given the same memberships, none of them ``_SURE``: what a model
-    whose numbers place nothing gives. (Documents of one topic placed surely in its cluster
-    have the same memberships too, 1 and 0s, and are no sign of it.)"""
-    return (len(set(texts)) > 1 and len(memberships) > 1
-            and len(np.unique(memberships.round(12), axis=0)) == 1
-            and float(memberships.max()) < _SURE)
+def _alike_and_unsure(memberships: np.ndarray, X) -> bool:
+    """Documents of different term vectors (rows of ``X``) all given the same memberships,
+    none of them ``_SURE``: what a model whose numbers place nothing gives. (Documents of one
+    topic placed surely in its cluster have the same memberships too, 1 and 0s, and are no
+    sign of it; nor are texts that differ only in words the model does not know.)"""
+    if len(memberships) < 2 or float(memberships.max()) >= _SURE \
+            or len(np.unique(memberships.round(12), axis=0)) > 1:
+        return False
+    X = sp.csr_matrix(X)
+    copies = sum(len(g) - 1 for g in diagnostics.duplicate_groups(counts=X))
+    return X.shape[0] - copies > 1
 
 
 def _check_pairs(fit_params: dict | None, corpus: Corpus, method: str,

@@ -93,8 +93,9 @@ def test_nist_tagged_files_are_read_as_their_text_and_said_to_be(tmp_path, caplo
 PAGE = ("<!DOCTYPE html>\n<!-- saved from url=(0030)https://news.example.com/ -->\n<html><head>"
         "<title>Rates rise | Newswire</title><style>nav {color: #333}</style>"
         "<script>window.dataLayer = []; gtag('config');</script></head><body><nav><ul>"
-        "<li>Home</li><li>Markets</li></ul></nav><p>The bank raised rates &amp; bonds fell."
-        "</p><p>Markets&nbsp;waited.</p></body></html>")
+        "<li>Home</li><li>Markets</li></ul><a href=/a>Sport</a><a href=/b>Weather</a></nav>"
+        "<svg><title>Logo graphic</title><text>logo</text></svg>"
+        "<p>The bank raised rates &amp; bonds fell.</p><p>Markets&nbsp;waited.</p></body></html>")
 
 
 def test_saved_web_pages_are_read_as_their_text_and_said_to_be(tmp_path, caplog):
@@ -106,8 +107,10 @@ def test_saved_web_pages_are_read_as_their_text_and_said_to_be(tmp_path, caplog)
         c = read_folder(tmp_path)
     texts = dict(zip(c.ids, c.texts))
     words = texts["a.html"].split()
-    assert words == ["Rates", "rise", "|", "Newswire", "Home", "Markets", "The", "bank",
-                     "raised", "rates", "&", "bonds", "fell.", "Markets", "waited."]
+    # links apart ("SportWeather" before), an inline image's words left out ("Logo graphic")
+    assert words == ["Rates", "rise", "|", "Newswire", "Home", "Markets", "Sport", "Weather",
+                     "The", "bank", "raised", "rates", "&", "bonds", "fell.", "Markets",
+                     "waited."]
     assert texts["b.txt"].startswith("Stars <b>and</b>")
     assert f"1 of the 2 files in {tmp_path} is a web page (HTML): its text is read, without " \
            "markup, scripts or styles" in caplog.text
@@ -115,6 +118,14 @@ def test_saved_web_pages_are_read_as_their_text_and_said_to_be(tmp_path, caplog)
     with caplog.at_level("INFO", logger="docnmf"):
         assert read_text_file(tmp_path / "a.html").texts == [texts["a.html"]]
     assert "a.html is a web page (HTML)" in caplog.text
+    # a page in a table's text field, as summarize read it (cluster read its markup)
+    table = write(tmp_path / "pages.csv", "id,text\np1,\"" + PAGE.replace('"', '""') + "\"\n"
+                  "p2,Stars <b>and</b> planets\n")
+    caplog.clear()
+    with caplog.at_level("INFO", logger="docnmf"):
+        rows = read_csv(table)
+    assert rows.texts == [texts["a.html"], "Stars <b>and</b> planets"]
+    assert "1 of the 2 'text' fields of" in caplog.text
 
 
 def test_folder_errors(tmp_path):
@@ -351,6 +362,11 @@ def test_a_split_of_the_same_classes_is_named(tmp_path):
     assert said == (f"the classes of {tmp_path / 'news'} are its 2 folders (test, train), which "
                     "hold only folders, of the same names in each (autos, med, space): if those "
                     f"are the classes, read one of the 2 folders, e.g. {tmp_path / 'news/test'}")
+    for split in ("train", "val"):
+        for group in ("space", "med"):
+            write(tmp_path / "tv" / split / group / "1.txt", f"{group} words")
+    with pytest.warns(UserWarning, match="are its 2 folders .train, val."):
+        read_folder(tmp_path / "tv")
     # classes holding files, or deeper folders of other names, are classes as they stand
     write(tmp_path / "topics" / "sport" / "football" / "1.txt", "goal")
     write(tmp_path / "topics" / "sport" / "tennis" / "1.txt", "set")
@@ -361,7 +377,7 @@ def test_a_split_of_the_same_classes_is_named(tmp_path):
     write(tmp_path / "mixed" / "b" / "x" / "1.txt", "three")
     write(tmp_path / "mixed" / "b" / "y" / "1.txt", "four")
     write(tmp_path / "mixed" / "b" / "2.txt", "five")
-    for topic in ("comp.graphics", "sci.space"):        # topics, each by year: classes
+    for topic in ("contests", "protests"):        # topics, each by year: classes
         for year in ("2019", "2020"):
             write(tmp_path / "years" / topic / year / "1.txt", f"{topic} {year}")
     with warnings.catch_warnings():

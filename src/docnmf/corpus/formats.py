@@ -49,8 +49,13 @@ class _HTMLText(HTMLParser):
     """The text of an HTML page: no markup, script or style; blocks as paragraphs."""
 
     BLOCKS = frozenset("p div br li ul ol h1 h2 h3 h4 h5 h6 tr td th table section article "
-                       "header footer nav blockquote pre title".split())
-    HIDDEN = frozenset(["script", "style", "noscript", "template"])
+                       "header footer nav blockquote pre title main aside figure figcaption dl "
+                       "dt dd form label button option select address".split())
+    #: what is not read: code, and an image's own words (an inline SVG's title and labels)
+    HIDDEN = frozenset(["script", "style", "noscript", "template", "svg"])
+    #: links apart from what follows them: a minified menu, "<a>Home</a><a>World</a>", read
+    #: "HomeWorld"
+    APART = frozenset(["a"])
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -66,6 +71,8 @@ class _HTMLText(HTMLParser):
         self.hidden -= tag in self.HIDDEN and self.hidden > 0
         if tag in self.BLOCKS:
             self.parts.append("\n\n")
+        elif tag in self.APART:
+            self.parts.append(" ")
 
     def handle_data(self, data):
         if not self.hidden:

@@ -193,13 +193,19 @@ def warn_folder_mix(root: Path, names: Sequence[str], stacklevel: int = 2) -> No
     _warn_split_layout(root, names, stacklevel + 1)
 
 
-#: A folder name of a split of a data set (train, test, dev, validation, eval, holdout).
-_SPLIT_NAME = re.compile(r"train|test|dev|valid|eval|holdout", re.IGNORECASE)
+#: The words of a folder name of a split of a data set ("20news-bydate-train"), whole words:
+#: "contests" and "development" are topics.
+_SPLIT_WORDS = frozenset(["train", "training", "test", "testing", "dev", "val", "valid",
+                          "validation", "eval", "evaluation", "holdout", "heldout"])
+
+
+def _split_name(name: str) -> bool:
+    return any(word in _SPLIT_WORDS for word in re.split(r"[^a-z]+", name.lower()))
 
 
 def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> None:
     """Warn when the classes look like a split, not classes: top-level folders named as
-    splits are (``_SPLIT_NAME``), holding no file of their own, each holding subfolders of the
+    splits are (``_SPLIT_WORDS``), holding no file of their own, each holding subfolders of the
     same names (20 Newsgroups' train and test, each with the 20 groups, were scored as two
     classes). Topics each holding the same years are classes as they stand."""
     below: dict[str, set[str]] = {}
@@ -209,7 +215,7 @@ def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> Non
             return
         if len(parts) > 2:
             below.setdefault(parts[0], set()).add(parts[1])
-    if len(below) < 2 or not all(_SPLIT_NAME.search(top) for top in below):
+    if len(below) < 2 or not all(map(_split_name, below)):
         return
     shared = set.intersection(*below.values())
     if len(shared) < 2:
@@ -415,6 +421,7 @@ def _table_corpus(
     texts, labels, ids = [], [], []
     seen: dict[str, int] = {}
     textless = []
+    pages = 0
     for number, row in enumerate(rows, start=1):
         text = row.get(text_column)
         if text is None:        # no such key, or null: a misspelt key reads as no text at all
@@ -436,7 +443,9 @@ def _table_corpus(
                 f"{where[number - 1]})"
             )
         seen[doc_id] = number
-        texts.append(text)
+        page = page_text(text)      # a saved page in a field, read as a file of it is
+        pages += page is not None
+        texts.append(text if page is None else page)
         labels.append(() if label_column is None else split_label(row.get(label_column)))
         ids.append(doc_id)
     if textless:
@@ -445,6 +454,11 @@ def _table_corpus(
         warnings.warn(f"{len(textless)} record{'s' * (len(textless) != 1)} of {source} "
                       f"{'have' if len(textless) != 1 else 'has'} no {text_column!r} or a null "
                       f"one ({shown}): read as empty documents", UserWarning, stacklevel=3)
+    if pages:
+        logger.info("%d of the %d %r fields of %s %s: %s text is read, without markup, "
+                    "scripts or styles", pages, len(texts), text_column, source,
+                    "are web pages (HTML)" if pages != 1 else "is a web page (HTML)",
+                    "their" if pages != 1 else "its")
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 

@@ -144,9 +144,22 @@ class SentencePool:
         return len(self.sentences)
 
 
+#: Characters a sentence may hold beside a repeated line and still be that line ("Page 1 of
+#: 2" before a running header); a repeated headline run into a report's first sentence left
+#: summaries of recurring Reuters reports without their lead.
+_BESIDE_LINE = 20
+
+
 def _in_repeated(sentence: str, lines: Sequence[str]) -> bool:
-    """A sentence (normalized) that is part of one of ``lines``, or holds one."""
-    return any(sentence in line or line in sentence for line in lines)
+    """A sentence (normalized) that is part of one of ``lines``, or made of them with at most
+    ``_BESIDE_LINE`` characters more (lines joined into one sentence: a running header and a
+    cookie banner)."""
+    if any(sentence in line for line in lines):
+        return True
+    rest = sentence
+    for line in lines:
+        rest = rest.replace(line, "")
+    return rest != sentence and len(rest.strip()) <= _BESIDE_LINE
 
 
 def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:

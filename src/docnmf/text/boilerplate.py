@@ -20,6 +20,11 @@ BOILERPLATE_WORDS, BOILERPLATE_SHARE, BOILERPLATE_MIN_DOCUMENTS = 5, 0.1, 5
 BOILERPLATE_SAMPLE, PER_TEXT = 5_000, 20_000
 
 
+#: A post's subject is its thread's, repeated by every reply: the topic, not boilerplate
+#: (20 posts of one thread were "55% boilerplate", and the --max-df named dropped the topic).
+_THREAD = ("subject:", "re:")
+
+
 def normalized(line: str) -> str:
     """A line as lines are compared: lower case, white space collapsed."""
     return " ".join(line.split()).lower()
@@ -29,24 +34,25 @@ def repeated_lines(texts: Sequence[str], max_share: float = 1.0) -> tuple[dict[s
     r"""The lines (:func:`normalized`) of ``BOILERPLATE_WORDS`` words or more found in
     ``BOILERPLATE_SHARE`` of the documents read or more, and in ``BOILERPLATE_MIN_DOCUMENTS``,
     but in no more than ``max_share`` of them (a fraction, or a count of documents), each with
-    the number of documents holding it; and how many documents were read.
+    the number of documents holding it; and how many different documents were read.
 
     Examples
     --------
     >>> notice = "This message and its attachments are confidential and for the addressee only"
-    >>> texts = [f"Topic {i % 4} words here\n{notice if i % 2 else ''}" for i in range(40)]
+    >>> texts = [f"Topic {i} words here\n{notice if i % 2 else ''}" for i in range(40)]
     >>> repeated_lines(texts)
     ({'this message and its attachments are confidential and for the addressee only': 20}, 40)
     """
     step = max(1, -(-len(texts) // BOILERPLATE_SAMPLE))
-    docs = [texts[i] for i in range(0, len(texts), step)]
+    # each text once: copies of one document repeat all its lines, and are said to be copies
+    docs = list(dict.fromkeys(texts[i] for i in range(0, len(texts), step)))
     n = len(docs)
     if n < BOILERPLATE_MIN_DOCUMENTS:
         return {}, n
     counts: dict[str, int] = defaultdict(int)
     for text in docs:
         for line in {normalized(line) for line in text[:PER_TEXT].splitlines()}:
-            if len(line.split()) >= BOILERPLATE_WORDS:
+            if len(line.split()) >= BOILERPLATE_WORDS and not line.startswith(_THREAD):
                 counts[line] += 1
     top = max_share * n if isinstance(max_share, float) else min(int(max_share), n)
     low = max(BOILERPLATE_MIN_DOCUMENTS, BOILERPLATE_SHARE * n)
