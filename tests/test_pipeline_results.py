@@ -132,11 +132,11 @@ def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
 
 
 #: Two companies' mail disclaimers, one in each half of the messages (of every topic).
-DISCLAIMERS = ["This e-mail and any attachments are confidential and intended solely for the "
-               "addressee.\nIf you received it in error please notify the sender at Globex "
-               "Corporation immediately.",
-               "Initech Ltd is registered in England and Wales under number 0123456.\nViews "
-               "expressed in this message are those of the author and not of Initech Ltd."]
+DISCLAIMERS = [("This e-mail and any attachments are confidential and intended solely for "
+                "the addressee.\nIf you received it in error please notify the sender at Globex "
+                "Corporation immediately."),
+               ("Initech Ltd is registered in England and Wales under number 0123456.\nViews "
+                "expressed in this message are those of the author and not of Initech Ltd.")]
 
 
 def test_boilerplate_repeated_across_documents_is_named_with_a_max_df_to_try(caplog):
@@ -657,18 +657,18 @@ def test_no_boilerplate_nor_foreign_documents_in_the_corpora_docnmf_reproduces(d
 
 
 #: Two paragraphs of news each in German and Spanish, written for the test.
-FOREIGN = ["Die Regierung hat mit den Ländern ein Paket für kleine Firmen vorgestellt, und die "
-           "Gewerkschaften rufen zu Protesten auf, weil die Hilfe nicht reicht und der Staat "
-           "auch die Kosten der Energie für das Jahr senken soll.",
-           "Der Konzern will die Firma für eine Milliarde kaufen, teilte der Vorstand mit; die "
-           "Aktionäre sollen auf der Versammlung im Mai über das Angebot und die Zukunft des "
-           "Werks in der Stadt abstimmen.",
-           "El precio del crudo subió en los mercados por la decisión de la organización de "
-           "reducir la producción, según los analistas, que esperan que los barriles se vendan "
-           "más caros en las próximas semanas del año.",
-           "La empresa petrolera anunció que los pozos del sur producen más barriles que el año "
-           "pasado, y que el gobierno aprobó un plan para las exportaciones de crudo a los "
-           "puertos del norte con una nueva ley."]
+FOREIGN = [("Die Regierung hat mit den Ländern ein Paket für kleine Firmen vorgestellt, und "
+            "die Gewerkschaften rufen zu Protesten auf, weil die Hilfe nicht reicht und der "
+            "Staat auch die Kosten der Energie für das Jahr senken soll."),
+           ("Der Konzern will die Firma für eine Milliarde kaufen, teilte der Vorstand mit; die "
+            "Aktionäre sollen auf der Versammlung im Mai über das Angebot und die Zukunft des "
+            "Werks in der Stadt abstimmen."),
+           ("El precio del crudo subió en los mercados por la decisión de la organización de "
+            "reducir la producción, según los analistas, que esperan que los barriles se "
+            "vendan más caros en las próximas semanas del año."),
+           ("La empresa petrolera anunció que los pozos del sur producen más barriles que el "
+            "año pasado, y que el gobierno aprobó un plan para las exportaciones de crudo a los "
+            "puertos del norte con una nueva ley.")]
 
 
 def test_documents_in_another_language_are_named(caplog):
