@@ -686,3 +686,23 @@ def test_documents_in_another_language_are_named(caplog):
     assert "12 of the 92 documents read look written in another language than English, e.g. " \
            "foreign/0, foreign/1, foreign/2, foreign/3, foreign/4: such documents" in caplog.text
     assert diagnostics.foreign_documents(demo.texts) == {}
+
+
+#: A paragraph each in Russian, Swedish and Chinese, written for the test: another script, and
+#: a language whose function words docnmf's list does not hold but whose letters go beyond
+#: ASCII.
+OTHER_SCRIPTS = [("Правительство представило новый пакет помощи малому бизнесу, а профсоюзы "
+                  "призывают к протестам, потому что помощи недостаточно и цены растут."),
+                 ("Regeringen har presenterat ett nytt stödpaket för småföretag, och facken "
+                  "kräver protester eftersom hjälpen inte räcker och priserna stiger snabbt "
+                  "på både mat och energi i år, säger många företagare i städerna."),
+                 ("政府星期一公布了一项针对小企业的新援助计划。工会呼吁抗议，因为援助不够。部长希望与"
+                  "各地区一起找到解决办法。许多公司已经裁员。发言人说，城市的情况尤其困难。")]
+
+
+def test_documents_in_another_script_or_a_language_beyond_the_list_are_named():
+    """Russian, Swedish and Chinese at 5% formed clusters of their own without a word."""
+    demo = load_demo()
+    for text in OTHER_SCRIPTS:
+        texts = list(demo.texts) + [f"{text} ({i})" for i in range(4)]
+        assert diagnostics.foreign_documents(texts)["documents"] == 4, text[:20]

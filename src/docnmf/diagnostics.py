@@ -93,6 +93,10 @@ ENGLISH_STOP_SHARE, ACCENTED_SHARE = 0.10, 0.01
 #: clusters of their own keyed "die, der, dem" and "la, los, el" while the English topics
 #: merged (accuracy 0.47), and the collection as a whole still looked English.
 FOREIGN_MIN_WORDS, FOREIGN_SHARE, FOREIGN_DISTINCT = 30, 0.10, 5
+#: ... or, of at least FOREIGN_MIN_LETTERS letters, when most are not ASCII (another script);
+#: or when, as text_hints judges a collection, its words hold under ENGLISH_STOP_SHARE of
+#: English stop words and its letters ACCENTED_SHARE beyond ASCII.
+FOREIGN_MIN_LETTERS = 50
 #: ... and the warning needs this many of them, and this share: 20 Newsgroups has 4 (posts
 #: in French, Dutch and German, and a hockey schedule of Los Angeles games), no cluster among
 #: 18,846; Reuters-21578, DUC 2004 and Classic4 none.
@@ -422,13 +426,25 @@ def foreign_documents(texts: Sequence[str], ids: Sequence[str] | None = None) ->
     step = max(1, -(-len(texts) // FOREIGN_SAMPLE))     # (1.1 s on 20 Newsgroups, all read)
     read = range(0, len(texts), step)
     for i in read:
-        words = word.findall(texts[i][:FOREIGN_PER_TEXT].lower())
+        start = texts[i][:FOREIGN_PER_TEXT]
+        letters = sum(map(str.isalpha, start))
+        ascii_letters = sum(map(str.isalpha, start.encode("ascii", "ignore").decode()))
+        # mostly letters of another script (Russian, Greek, Chinese: a run of Chinese letters
+        # is one "word"), as text_hints judges a collection
+        if letters >= FOREIGN_MIN_LETTERS and ascii_letters < 0.5 * letters:
+            found.append(i)
+            continue
+        words = word.findall(start.lower())
         if len(words) < FOREIGN_MIN_WORDS:
             continue
         other = [w for w in words if w in OTHER_LANGUAGE_WORDS]
         n_stop = sum(w in ENGLISH_STOP_WORDS for w in words)
         if len(other) > n_stop and len(other) >= FOREIGN_SHARE * len(words) \
                 and len(set(other)) >= FOREIGN_DISTINCT:
+            found.append(i)
+        # few English stop words among letters beyond ASCII: Swedish, Turkish, Polish
+        elif n_stop < ENGLISH_STOP_SHARE * len(words) \
+                and letters - ascii_letters >= ACCENTED_SHARE * letters:
             found.append(i)
     if len(found) < max(FOREIGN_MIN_DOCUMENTS, FOREIGN_MIN_SHARE * len(read)):
         return {}
