@@ -421,35 +421,38 @@ def foreign_documents(texts: Sequence[str], ids: Sequence[str] | None = None) ->
     >>> foreign_documents([german] * 3 + [english] * 30)
     {'documents': 3, 'of': 33, 'examples': ['0', '1', '2']}
     """
-    word = re.compile(r"[^\W\d_]+")
-    found = []
     step = max(1, -(-len(texts) // FOREIGN_SAMPLE))     # (1.1 s on 20 Newsgroups, all read)
     read = range(0, len(texts), step)
-    for i in read:
-        start = texts[i][:FOREIGN_PER_TEXT]
-        letters = sum(map(str.isalpha, start))
-        ascii_letters = sum(map(str.isalpha, start.encode("ascii", "ignore").decode()))
-        # mostly letters of another script (Russian, Greek, Chinese: a run of Chinese letters
-        # is one "word"), as text_hints judges a collection
-        if letters >= FOREIGN_MIN_LETTERS and ascii_letters < 0.5 * letters:
-            found.append(i)
-            continue
-        words = word.findall(start.lower())
-        if len(words) < FOREIGN_MIN_WORDS:
-            continue
-        other = [w for w in words if w in OTHER_LANGUAGE_WORDS]
-        n_stop = sum(w in ENGLISH_STOP_WORDS for w in words)
-        if len(other) > n_stop and len(other) >= FOREIGN_SHARE * len(words) \
-                and len(set(other)) >= FOREIGN_DISTINCT:
-            found.append(i)
-        # few English stop words among letters beyond ASCII: Swedish, Turkish, Polish
-        elif n_stop < ENGLISH_STOP_SHARE * len(words) \
-                and letters - ascii_letters >= ACCENTED_SHARE * letters:
-            found.append(i)
+    found = [i for i in read if _looks_foreign(texts[i][:FOREIGN_PER_TEXT])]
     if len(found) < max(FOREIGN_MIN_DOCUMENTS, FOREIGN_MIN_SHARE * len(read)):
         return {}
     return {"documents": len(found), "of": len(read),
             "examples": [str(ids[i]) if ids is not None else str(i) for i in found[:5]]}
+
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _looks_foreign(start: str) -> bool:
+    """Whether the start of a document looks written in another language than English (see
+    ``FOREIGN_SHARE`` and ``FOREIGN_MIN_LETTERS``)."""
+    letters = sum(map(str.isalpha, start))
+    ascii_letters = sum(map(str.isalpha, start.encode("ascii", "ignore").decode()))
+    # mostly letters of another script (Russian, Greek, Chinese: a run of Chinese letters is
+    # one "word"), as text_hints judges a collection
+    if letters >= FOREIGN_MIN_LETTERS and ascii_letters < 0.5 * letters:
+        return True
+    words = _LETTER_RUN.findall(start.lower())
+    if len(words) < FOREIGN_MIN_WORDS:
+        return False
+    other = [w for w in words if w in OTHER_LANGUAGE_WORDS]
+    n_stop = sum(w in ENGLISH_STOP_WORDS for w in words)
+    function_words = (len(other) > n_stop and len(other) >= FOREIGN_SHARE * len(words)
+                      and len(set(other)) >= FOREIGN_DISTINCT)
+    # few English stop words among letters beyond ASCII: Swedish, Turkish, Polish
+    accented = (n_stop < ENGLISH_STOP_SHARE * len(words)
+                and letters - ascii_letters >= ACCENTED_SHARE * letters)
+    return function_words or accented
 
 
 def _first_characters(texts: Sequence[str], sample: int) -> list[str]:
