@@ -531,3 +531,12 @@ def test_a_long_read_says_how_far_it_got(tmp_path, caplog, monkeypatch):
     with caplog.at_level("INFO", logger="docnmf"):
         readers.read_folder(tmp_path)
     assert "files in" not in caplog.text       # a quick read says nothing
+
+
+def test_a_corpus_of_one_says_so_in_its_repr():
+    """"1 documents, 1 classes"."""
+    from docnmf import Corpus
+
+    assert repr(Corpus(["a star"], [("space",)], ["d"])) == \
+        "Corpus('corpus', 1 document, 1 class, texts)"
+    assert "2 documents, 2 classes" in repr(Corpus(["a", "b"], [("x",), ("y",)], ["1", "2"]))

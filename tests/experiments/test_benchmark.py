@@ -281,6 +281,9 @@ def test_report_has_both_halves_the_whole_and_the_goals(data_home, tmp_path):
     for title in ("Tuning half", "Held-back half", "Whole suite", "Mean rank", "Goals",
                   "Shortfall to the best peer"):
         assert title in text
+    # the spread is said to be the population's (evaluate's is the sample's); one is a corpus
+    assert "### Accuracy (mean ± population std, ddof 0, over runs;" in text
+    assert ": 1 corpus\n" in text and "1 corpora" not in text
     # two corpora are not the suite: the goals say so
     assert "Measured on 1 of the 15 corpora declared here: a partial run" in text
     assert "Measured on 2 of the 29 corpora declared here" in text

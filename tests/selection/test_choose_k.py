@@ -438,3 +438,20 @@ def test_a_long_range_is_counted_once_per_k_and_not_echoed_whole(demo_jsonl, tmp
                  "-o", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert f"got {'5,' * 25!r} (and 5,950 more characters)" in err and len(err) < 200
+
+
+def test_the_plot_ticks_whole_ks_and_names_a_criterion_undefined_everywhere():
+    """The k axis was ticked at 2.5; a silhouette undefined at every k (documents all alike)
+    was in the legend with no line."""
+    from docnmf.selection.output import selection_figure
+
+    X = sp.csr_matrix(np.tile([[0.6, 0.8, 0.0]], (12, 1)) + 1e-9)     # all alike, 3 terms
+    for ks in ([2, 3], [2]):
+        ax = selection_figure(select_k(X, ks, n_runs=2, random_state=0)).axes[0]
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert "silhouette (undefined at every k)" in labels and "cophenetic" in labels
+        assert list(ax.get_xticks()) == ks
+    X, _ = _planted(k=2, n=60)
+    ax = selection_figure(select_k(X, range(2, 16), n_runs=2, random_state=0)).axes[0]
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    assert "silhouette" in [t.get_text() for t in ax.get_legend().get_texts()]

@@ -45,14 +45,23 @@ def format_selection(sel: KSelection) -> str:
 def plot_selection(sel: KSelection) -> bytes | None:
     """The criteria against k as PNG bytes; None without matplotlib."""
     try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
+        fig = selection_figure(sel)
     except ImportError:
         logger.warning("matplotlib is not installed: no choose_k.png (pip install 'docnmf[plot]')")
         return None
     import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def selection_figure(sel: KSelection):
+    """The criteria against k, a matplotlib Figure (an ImportError without matplotlib)."""
     import math
 
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     ks = sel.k_values
@@ -68,7 +77,11 @@ def plot_selection(sel: KSelection) -> bytes | None:
         if all(isinstance(v, float) and math.isnan(v) for v in values):
             label += " (undefined at every k)"
         ax.plot(ks, values, style, ms=4, label=label)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))     # k is a whole number
+    # k is a whole number: each k tried when there are few (one k was ticked 4.8 to 5.2)
+    if len(ks) <= 12:
+        ax.set_xticks(ks)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.axvline(sel.k, color="0.4", ls="--", lw=1)
     threshold = sel.params.get("stability_threshold")
     if threshold is not None:
@@ -79,9 +92,7 @@ def plot_selection(sel: KSelection) -> bytes | None:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return fig
 
 
 def write_selection(sel: KSelection, outdir: str | Path, context: dict | None = None

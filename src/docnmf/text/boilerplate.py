@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 __all__ = ["BOILERPLATE_MIN_DOCUMENTS", "BOILERPLATE_SAMPLE", "BOILERPLATE_SHARE",
-           "BOILERPLATE_WORDS", "normalized", "repeated_lines"]
+           "BOILERPLATE_WORDS", "evenly_spaced", "normalized", "repeated_lines"]
 
 #: A line of at least this many words, in at least ``BOILERPLATE_SHARE`` of the documents
 #: (and ``BOILERPLATE_MIN_DOCUMENTS``), is boilerplate. Their words made the clusters of saved
@@ -23,6 +23,18 @@ BOILERPLATE_SAMPLE, PER_TEXT = 5_000, 20_000
 #: A post's subject is its thread's, repeated by every reply: the topic, not boilerplate
 #: (20 posts of one thread were "55% boilerplate", and the --max-df named dropped the topic).
 _THREAD = ("subject:", "re:")
+
+
+def evenly_spaced(n: int, at_most: int) -> range:
+    """Indices of at most about ``at_most`` of ``n`` documents, evenly spaced through them
+    (all of them when there are no more).
+
+    Examples
+    --------
+    >>> list(evenly_spaced(10, 4)), len(evenly_spaced(3, 5))
+    ([0, 3, 6, 9], 3)
+    """
+    return range(0, n, max(1, -(-n // at_most)))
 
 
 def normalized(line: str) -> str:
@@ -43,9 +55,8 @@ def repeated_lines(texts: Sequence[str], max_share: float = 1.0) -> tuple[dict[s
     >>> repeated_lines(texts)
     ({'this message and its attachments are confidential and for the addressee only': 20}, 40)
     """
-    step = max(1, -(-len(texts) // BOILERPLATE_SAMPLE))
     # each text once: copies of one document repeat all its lines, and are said to be copies
-    docs = list(dict.fromkeys(texts[i] for i in range(0, len(texts), step)))
+    docs = list(dict.fromkeys(texts[i] for i in evenly_spaced(len(texts), BOILERPLATE_SAMPLE)))
     n = len(docs)
     if n < BOILERPLATE_MIN_DOCUMENTS:
         return {}, n
