@@ -112,12 +112,13 @@ def test_saved_web_pages_are_read_as_their_text_and_said_to_be(tmp_path, caplog)
                      "The", "bank", "raised", "rates", "&", "bonds", "fell.", "Markets",
                      "waited."]
     assert texts["b.txt"].startswith("Stars <b>and</b>")
-    assert f"1 of the 2 files in {tmp_path} is a web page (HTML): its text is read, without " \
-           "markup, scripts or styles" in caplog.text
+    assert f"1 of the 2 files in {tmp_path} is HTML (a web page, a fragment of one or text with " \
+           "character references such as &amp;): its text is read, without markup, scripts or " \
+           "styles" in caplog.text
     caplog.clear()
     with caplog.at_level("INFO", logger="docnmf"):
         assert read_text_file(tmp_path / "a.html").texts == [texts["a.html"]]
-    assert "a.html is a web page (HTML)" in caplog.text
+    assert "a.html is HTML (a web page" in caplog.text
     # a page in a table's text field, as summarize read it (cluster read its markup)
     table = write(tmp_path / "pages.csv", "id,text\np1,\"" + PAGE.replace('"', '""') + "\"\n"
                   "p2,Stars <b>and</b> planets\n")
@@ -126,6 +127,29 @@ def test_saved_web_pages_are_read_as_their_text_and_said_to_be(tmp_path, caplog)
         rows = read_csv(table)
     assert rows.texts == [texts["a.html"], "Stars <b>and</b> planets"]
     assert "1 of the 2 'text' fields of" in caplog.text
+
+
+def test_html_fragments_and_character_references_are_read_as_their_text(tmp_path, caplog):
+    """A content system's export held its posts as HTML without a page around them, and feeds
+    escape their text: "div", "href", "nbsp", "amp" and "quot" were index terms."""
+    table = write(tmp_path / "posts.csv", (
+        "id,body\n"
+        'a,"<div class=""post""><p>Rates&nbsp;rose.</p><p>Bonds <a href=""/b"">fell</a>.</p></div>"\n'
+        "b,Tom &amp; Jerry&#39;s &quot;show&quot; &#x2014; at AT&T; &madeup; stays\n"
+        # Reuters-21578 marks companies so, never closed; two tags are a few words' emphasis
+        "c,<I P Sharp Associates Ltd> and <Strong Point Inc> bought <B and R Inc>\n"
+        "d,Stars <b>and</b> planets\n"
+        "e,if a<b and c>d then a < b\n"))
+    with caplog.at_level("INFO", logger="docnmf"):
+        texts = read_csv(table, id_column="id", text_column="body").texts
+    assert texts[0].split() == ["Rates", "rose.", "Bonds", "fell", "."]
+    assert texts[1] == "Tom & Jerry's \"show\" \u2014 at AT&T; &madeup; stays"
+    assert texts[2:] == ["<I P Sharp Associates Ltd> and <Strong Point Inc> bought <B and R Inc>",
+                         "Stars <b>and</b> planets", "if a<b and c>d then a < b"]
+    assert "2 of the 5 'body' fields of" in caplog.text
+    # a page saved without its head, as a file
+    write(tmp_path / "f" / "page.htm", '<meta charset="utf-8"><title>Oil</title><p>Crude fell.</p>')
+    assert read_folder(tmp_path / "f").texts[0].split() == ["Oil", "Crude", "fell."]
 
 
 def test_folder_errors(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import faulthandler
 import html
+import html.entities
 import multiprocessing
 import os
 import re
@@ -36,6 +37,7 @@ __all__ = [
     "read_mat",
     "duc_text",
     "page_text",
+    "unescaped",
     "read_duc2004_documents",
 ]
 
@@ -43,6 +45,55 @@ __all__ = [
 #: XML declaration, comments (a browser's "saved from url" note).
 _PAGE_PREAMBLE = re.compile(r"(?:\ufeff|\s+|<\?xml[^>]*\?>|<!--.*?-->)*", re.DOTALL)
 _PAGE_START = ("<!doctype html", "<html", "<head", "<body")
+
+
+#: Tags of HTML elements that mark a text as HTML where it does not start as a page does (a
+#: field of a content system's export, "<p>Rates rose.</p><p>...</p>", a page saved without its
+#: head): three of them, one a closing tag. Reuters-21578 marks company names with angle
+#: brackets ("<I P Sharp Associates Ltd>"), never closed; no document of the text corpora
+#: docnmf reproduces (Reuters-21578, 20 Newsgroups, DUC 2004, Classic4) has three such tags.
+_FRAGMENT_TAG = re.compile(
+    r"<(/?)(?:a|b|blockquote|br|div|em|h[1-6]|i|img|li|meta|ol|p|script|span|strong|style|"
+    r"table|td|th|title|tr|u|ul)(?=[\s/>])[^<>]*>", re.IGNORECASE)
+#: A character reference: "&amp;", "&#39;", "&#x2014;"; names are those of HTML5.
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _is_fragment(text: str) -> bool:
+    tags = closing = 0
+    for tag in _FRAGMENT_TAG.finditer(text):
+        tags += 1
+        closing += bool(tag.group(1))
+        if tags >= 3 and closing:
+            return True
+    return False
+
+
+def unescaped(text: str) -> str | None:
+    """``text`` with its HTML character references (``&amp;``, ``&#39;``: a web form's or a
+    feed's text, escaped) as the characters they stand for; None when it has none.
+
+    Examples
+    --------
+    >>> print(unescaped("Tom &amp; Jerry&#39;s &quot;show&quot; at AT&T;"))
+    Tom & Jerry's "show" at AT&T;
+    >>> unescaped("AT&T; R&D") is None
+    True
+    """
+    if "&" not in text:
+        return None
+    found = False
+
+    def character(ref: re.Match) -> str:
+        nonlocal found
+        name = ref.group(0)
+        if name[1] != "#" and name[1:] not in html.entities.html5:
+            return name
+        found = True
+        return html.unescape(name)
+
+    text = _REFERENCE.sub(character, text)
+    return text if found else None
 
 
 class _HTMLText(HTMLParser):
@@ -80,21 +131,25 @@ class _HTMLText(HTMLParser):
 
 
 def page_text(text: str) -> str | None:
-    """The text of a saved web page, without markup, scripts or styles, its blocks (paragraphs,
-    list items, cells, headings) apart as paragraphs; None when ``text`` is not one: an HTML
-    page starts with ``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` after any
-    byte-order mark, white space, XML declaration and comments.
+    """The text of HTML, without markup, scripts or styles, its blocks (paragraphs, list items,
+    cells, headings) apart as paragraphs; None when ``text`` is none. HTML is a saved web
+    page (it starts with ``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` after any
+    byte-order mark, white space, XML declaration and comments) or a fragment of one (three
+    tags of common elements, ``<p>``, ``<div>``, ``<br>``..., one of them a closing tag).
 
     Examples
     --------
     >>> page_text("<!DOCTYPE html><html><head><style>p {color: red}</style></head>"
     ...           "<body><p>Stars &amp; planets</p><script>var x;</script></body></html>")
     '\\n\\nStars & planets\\n\\n'
+    >>> page_text('<p>Rates rose.</p><p>Bonds <a href="/b">fell</a>.</p>')
+    '\\n\\nRates rose.\\n\\n\\n\\nBonds fell .\\n\\n'
     >>> page_text("Stars <b>and</b> planets") is None
     True
     """
     start = _PAGE_PREAMBLE.match(text[:4096]).end()
-    if not text[start:start + 15].lower().startswith(_PAGE_START):
+    if not text[start:start + 15].lower().startswith(_PAGE_START) and not (
+            "<" in text and _is_fragment(text)):
         return None
     parser = _HTMLText()
     parser.feed(text)

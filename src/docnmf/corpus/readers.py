@@ -25,7 +25,7 @@ from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder, readable_name
 from .datasets import list_datasets, load_dataset
-from .formats import duc_text, page_text, read_mat
+from .formats import duc_text, page_text, read_mat, unescaped
 
 __all__ = ["read_folder", "read_csv", "read_json", "read_jsonl", "read_corpus"]
 
@@ -58,8 +58,9 @@ def _untagged(text: str) -> str | None:
 
 def _unmarked(text: str) -> tuple[str, str | None]:
     """``text`` as its words are read, and what it was: a NIST tagged document's ``<TEXT>``
-    (``"nist"``), a saved web page's text without markup, scripts or styles (``"page"``: its
-    menus' and scripts' words made the clusters), or ``text`` itself (None).
+    (``"nist"``), the text of HTML without markup, scripts or styles (``"page"``: a saved web
+    page's menus' and scripts' words made the clusters; a fragment's tags, "div" and "href",
+    and references, "amp" and "quot", were words), or ``text`` itself (None).
 
     Examples
     --------
@@ -71,8 +72,14 @@ def _unmarked(text: str) -> tuple[str, str | None]:
     untagged = _untagged(text)
     if untagged is not None:
         return untagged, "nist"
-    page = page_text(text)
+    page = _html_text(text)
     return (text, None) if page is None else (page, "page")
+
+
+def _html_text(text: str) -> str | None:
+    """The text of ``text`` if it is HTML (a page, a fragment, character references), or None."""
+    page = page_text(text)
+    return unescaped(text) if page is None else page
 
 
 def _visible(name: str) -> bool:
@@ -230,13 +237,22 @@ def _warn_split_layout(root: Path, names: Sequence[str], stacklevel: int) -> Non
                   stacklevel=stacklevel + 1)
 
 
+#: What is said of documents read as HTML (``page_text``).
+_HTML = "HTML (a web page, a fragment of one or text with character references such as &amp;)"
+
+
+def html_note(pages: int, n_documents: int, where: str) -> None:
+    """Say that ``pages`` of the ``n_documents`` documents ``where`` names were read as HTML."""
+    if pages:
+        logger.info("%d of the %d %s %s %s: %s text is read, without markup, scripts or styles",
+                    pages, n_documents, where, "are" if pages != 1 else "is", _HTML,
+                    "their" if pages != 1 else "its")
+
+
 def note_tagged(root: Path, tagged: int, n_files: int, pages: int = 0) -> None:
     """Say how many of the ``n_files`` documents read from ``root`` were NIST tagged, and how
-    many saved web pages."""
-    if pages:
-        logger.info("%d of the %d files in %s %s: %s text is read, without markup, scripts "
-                    "or styles", pages, n_files, root, "are web pages (HTML)" if pages != 1
-                    else "is a web page (HTML)", "their" if pages != 1 else "its")
+    many HTML."""
+    html_note(pages, n_files, f"files in {root}")
     if tagged:
         logger.info("%d of the %d files in %s %s (<DOC> with <TEXT>, as TREC and DUC write "
                     "them): the text between <TEXT> and </TEXT> is read, its tags removed",
@@ -351,8 +367,8 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
                     "them): the text between <TEXT> and </TEXT> is read, its tags removed",
                     source)
     elif kind == "page":
-        logger.info("%s is a web page (HTML): its text is read, without markup, scripts or "
-                    "styles", source)
+        logger.info("%s is %s: its text is read, without markup, scripts or styles", source,
+                    _HTML)
     meta = {"name": readable_name(source.stem), "source": readable_name(str(source)),
             "format": "text"}
     return Corpus(texts=[text], labels=[()], ids=[readable_name(source.name)], metadata=meta)
@@ -443,7 +459,7 @@ def _table_corpus(
                 f"{where[number - 1]})"
             )
         seen[doc_id] = number
-        page = page_text(text)      # a saved page in a field, read as a file of it is
+        page = _html_text(text)     # HTML in a field, read as a file of it is
         pages += page is not None
         texts.append(text if page is None else page)
         labels.append(() if label_column is None else split_label(row.get(label_column)))
@@ -454,11 +470,7 @@ def _table_corpus(
         warnings.warn(f"{len(textless)} record{'s' * (len(textless) != 1)} of {source} "
                       f"{'have' if len(textless) != 1 else 'has'} no {text_column!r} or a null "
                       f"one ({shown}): read as empty documents", UserWarning, stacklevel=3)
-    if pages:
-        logger.info("%d of the %d %r fields of %s %s: %s text is read, without markup, "
-                    "scripts or styles", pages, len(texts), text_column, source,
-                    "are web pages (HTML)" if pages != 1 else "is a web page (HTML)",
-                    "their" if pages != 1 else "its")
+    html_note(pages, len(texts), f"{text_column!r} fields of {source}")
     return Corpus(texts=texts, labels=labels, ids=ids, metadata=meta)
 
 
