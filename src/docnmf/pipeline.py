@@ -476,19 +476,10 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
         "duplicates": diagnostics.duplicates_finding(groups, ids),
         **({} if X is None or n_clusters is None else {"isolated": _isolated(X, ids,
                                                                               n_clusters)}),
-        "vocabulary": (diagnostics.text_hints(corpus.texts) if corpus.texts is not None
-                       else diagnostics.vocabulary_hints(corpus.vocabulary)
-                       if corpus.vocabulary else {}),
+        **(text_findings(corpus.texts, ids, text_options) if corpus.texts is not None
+           else {"vocabulary": diagnostics.vocabulary_hints(corpus.vocabulary)
+                 if corpus.vocabulary else {}}),
     }
-    options = {**DocumentVectorizer().get_params(), **(text_options or {})}
-    if report["vocabulary"].get("not_english"):
-        report["vocabulary"]["read_with"] = {"stem": bool(options["stem"]),
-                                             "max_df": options["max_df"]}
-    if corpus.texts is not None:
-        report["boilerplate"] = diagnostics.boilerplate(corpus.texts, options["max_df"])
-        # a collection not English as a whole is said so already
-        report["languages"] = ({} if report["vocabulary"].get("not_english")
-                               else diagnostics.foreign_documents(corpus.texts, corpus.ids))
     if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
         report["constraints"] = diagnostics.constraint_report(
             labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)
@@ -504,6 +495,24 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                             if away else "")
     for line in diagnostics.warning_lines(report, method):
         logger.warning("%s", line)
+    return report
+
+
+def text_findings(texts: Sequence[str], ids: Sequence[str],
+                  text_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The diagnostics report's findings on the texts themselves (all of them, or a sample):
+    whether they look stemmed or not English (``vocabulary``), lines repeated across them
+    (``boilerplate``) and documents in another language (``languages``); ``text_options``, the
+    vectorizer's settings, which options a finding still advises."""
+    options = {**DocumentVectorizer().get_params(), **(text_options or {})}
+    report: dict[str, Any] = {"vocabulary": diagnostics.text_hints(texts)}
+    if report["vocabulary"].get("not_english"):
+        report["vocabulary"]["read_with"] = {"stem": bool(options["stem"]),
+                                             "max_df": options["max_df"]}
+    report["boilerplate"] = diagnostics.boilerplate(texts, options["max_df"])
+    # a collection not English as a whole is said so already
+    report["languages"] = ({} if report["vocabulary"].get("not_english")
+                           else diagnostics.foreign_documents(texts, ids))
     return report
 
 

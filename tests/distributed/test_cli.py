@@ -47,7 +47,11 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     assert metrics["accuracy"] == 1.0 and metrics["n_scored"] == 400
     run = json.loads((out / "run.json").read_text())
     assert run["parameters"]["partitions"] == 4 and run["parameters"]["workers"] == 2
-    assert run["diagnostics"] == {"small_clusters": []}     # as the in-memory run finds them
+    # as the in-memory run finds them: nothing
+    assert {k: v for k, v in run["diagnostics"].items() if k != "vocabulary"} == {
+        "unassigned": {"count": 0, "ids": [], "reason": "no index term left after preprocessing"},
+        "small_clusters": [], "duplicates": {"groups": 0, "documents": 0, "examples": []},
+        "boilerplate": {}, "languages": {}}
     clusters = list(csv.reader((out / "clusters.csv").open()))[1:]
     sizes = [int(r[1]) for r in clusters]
     assert sum(sizes) == 400 and run["cluster_sizes"] == sizes
@@ -417,3 +421,48 @@ def test_what_the_readers_say_on_the_workers_is_said_once_as_in_memory(tmp_path,
                      if "not valid utf-8" in line])
     assert len(said[0]) == 1 and said[1] == said[0]
     assert said[0][0].startswith("docnmf: warning: 1 document in ")
+
+
+#: News paragraphs in French, written for the test.
+FOREIGN = [("Le gouvernement a présenté un nouveau plan pour les petites entreprises, mais les "
+            "syndicats appellent à la grève parce que les aides ne suffisent pas et que les prix "
+            "de l'énergie continuent de monter dans tout le pays."),
+           ("La société pétrolière a annoncé que les puits du sud produisent plus de barils que "
+            "l'an dernier, et que le ministre a signé un accord pour les exportations vers les "
+            "ports du nord dans les prochaines semaines.")]
+
+
+def test_the_texts_findings_are_said_on_dask_as_in_memory(tmp_path, capsys):
+    """On Dask only small clusters were named: copies, boilerplate lines, documents in another
+    language and empty documents went unremarked, on the corpora large enough to need Dask."""
+    from docnmf.corpus.demo import load_demo
+
+    demo = load_demo()
+    notice = "This message and its attachments are confidential and for the addressee only"
+    records = [{"id": i, "text": f"{t}\n{notice}" if n % 3 == 0 else t, "label": lab[0]}
+               for n, (i, t, lab) in enumerate(zip(demo.ids, demo.texts, demo.labels))]
+    records += [{"id": f"foreign/{i}", "text": f"{FOREIGN[i % 2]} ({i})"} for i in range(6)]
+    records += [{"id": "copy/1", "text": demo.texts[4]}, {"id": "copy/2", "text": demo.texts[4]},
+                {"id": "blank", "text": "the and of"}]
+    (tmp_path / "in").mkdir()
+    for p in range(3):     # the copies and the original in different parts
+        part = records[p::3]
+        (tmp_path / "in" / f"part-{p}.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in part))
+    said, found = [], []
+    for where in ([], ["--dask-workers", "1"]):
+        out = tmp_path / f"out{len(where)}"
+        assert main(["cluster", str(tmp_path / "in"), "-k", "5", "--method", "nmf-ncw",
+                     *where, "-o", str(out)]) == 0
+        said.append([line for line in capsys.readouterr().err.splitlines()
+                     if any(w in line for w in ("not assigned", "repeating another",
+                                                "another language", "recurs in"))])
+        found.append(json.loads((out / "run.json").read_text())["diagnostics"])
+    assert said[1] == said[0]
+    assert len(said[0]) == 4, said[0]
+    for key in ("unassigned", "duplicates", "boilerplate", "languages", "vocabulary"):
+        assert found[1][key] == found[0][key], key
+    assert sorted(found[0]["duplicates"]["examples"][0]) == ["copy/1", "copy/2", demo.ids[4]]
+    assert found[0]["languages"]["documents"] == 6
+    assert found[0]["boilerplate"]["lines"] == 1
+    assert found[0]["unassigned"]["ids"] == ["blank"]

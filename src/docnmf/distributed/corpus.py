@@ -8,12 +8,14 @@ file system they share.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import warnings
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 import dask
+import numpy as np
 from dask.delayed import Delayed
 
 from ..corpus._corpus import Corpus
@@ -31,6 +33,7 @@ from ..corpus.readers import (
     warn_folder_mix,
     warn_skipped,
 )
+from ..text.boilerplate import PER_TEXT, evenly_spaced
 
 __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
 
@@ -79,6 +82,28 @@ def _read_notes(part: Corpus) -> tuple[list[str], list[str], int, int, int]:
 
 def _texts(part: Corpus) -> list[str]:
     return part.texts
+
+
+def _text_sample(part: Corpus, at_most: int) -> tuple[list[str], list[str]]:
+    """The ids and texts (each to its first ``PER_TEXT`` characters, as the diagnostics read
+    them) of about ``at_most`` documents of a partition, evenly spaced through it."""
+    read = evenly_spaced(len(part), at_most)
+    return [part.ids[i] for i in read], [part.texts[i][:PER_TEXT] for i in read]
+
+
+def digests(strings: Sequence[str]) -> np.ndarray:
+    """An 8-byte digest of each string: all of a collection's fit in the client, where its
+    ids or texts might not."""
+    return np.array([int.from_bytes(hashlib.blake2b(t.encode("utf-8", "surrogatepass"),
+                                                    digest_size=8).digest(), "little")
+                     for t in strings], dtype=np.uint64)
+
+
+def _text_digests(part: Corpus) -> np.ndarray:
+    """The digest of each text of a partition, 0 for an empty one (no copy of another)."""
+    found = digests(part.texts)
+    found[[not t.strip() for t in part.texts]] = 0
+    return found
 
 
 def _from_records(records: Sequence, text_column: str, id_column: str | None,

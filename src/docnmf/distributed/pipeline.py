@@ -16,13 +16,13 @@ such documents the two starts differ by the mean NNDSVDA fills zeros with.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import shutil
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,14 +34,17 @@ from distributed import Client, as_completed
 
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
-from ..diagnostics import small_clusters_of_sizes, warning_lines
+from ..diagnostics import (FOREIGN_SAMPLE, duplicates_finding, small_clusters_of_sizes,
+                           warning_lines)
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import NMI_NORMALIZATION, confusion_matrix, score_all
 from ..model import ClusteringModel, save
-from ..pipeline import cluster_sums, cluster_table, similarity_to_centres, software_record
+from ..pipeline import (cluster_sums, cluster_table, similarity_to_centres, software_record,
+                        text_findings)
+from ..text.boilerplate import BOILERPLATE_SAMPLE
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from ..corpus.readers import note_tagged, warn_skipped
-from .corpus import PartitionedCorpus, _read_notes
+from .corpus import PartitionedCorpus, _read_notes, _text_digests, _text_sample, digests
 from ._rows import DistributedFitError, Unrecoverable, add_tree, gather
 from .estimator import DaskNMFClustering
 from .text import DaskVectorizer
@@ -89,11 +92,40 @@ def _meta(part: Corpus) -> tuple[list[str], list[str]]:
 
 
 def _id_digests(meta) -> np.ndarray:
-    """An 8-byte digest of each id of a partition: all of them fit in the client where the
-    ids themselves might not."""
-    return np.array([int.from_bytes(hashlib.blake2b(i.encode("utf-8", "surrogatepass"),
-                                                    digest_size=8).digest(), "little")
-                     for i in meta[0]], dtype=np.uint64)
+    """The digest of each id of a partition (:func:`~docnmf.distributed.corpus.digests`)."""
+    return digests(meta[0])
+
+
+def _ids_at(meta, at: Sequence[int]) -> list[str]:
+    return [meta[0][i] for i in at]
+
+
+def _copies(found: Sequence[np.ndarray], meta, client: Client) -> dict[str, Any]:
+    """The diagnostics report's entry on documents repeating another exactly, from the digests
+    of each partition's texts (:func:`~docnmf.distributed.corpus._text_digests`): the groups
+    ordered as :func:`docnmf.diagnostics.duplicate_groups` orders them, their first ids
+    fetched from the partitions' ``meta``."""
+    every = np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+    values, first, inverse, counts = np.unique(every, return_index=True, return_inverse=True,
+                                               return_counts=True)
+    repeated = np.flatnonzero((counts > 1) & (values != 0))
+    if not len(repeated):
+        return duplicates_finding([], [])
+    order = repeated[np.lexsort((first[repeated], -counts[repeated]))]
+    shown = [np.flatnonzero(inverse == g)[:5] for g in order[:20]]
+    starts = np.cumsum([0] + [len(f) for f in found])
+    wanted: dict[int, list[int]] = {}
+    for i in np.concatenate(shown):
+        p = int(np.searchsorted(starts, i, side="right")) - 1
+        wanted.setdefault(p, []).append(int(i - starts[p]))
+    fetched = gather(client, [client.submit(_ids_at, meta[p], at, pure=False)
+                              for p, at in wanted.items()], "the copies' ids")
+    ids = {int(starts[p] + i): doc_id for (p, at), names in zip(wanted.items(), fetched)
+           for i, doc_id in zip(at, names)}
+    # only the shown members are named: the others are counted
+    groups = [[int(i) for i in members] + [0] * int(counts[g] - len(members))
+              for g, members in zip(order, shown)] + [[0] * int(counts[g]) for g in order[20:]]
+    return duplicates_finding(groups, ids)
 
 
 def _ids_of(meta, digest: int) -> list[str]:
@@ -241,12 +273,18 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     # ids and labels are kept; the texts are read again for counting, from the same graph, so
     # a block of X lost with a worker can be recomputed from the files (its lineage)
     n_parts = len(corpus.parts)
+    # a sample of the texts for the diagnostics that read them, as many as in memory
+    per_part = -(-max(BOILERPLATE_SAMPLE, FOREIGN_SAMPLE) // max(n_parts, 1))
     read = client.compute([dask.delayed(_meta)(p) for p in corpus.parts]
-                          + [dask.delayed(_read_notes)(p) for p in corpus.parts])
+                          + [dask.delayed(_read_notes)(p) for p in corpus.parts]
+                          + [dask.delayed(_text_sample)(p, per_part) for p in corpus.parts]
+                          + [dask.delayed(_text_digests)(p) for p in corpus.parts])
     meta = read[:n_parts]
     # binary files are found as the workers read them: named, as read_folder names them; and
     # what the readers said there is said here, once
-    notes = gather(client, read[n_parts:], "reading the files")
+    notes = gather(client, read[n_parts:2 * n_parts], "reading the files")
+    sample = gather(client, read[2 * n_parts:3 * n_parts], "reading the files")
+    copies = _copies(gather(client, read[3 * n_parts:], "reading the files"), meta, client)
     binary = sorted(s for skipped, *_ in notes for s in skipped)
     for message in dict.fromkeys(m for _, said, *_ in notes for m in said):
         warnings.warn(message, UserWarning, stacklevel=2)
@@ -320,8 +358,15 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
         for name, counts in s[2].items():
             table[name] = table.get(name, 0) + counts
     unassigned = [doc_id for s in summaries for doc_id in s[3]]
-    # what the in-memory run finds from the sizes alone (its other findings need every text)
-    report = {"small_clusters": small_clusters_of_sizes(sizes, representatives)}
+    # the in-memory run's findings but those that need the whole matrix (small groups of
+    # documents sharing no term with the rest); those on the texts from a sample of them
+    report = {
+        "unassigned": {"count": len(unassigned), "ids": unassigned, "reason": EMPTY_REASON},
+        "small_clusters": small_clusters_of_sizes(sizes, representatives),
+        "duplicates": copies,
+        **text_findings([t for _, texts in sample for t in texts],
+                        [i for ids, _ in sample for i in ids], vectorizer_params)}
+    del sample
     for line in warning_lines(report, method):
         logger.warning("%s", line)
     metrics = _scores(table, sum(s[4] for s in summaries), sum(s[5] for s in summaries),
