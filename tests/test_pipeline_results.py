@@ -700,6 +700,17 @@ OTHER_SCRIPTS = [("Правительство представило новый 
                   "各地区一起找到解决办法。许多公司已经裁员。发言人说，城市的情况尤其困难。")]
 
 
+def test_english_stop_words_common_in_the_other_languages_do_not_make_a_text_english():
+    """An Italian paragraph: 6 Italian function words, and 6 English stop words, all of them
+    Italian words too ("un", "per", "i", "a", "in")."""
+    italian = ("Il governo ha presentato un nuovo piano per le piccole imprese, ma i sindacati "
+               "chiedono uno sciopero perché gli aiuti non bastano e i prezzi dell'energia "
+               "continuano a salire in tutte le regioni del paese.")
+    demo = load_demo()
+    texts = list(demo.texts) + [f"{italian} ({i})" for i in range(4)]
+    assert diagnostics.foreign_documents(texts)["documents"] == 4
+
+
 def test_documents_in_another_script_or_a_language_beyond_the_list_are_named():
     """Russian, Swedish and Chinese at 5% formed clusters of their own without a word."""
     demo = load_demo()
