@@ -131,6 +131,26 @@ def test_diagnostics_duplicates_small_clusters_and_hints(caplog):
     assert not d["vocabulary"]["stemmed"] and not d["vocabulary"]["lowercased"]
 
 
+def test_a_menu_of_short_lines_repeated_across_pages_is_boilerplate():
+    """Saved pages of three sites, whose menus read one item a line: no line had five words,
+    and nothing was said of the menus' words, in a third of the pages each."""
+    from docnmf.corpus.formats import page_text
+
+    demo = load_demo()
+    menus = [["Home", "Markets", "Companies", "Opinion", "Video"],
+             ["News", "World", "Business", "Energy", "Log in"],
+             ["Home", "Agriculture", "Metals", "Freight", "Contact"]]
+    pages = [page_text("<!DOCTYPE html><html><body><nav><ul>"
+                       + "".join(f"<li><a href='/{m}'>{m}</a></li>" for m in menus[i % 3])
+                       + f"</ul></nav><article><p>{text}</p></article></body></html>")
+             for i, text in enumerate(demo.texts)]
+    found = diagnostics.boilerplate(pages)
+    assert found["lines"] == 6 and found["shares"] == [0.325, 0.338]   # 2 runs of 4 each site
+    assert found["example"] == "world | business | energy | log in"   # of the most widespread
+    # items of a page's own (a title, a byline, a dateline) are no menu
+    assert diagnostics.boilerplate(demo.texts) == {}
+
+
 #: Two companies' mail disclaimers, one in each half of the messages (of every topic).
 DISCLAIMERS = [("This e-mail and any attachments are confidential and intended solely for "
                 "the addressee.\nIf you received it in error please notify the sender at Globex "
@@ -149,7 +169,8 @@ def test_boilerplate_repeated_across_documents_is_named_with_a_max_df_to_try(cap
         run = cluster_corpus(corpus, 5, "nmf")
     found = run.diagnostics["boilerplate"]
     assert found["lines"] == 4 and found["shares"] == [0.5, 0.5] and found["max_df"] == 0.4
-    assert "4 lines of 5 words or more recur in 50% of the documents, e.g. " in caplog.text
+    assert "4 lines (of 5 words or more, or runs of 4 shorter ones, a menu's items) recur in " \
+           "50% of the documents, e.g. " in caplog.text
     assert "--max-df 0.4 drops the words in over 40% of the documents" in caplog.text
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="docnmf"):

@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from .text.boilerplate import BOILERPLATE_WORDS, evenly_spaced, repeated_lines
+from .text.boilerplate import BOILERPLATE_WORDS, MENU_LINES, evenly_spaced, repeated_lines
 from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer
 
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
@@ -678,7 +678,8 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if repeated.get("lines"):
         lo, hi = repeated["shares"]
         n = repeated["lines"]
-        lines.append(f"{n} line{'s' * (n != 1)} of {BOILERPLATE_WORDS} words or more "
+        lines.append(f"{n} line{'s' * (n != 1)} (of {BOILERPLATE_WORDS} words or more, or "
+                     f"runs of {MENU_LINES} shorter ones, a menu's items) "
                      f"{'recur' if n != 1 else 'recurs'} in {lo:.0%}"
                      + (f" to {hi:.0%}" if f"{hi:.0%}" != f"{lo:.0%}" else "")
                      + " of the documents, e.g. "
