@@ -110,11 +110,41 @@ def refuse_output_folder(root: Path) -> None:
 
 #: Why a binary file is skipped, after its name.
 BINARY_REASON = "(binary: a NUL byte in its first 8 KiB)"
+#: Files that are no text by how they begin, though they may hold no NUL byte early (a small
+#: PDF, rich text), and what to do with them: their markup made clusters of their own ("obj,
+#: endobj, pages"; "fonttbl, colortbl, pard").
+_FORMATS = ((b"%PDF-", "a PDF: extract its text first, e.g. with pdftotext"),
+            (b"{\\rtf", "rich text (RTF): save it as plain text"),
+            (b"PK\x03\x04", "a ZIP archive, or an Office file (.xlsx, .docx) that is one: unzip "
+                            "it, or save the sheet as CSV UTF-8"),
+            (b"\xd0\xcf\x11\xe0", "an Office file (.doc, .xls): save it as plain text or CSV "
+                                 "UTF-8"))
+#: Files desktop systems write into folders, by name: Windows' folder settings (UTF-16 text,
+#: hidden in Explorer; "shellclassinfo, iconresource" became a cluster) and macOS's folder icon.
+_SYSTEM_FILES = {"desktop.ini": "Windows' folder settings", "icon\r": "a macOS folder icon"}
 
 
-def _binary(data: bytes) -> bool:
-    """A NUL byte in the first 8 KiB, as git tells binary files (UTF-16/32 with a BOM aside)."""
-    return b"\0" in data[:8192] and not data.startswith(_WIDE_BOMS)
+def not_text(data: bytes, name: str = "") -> str | None:
+    """Why a file of ``data`` named ``name`` is no text to read, in parentheses, or None: a
+    format known by its first bytes, a NUL byte in the first 8 KiB (as git tells binary files;
+    UTF-16/32 with a byte-order mark aside), a file desktop systems write.
+
+    Examples
+    --------
+    >>> not_text(b"%PDF-1.4 ...", "paper.pdf")
+    '(a PDF: extract its text first, e.g. with pdftotext)'
+    >>> not_text(b"[.ShellClassInfo]", "Desktop.ini")
+    "(Windows' folder settings)"
+    >>> not_text(b"Stars and planets", "note.txt") is None
+    True
+    """
+    for start, kind in _FORMATS:
+        if data.startswith(start):
+            return f"({kind})"
+    if b"\0" in data[:8192] and not data.startswith(_WIDE_BOMS):
+        return BINARY_REASON
+    system = _SYSTEM_FILES.get(os.path.basename(name).lower())
+    return None if system is None else f"({system})"
 
 
 def _files_under(root: Path, pattern: str | None,
@@ -316,8 +346,9 @@ def read_folder(
             shown = time.monotonic() + PROGRESS_S
         rel = file.relative_to(root)
         data = _read_bytes(file, encoding)
-        if _binary(data):
-            skipped.append(f"{rel.as_posix()} {BINARY_REASON}")
+        reason = not_text(data, file.name)
+        if reason is not None:
+            skipped.append(f"{rel.as_posix()} {reason}")
             continue
         name = readable_name(rel.as_posix())
         text, kind = _unmarked(decode(data, name))
@@ -356,8 +387,11 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
     data = _read_bytes(source, encoding)
-    if _binary(data):
+    reason = not_text(data, source.name)
+    if reason == BINARY_REASON:
         raise CorpusError(f"{source} looks binary (a NUL byte in its first 8 KiB), not text")
+    if reason is not None:
+        raise CorpusError(f"{source} is no text but {reason[1:-1]}")
     decode = Decoder(encoding)
     text = decode(data)
     decode.warn("file", source)

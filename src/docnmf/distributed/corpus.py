@@ -22,12 +22,11 @@ from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import Decoder, readable_name
 from ..corpus.readers import (
-    BINARY_REASON,
     TABLE_SUFFIXES,
-    _binary,
     _files_under,
     _read_bytes,
     _unmarked,
+    not_text,
     read_table_file,
     refuse_output_folder,
     warn_folder_mix,
@@ -46,8 +45,9 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     for name in relative:
         shown = readable_name(name)
         data = _read_bytes(Path(root, name), encoding)
-        if _binary(data):                # as read_folder: named, not read as text
-            skipped.append(f"{shown} {BINARY_REASON}")
+        reason = not_text(data, name)   # as read_folder: named, not read as text
+        if reason is not None:
+            skipped.append(f"{shown} {reason}")
             continue
         # a NIST tagged document: its <TEXT>; a web page: its text; as read_folder
         text, kind = _unmarked(decode(data, shown))
