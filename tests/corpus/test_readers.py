@@ -593,3 +593,17 @@ def test_files_that_are_no_text_though_without_a_nul_byte_are_skipped_and_named(
     with pytest.raises(CorpusError, match=r"sheet.xlsx is no text but a ZIP archive, or an "
                                           r"Office file \(.xlsx, .docx\) that is one: unzip it"):
         read_text_file(root / "food" / "sheet.xlsx")
+
+
+def test_windows_and_old_mac_line_ends_are_read_as_newlines(tmp_path):
+    """Blank lines of CRLF and CR files were no blank lines to the sentence splitter and mail
+    header rules: a title ran into a summary's first sentence, headers stayed in, and NMA's
+    segments (and clusters: accuracy 0.53 for LF, 0.43 for CRLF) changed."""
+    text = "Budget talks\n\nThe minister resigned today.\nMarkets fell."
+    read = {}
+    for end in ("\n", "\r\n", "\r"):
+        folder = tmp_path / repr(end).strip("'\\")
+        write(folder / "a.txt", text.replace("\n", end))
+        write(folder / "b.csv", 'id,text\nx,"' + text.replace("\n", end) + '"' + end)
+        read[end] = (read_folder(folder, pattern="*.txt").texts, read_csv(folder / "b.csv").texts)
+    assert read["\r\n"] == read["\r"] == read["\n"] == ([text], [text])

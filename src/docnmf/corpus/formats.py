@@ -38,6 +38,7 @@ __all__ = [
     "duc_text",
     "page_text",
     "unescaped",
+    "unix_lines",
     "read_duc2004_documents",
 ]
 
@@ -155,6 +156,20 @@ def page_text(text: str) -> str | None:
     parser.feed(text)
     parser.close()
     return "".join(parser.parts)
+
+
+def unix_lines(text: str) -> str:
+    r"""``text`` with Windows' (``\r\n``) and old Macs' (``\r``) line ends as ``\n``, as
+    Python reads text files: blank lines, which end paragraphs and sentences, and mail
+    headers were not seen in them (a title ran into the first sentence of a summary; NMA's
+    segments, and its clusters, changed).
+
+    Examples
+    --------
+    >>> unix_lines("Title\r\n\r\nFirst.\rSecond.")
+    'Title\n\nFirst.\nSecond.'
+    """
+    return text if "\r" not in text else text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 ReutersSplit = Literal["TRAIN", "TEST", "NOT-USED"]

@@ -25,7 +25,7 @@ from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder, readable_name
 from .datasets import list_datasets, load_dataset
-from .formats import duc_text, page_text, read_mat, unescaped
+from .formats import duc_text, page_text, read_mat, unescaped, unix_lines
 
 __all__ = ["read_folder", "read_csv", "read_json", "read_jsonl", "read_corpus"]
 
@@ -60,7 +60,8 @@ def _unmarked(text: str) -> tuple[str, str | None]:
     """``text`` as its words are read, and what it was: a NIST tagged document's ``<TEXT>``
     (``"nist"``), the text of HTML without markup, scripts or styles (``"page"``: a saved web
     page's menus' and scripts' words made the clusters; a fragment's tags, "div" and "href",
-    and references, "amp" and "quot", were words), or ``text`` itself (None).
+    and references, "amp" and "quot", were words), or ``text`` itself (None); its lines
+    ending in ``\n`` (:func:`unix_lines`).
 
     Examples
     --------
@@ -69,6 +70,7 @@ def _unmarked(text: str) -> tuple[str, str | None]:
     >>> _unmarked("A <b>note</b>")
     ('A <b>note</b>', None)
     """
+    text = unix_lines(text)
     untagged = _untagged(text)
     if untagged is not None:
         return untagged, "nist"
@@ -493,7 +495,8 @@ def _table_corpus(
                 f"{where[number - 1]})"
             )
         seen[doc_id] = number
-        page = _html_text(text)     # HTML in a field, read as a file of it is
+        text = unix_lines(text)    # a field's lines, and HTML, read as a file's are
+        page = _html_text(text)
         pages += page is not None
         texts.append(text if page is None else page)
         labels.append(() if label_column is None else split_label(row.get(label_column)))

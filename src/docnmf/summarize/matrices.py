@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..corpus.formats import page_text
+from ..corpus.formats import page_text, unix_lines
 from ..text.boilerplate import normalized, repeated_lines
 from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
@@ -70,7 +70,7 @@ def body_of(text: str) -> str:
     page = page_text(text)
     if page is not None:
         return page                     # a saved web page: its text, not its markup
-    head, blank, rest = text.replace("\r\n", "\n").partition("\n\n")
+    head, blank, rest = unix_lines(text).partition("\n\n")
     lines = head.strip("\n").split("\n")
     first = _FIELD.match(lines[0])
     if not blank or len(lines) < 2 or first is None \
