@@ -94,6 +94,18 @@ RECORDS = st.lists(st.tuples(ID, TEXT, LABEL), min_size=1, max_size=8,
                    unique_by=lambda r: r[0].strip())
 
 
+def as_read(records) -> list[str | None]:
+    """The texts of ``records`` as the readers give them: Windows' and old Macs' line ends as
+    newlines; None for a text with ``&`` or ``<``, which may be HTML, read as its text
+    (tests/corpus/test_readers.py)."""
+    return [None if "&" in t or "<" in t else t.replace("\r\n", "\n").replace("\r", "\n")
+            for _, t, _ in records]
+
+
+def same_texts(read: list[str], records) -> bool:
+    return all(want is None or got == want for got, want in zip(read, as_read(records), strict=True))
+
+
 def csv_bytes(records, delimiter=",") -> bytes:
     """A valid CSV (RFC 4180 line ends: with "\n" ones Python's writer leaves a "\r" unquoted)."""
     buf = io.StringIO()
@@ -113,7 +125,7 @@ def test_csv_reads_back_what_was_written(records, suffix):
         c = read_csv(f)
     assert len(c) == len(records)
     assert c.ids == [r[0].strip() for r in records]
-    assert c.texts == [r[1] for r in records]
+    assert same_texts(c.texts, records)
     assert c.labels == [(r[2],) if r[2] else () for r in records]
 
 
@@ -143,7 +155,7 @@ def test_jsonl_reads_back_what_was_written(records):
         f = tmp / "d.jsonl"
         f.write_bytes(jsonl_bytes(records))
         c = read_jsonl(f)
-    assert c.ids == [r[0].strip() for r in records] and c.texts == [r[1] for r in records]
+    assert c.ids == [r[0].strip() for r in records] and same_texts(c.texts, records)
 
 
 @FUZZ
@@ -184,10 +196,13 @@ def test_folder_reads_each_regular_file_once(tree, links, hidden):
                       "inside": root / first[0] / first[1]}[kind]
             os.symlink(target, link)
         c = read_or_refuse(read_folder, root)
-        # binary files (a NUL byte, no UTF-16/32 byte-order mark) are skipped
+        # binary files (a NUL byte, no UTF-16/32 byte-order mark) are skipped, and so are
+        # PDFs, rich text, ZIP archives and old Office files, by their first bytes
         text = {key for key, content in tree.items()
-                if b"\0" not in content or content.startswith((b"\xff\xfe", b"\xfe\xff",
-                                                               b"\x00\x00\xfe\xff"))}
+                if (b"\0" not in content or content.startswith((b"\xff\xfe", b"\xfe\xff",
+                                                                b"\x00\x00\xfe\xff")))
+                and not content.startswith((b"%PDF-", b"{\\rtf", b"PK\x03\x04",
+                                            b"\xd0\xcf\x11\xe0"))}
         expected = {f"{sub}/{name}" if sub else name for sub, name in text}
         expected |= {f"link-{name}" for name, kind in links.items()
                      if kind == "inside" and next(iter(tree)) in text}
