@@ -100,3 +100,23 @@ def test_vectorizer_refuses_missing_texts():
 def test_metrics_agree_that_no_documents_cannot_be_scored(metric):
     with pytest.raises(ValueError, match="no documents to score"):
         metric([], [])
+
+
+@pytest.mark.parametrize("name", MATRIX_METHODS)
+def test_a_matrix_with_duplicate_entries_is_left_as_given(name):
+    """scipy sums a CSR matrix's duplicate entries in place on many operations: fitting NMF
+    with the multiplicative updates, FS-NMF or LDA changed the caller's matrix."""
+    X, _ = planted()
+    A = sp.csr_matrix(X)
+    # each entry as two halves, side by side: the same matrix, not in canonical form
+    given = sp.csr_matrix((np.repeat(A.data / 2, 2), np.repeat(A.indices, 2), 2 * A.indptr),
+                          shape=X.shape)
+    data, indices = given.data.copy(), given.indices.copy()
+    assert not given.has_canonical_format
+    est = make_estimator(name, 3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(given)
+        if hasattr(est, "predict"):
+            est.predict(given)
+    assert np.array_equal(given.data, data) and np.array_equal(given.indices, indices)

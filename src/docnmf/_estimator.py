@@ -144,7 +144,7 @@ def check_fit_input(estimator, X):
     ValueError: DocumentClusterer: X is all zero; there is nothing to cluster
     """
     name = type(estimator).__name__
-    X = _int32_indices(X)
+    X = _int32_indices(_canonical(X))
     values = X.data if sp.issparse(X) else np.asarray(X)
     top = float(np.max(np.abs(values), initial=0.0))
     if top == 0.0:
@@ -175,6 +175,17 @@ def fit_scale_exponent(estimator, top: float, stacklevel: int = 3) -> int:
     return -exponent
 
 
+def _canonical(X):
+    """``X``, or a copy of it whose duplicate sparse entries are summed and indices sorted: many
+    scipy operations (``max``, ``abs``, ``power``) sum them in place, which changed the caller's
+    matrix, and its largest entry was read before they were summed."""
+    if not sp.issparse(X) or X.has_canonical_format:
+        return X
+    X = X.copy()
+    X.sum_duplicates()
+    return X
+
+
 def _int32_indices(E):
     """``E`` with 32-bit sparse indices where they fit (scikit-learn's KMeans takes no other; a
     matrix built from numpy's default integers has 64-bit ones)."""
@@ -199,8 +210,8 @@ def check_new_input(estimator, X):
     against the fit (finite, as many columns, dense or CSR float64) and scaled as
     :func:`check_fit_input` scaled the fitted ``X``, so that the fitted documents placed
     again land where the fit put them."""
-    X = _int32_indices(validate_data(estimator, X, accept_sparse="csr", dtype=np.float64,
-                                     reset=False))
+    X = _int32_indices(_canonical(validate_data(estimator, X, accept_sparse="csr",
+                                                dtype=np.float64, reset=False)))
     _warn_empty_rows(type(estimator).__name__, X, placing=True)
     exponent = getattr(estimator, "scale_exponent_", 0)
     return _scaled(X, exponent) if exponent else X
