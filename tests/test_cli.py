@@ -408,6 +408,22 @@ def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
     assert code == 2 and "--lam does not apply to cf (cf is defined by lam=0.0)" in err
 
 
+def test_an_init_the_method_does_not_take_is_refused_as_other_options_are(folder, tmp_path,
+                                                                          capsys):
+    """--init nndsvda, the help's default, failed on the default method (LCCF-NCW) with the
+    estimator's own error, naming values the command line does not take ('auto', 'nmf')."""
+    for method in ([], ["--method", "ecc"]):
+        code, _, err = run(["cluster", str(folder), "-k", "2", *method, "--init", "nndsvda",
+                            "-o", str(tmp_path / "o")], capsys)
+        name = method[1] if method else DEFAULT_METHOD
+        assert code == 2 and f"--init nndsvda does not apply to {name} (it takes random); " \
+                             "methods that take it: nmf, nmf-ncw" in err
+        assert not (tmp_path / "o").exists()
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--init", "random", "--min-df", "1",
+                        "-o", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+
+
 def test_an_option_the_method_does_not_take_is_refused_before_any_work(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "kernel-km", "--tol",
                         "1e-3", "-o", str(tmp_path / "o")], capsys)

@@ -24,6 +24,10 @@ class UsageError(Exception):
     """A user mistake: reported in one line with exit status 2, never as a traceback."""
 
 
+#: The values of ``--init``.
+_INIT_CHOICES = ("random", "nndsvd", "nndsvda", "nndsvdar")
+
+
 def _positive_int(text: str) -> int:
     value = _number(text, int, "a whole number")
     if value < 1:
@@ -197,10 +201,11 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
     g.add_argument("--solver", choices=["mu", "hals"], default=None,
                    help="NMF solver (nmf, nmf-ncw): hals, accelerated coordinate descent "
                         "(default), or mu, the paper's multiplicative updates")
-    g.add_argument("--init", choices=["random", "nndsvd", "nndsvda", "nndsvdar"], default=None,
-                   help="NMF starts (nmf, nmf-ncw): NNDSVD with zeros set to the mean "
+    g.add_argument("--init", choices=_INIT_CHOICES, default=None,
+                   help="starts. NMF's (nmf, nmf-ncw): NNDSVD with zeros set to the mean "
                         "(nndsvda, default; deterministic, so one restart), kept or set to "
-                        "small random values; or random (the paper)")
+                        "small random values; or random (the paper). CF/LCCF start from "
+                        "NMF's solution, or random; ECC and MSRC from k-means++, or random")
     g.add_argument("--dtype", choices=["float64", "float32"], default=None,
                    help="precision of the factorization (the NMF, CF and LCCF methods; "
                         "float32 needs --solver hals; default float64)")
@@ -653,6 +658,13 @@ def _estimator_params(args) -> dict:
         verb, pronoun = ("does", "it") if len(flags) == 1 else ("do", "them")
         raise UsageError(f"{named} {verb} not apply to {args.method}{why}"
                          + (f"; methods that take {pronoun}: {users}" if users else "")) from None
+    inits = getattr(spec.estimator, "INITS", ())
+    if "init" in params and params["init"] not in inits:
+        taken = [v for v in _INIT_CHOICES if v in inits]
+        users = ", ".join(m.name for m in _methods_taking(["init"])
+                          if params["init"] in getattr(m.estimator, "INITS", ()))
+        raise UsageError(f"--init {params['init']} does not apply to {args.method} "
+                         f"(it takes {' or '.join(taken)}); methods that take it: {users}")
     rules = getattr(spec.estimator, "LABEL_RULES", None)
     if "labels" in params and rules is not None and params["labels"] not in rules:
         raise UsageError(f"--labels {params['labels']} does not apply to {args.method} "

@@ -371,6 +371,9 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     True
     """
 
+    #: The starts ``init`` names.
+    INITS = ("k-means++", "random")
+
     def __init__(self, n_clusters: int = 8, *, n_col_clusters: int | None = None,
                  residue: Residue = "I", init: Init = "k-means++", n_init: int = 10,
                  max_iter: int = 100, tol: float = 1e-7, random_state=None, verbose: int = 0):
@@ -385,7 +388,7 @@ class CoClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             raise ValueError(f"n_col_clusters must be None or a positive integer, got {l!r}")
         if self.residue not in ("I", "II"):
             raise ValueError(f"residue must be 'I' or 'II', got {self.residue!r}")
-        if self.init not in ("k-means++", "random"):
+        if self.init not in self.INITS:
             raise ValueError(f"init must be 'k-means++' or 'random', got {self.init!r}")
         check_numbers(self, "tol")
 

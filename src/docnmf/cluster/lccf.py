@@ -252,12 +252,14 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
 
     #: The values ``labels`` takes.
     LABEL_RULES = ("argmax", "skmeans", "kmeans", "auto")
+    #: The starts ``init`` names.
+    INITS = ("auto", "nmf", "random")
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         choices = {"weighting": ("none", "ncw"), "labels": self.LABEL_RULES,
                    "lam_scale": ("data", "none"), "ncw_graph": ("weighted", "appendix_b"),
-                   "init": ("auto", "nmf", "random")}
+                   "init": self.INITS}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")

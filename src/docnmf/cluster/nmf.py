@@ -150,6 +150,8 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
 
     #: The values ``labels`` takes.
     LABEL_RULES = LABEL_RULES
+    #: The starts ``init`` names.
+    INITS = INITS
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
