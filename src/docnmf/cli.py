@@ -289,7 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--summaries", action="store_true",
                    help="also write summaries.csv: an extractive summary of each cluster")
     g.add_argument("--summary-length", default="665b",
-                   help="length of each summary: bytes ('665b') or words ('100w')")
+                   help="length of each summary: bytes ('665b') or words ('100w'; default "
+                        "665b)")
     _add_max_documents(g)
     g = p.add_argument_group("concept factorization (--method cf, cf-ncw, lccf, lccf-ncw)")
     g.add_argument("--neighbors", type=_positive_int, default=None,
@@ -342,7 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "output; diagnostics go to standard error.")
     p.add_argument("input", help="folder, CSV/JSONL file, dataset name, or a .txt file")
     p.add_argument("--length", default="665b",
-                   help="length limit: bytes ('665b', as DUC 2004) or words ('100w')")
+                   help="length limit: bytes ('665b', as DUC 2004; default) or words "
+                        "('100w')")
     p.add_argument("--method", choices=list(SUMMARIZERS), default="nmf",
                    help="sentence ranking (default nmf, the best NMF-family ranking on "
                         "DUC 2004; fsnmf: feature-subset NMF weights after the fit, "

@@ -1,4 +1,5 @@
-"""Clustering estimators (fit / fit_predict / transform) wrapping the solvers in ``docnmf.factor``."""
+"""Clustering estimators (fit / fit_predict, and transform or predict_memberships for new
+documents) wrapping the solvers in ``docnmf.factor``."""
 
 from .consensus import ConsensusClustering
 from .fsnmf import FSNMFClustering

@@ -46,7 +46,8 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     """Cluster documents by non-negative matrix factorization (NMF) or its NC-weighted form.
 
     ``X`` (documents as rows, typically unit-length tf-idf) is factorised as
-    ``X ~ V U^T`` by the multiplicative updates of eqs. 8-9, ``U`` is
+    ``X ~ V U^T`` (by HALS, the default solver, or by the paper's multiplicative updates
+    of eqs. 8-9, ``solver="mu"``: both minimise the same objective), ``U`` is
     normalised to unit columns (eqs. 10-11), and document ``i`` goes to
     cluster ``argmax_j V_ij``. With ``weighting="ncw"`` the factorisation is
     applied to ``X' = D^{-1/2} X`` with ``D = diag(X X^T e)`` (Appendix B:
