@@ -232,3 +232,28 @@ def test_keywords_names_documents_in_another_language(tmp_path, capsys):
     assert main(["keywords", str(folder), "-k", "5"]) == 0
     assert "8 of the 88 documents read look written in another language than English" in \
         capsys.readouterr().err
+
+
+def test_text_saved_on_windows_is_read_in_the_encoding_named(tmp_path, capsys):
+    """Files in cp1252 were read as UTF-8 with replacement characters, "café" as "caf" and
+    "résumé" as "sum", and the warning said so without saying what to do; the command line had
+    no --encoding (the Python readers have)."""
+    for topic, texts in TOPICS.items():
+        (tmp_path / topic).mkdir()
+        for i, text in enumerate(texts):
+            extra = " at the café with a résumé" if topic == "cooking" else ""
+            (tmp_path / topic / f"{i}.txt").write_bytes((text + extra).encode("cp1252"))
+    args = ["keywords", str(tmp_path), "-k", "3", "-n", "12", "--min-df", "1"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert "3 files in" in err and "not valid utf-8" in err
+    assert "name it with --encoding (encoding= in Python): cp1252 for text saved on Windows" in err
+    assert " caf," in out and "café" not in out
+    assert main([*args, "--encoding", "cp1252"]) == 0
+    out, err = capsys.readouterr()
+    assert "not valid" not in err and "café" in out and "résumé" in out
+    with pytest.raises(SystemExit):
+        main([*args, "--encoding", "rot13"])
+    assert "'rot13' is no text encoding" in capsys.readouterr().err
+    assert main(["-q", "keywords", "demo", "-k", "2", "--encoding", "latin-1"]) == 0
+    assert "--encoding: read for text files and tables; demo is neither" in capsys.readouterr().err

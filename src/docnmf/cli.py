@@ -109,6 +109,20 @@ def _df(text: str) -> int | float:
     return value
 
 
+def _encoding(text: str) -> str:
+    """An --encoding: a codec Python knows that decodes text to text."""
+    import codecs
+
+    try:
+        info = codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown encoding {text!r} (e.g. utf-8, cp1252, "
+                                         "latin-1, mac-roman)") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise argparse.ArgumentTypeError(f"{text!r} is no text encoding")
+    return info.name
+
+
 def _max_df(text: str) -> int | float:
     """A --max-df: as :func:`_df`, above zero (no term lies in fewer than one document)."""
     value = _df(text)
@@ -126,6 +140,10 @@ def _add_corpus_options(p: argparse.ArgumentParser) -> None:
                    help="CSV/JSONL column holding labels (default: 'label' if present)")
     g.add_argument("--id-column", default=None,
                    help="CSV/JSONL column holding ids (default: 'id' if present, else row number)")
+    g.add_argument("--encoding", type=_encoding, default="utf-8",
+                   help="encoding of the text files and tables (default utf-8; cp1252 for text "
+                        "saved on Windows in Western Europe, latin-1, mac-roman...); a file "
+                        "with a UTF-16/32 byte-order mark is read in that encoding")
 
 
 def _add_text_options(p: argparse.ArgumentParser) -> None:
@@ -575,8 +593,22 @@ def _load_input(args):
             logger.warning("%r ends in %r, not %s: it is read as one text document, not as a "
                            "table (rename it without the trailing characters)", str(path),
                            path.name[len(bare) - len(Path(bare).suffix):], Path(bare).suffix)
-        return read_text_file(path)
-    return read_corpus(args.input, **_table_options(args))
+        return read_text_file(path, encoding=args.encoding)
+    return read_corpus(args.input, **_reader_options(args))
+
+
+def _reader_options(args) -> dict:
+    """The options of the reader of ``args.input``: its columns (:func:`_table_options`) and
+    the --encoding given for text files and tables; for another input, a warning if it was."""
+    options = _table_options(args)
+    if args.encoding == "utf-8":
+        return options      # the readers' default
+    path = Path(args.input)
+    if path.is_dir() or (path.is_file() and path.suffix.lower() != ".mat"):
+        options["encoding"] = args.encoding
+    else:       # a dataset's encoding, or a .mat file's, is its own
+        logger.warning("--encoding: read for text files and tables; %s is neither", args.input)
+    return options
 
 
 def _table_options(args) -> dict:
@@ -1434,7 +1466,7 @@ def _cmd_cluster_dask(args) -> int:
     corpus = PartitionedCorpus.from_path(
         args.input, files_per_partition=args.files_per_partition,
         text_column=args.text_column or "text",
-        label_column=args.label_column, id_column=args.id_column)
+        label_column=args.label_column, id_column=args.id_column, encoding=args.encoding)
     outdir = args.output or _default_output("docnmf-out", corpus.name, corpus.source)
     paths = []
     client = _dask_client(args)
@@ -1831,7 +1863,7 @@ def _cmd_evaluate(args) -> int:
     methods = _comma_list(args.methods, "method", list(METHODS))
     weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))
     k_values = _k_range(args.k_range) if args.k_range else None
-    options = _table_options(args)
+    options = _reader_options(args)
     name = _safe_name(args.input)
     text = _vectorizer_params(args)
     text.pop("norm", None)

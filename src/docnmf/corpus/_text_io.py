@@ -20,8 +20,9 @@ class Decoder:
     ('café', 'caf\\ufffd', 1)
     """
 
-    def __init__(self, encoding: str = "utf-8") -> None:
+    def __init__(self, encoding: str = "utf-8", *, advise: bool = False) -> None:
         self.encoding = encoding
+        self.advise = advise        # the warning says how to name another encoding
         self.n_replaced = 0
         self.first: str | None = None
 
@@ -49,9 +50,12 @@ class Decoder:
         if n:
             noun, verb = (what, "was") if n == 1 else (what + "s", "were")
             first = f" (the first at {self.first})" if self.first else ""
+            advice = ("; if they are in another encoding, name it with --encoding (encoding= in "
+                      "Python): cp1252 for text saved on Windows in Western Europe, for one"
+                      if self.advise else "")
             warnings.warn(
                 f"{n} {noun} in {source} {verb} not valid {self.encoding} "
-                f"and decoded with replacement characters (U+FFFD){first}",
+                f"and decoded with replacement characters (U+FFFD){first}{advice}",
                 UnicodeWarning,
                 stacklevel=stacklevel,
             )

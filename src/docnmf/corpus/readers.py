@@ -337,7 +337,7 @@ def read_folder(
     if not root.is_dir():
         raise CorpusError(f"no such folder: {root}")
     refuse_output_folder(root)
-    decode = Decoder(encoding)
+    decode = Decoder(encoding, advise=True)
     texts, labels, ids = [], [], []
     files, skipped = _files_under(root, pattern, follow_outside_links)
     tagged = pages = 0
@@ -394,7 +394,7 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
         raise CorpusError(f"{source} looks binary (a NUL byte in its first 8 KiB), not text")
     if reason is not None:
         raise CorpusError(f"{source} is no text but {reason[1:-1]}")
-    decode = Decoder(encoding)
+    decode = Decoder(encoding, advise=True)
     text = decode(data)
     decode.warn("file", source)
     text, kind = _unmarked(text)
@@ -627,7 +627,7 @@ def read_csv(
         raise CorpusError(f"no such file: {source}")
     if delimiter is None:
         delimiter = "\t" if source.suffix.lower() == ".tsv" else ","
-    decode = Decoder(encoding)
+    decode = Decoder(encoding, advise=True)
     raw_lines = _read_bytes(source, encoding).splitlines(keepends=True)
     # decode line by line so a bad byte is charged to the record that holds it
     lines, bad_lines = [], set()
@@ -754,7 +754,7 @@ def read_jsonl(
     source = Path(path)
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
-    decode = Decoder(encoding)
+    decode = Decoder(encoding, advise=True)
     rows: list[dict[str, Any]] = []
     where: list[str] = []
     for number, raw in enumerate(_read_bytes(source, encoding).splitlines(), start=1):
@@ -814,7 +814,7 @@ def read_json(
     source = Path(path)
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
-    decode = Decoder(encoding)
+    decode = Decoder(encoding, advise=True)
     text = decode(_read_bytes(source, encoding)).lstrip("\ufeff")
     try:
         records = json.loads(text)

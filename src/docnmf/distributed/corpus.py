@@ -39,7 +39,7 @@ __all__ = ["PartitionedCorpus", "TABLE_SUFFIXES"]
 
 def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8") -> Corpus:
     """Files below ``root``, one document each, labelled by their top subfolder (as read_folder)."""
-    decode = Decoder(encoding)
+    decode = Decoder(encoding, advise=True)
     texts, labels, ids, skipped = [], [], [], []
     tagged = pages = 0
     for name in relative:
