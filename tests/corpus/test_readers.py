@@ -607,3 +607,22 @@ def test_windows_and_old_mac_line_ends_are_read_as_newlines(tmp_path):
         write(folder / "b.csv", 'id,text\nx,"' + text.replace("\n", end) + '"' + end)
         read[end] = (read_folder(folder, pattern="*.txt").texts, read_csv(folder / "b.csv").texts)
     assert read["\r\n"] == read["\r"] == read["\n"] == ([text], [text])
+
+
+def test_utf16_with_a_bad_unit_loses_that_unit_not_the_text(tmp_path):
+    """A lone surrogate in a UTF-16 file (or a newline appended in ASCII, as `echo >>` does)
+    had the whole file read as UTF-8: NUL bytes between the letters, no index term left, and
+    a warning that it was not valid UTF-8."""
+    text = "The telescope observed a distant galaxy"
+    units = text.encode("utf-16-le")
+    write(tmp_path / "d" / "bad.txt", b"\xff\xfe" + units[:8] + b"\x00\xd8" + units[8:])
+    write(tmp_path / "d" / "echoed.txt", b"\xff\xfe" + units + b"\n")
+    write(tmp_path / "t.tsv", b"\xff\xfe" + "id\ttext\nx\tfry the onion\n".encode("utf-16-le")
+          + b"\n")
+    with pytest.warns(UnicodeWarning, match=r"1 file in .* was not valid in the encoding a "
+                                            r"byte-order mark named \(UTF-16 or UTF-32\) and "
+                                            r"decoded with replacement characters \(U\+FFFD\) "
+                                            r"\(the first at bad.txt, byte 11, in utf-16\)$"):
+        c = read_folder(tmp_path / "d")
+    assert c.texts == [text[:4] + "\ufffd" + text[4:], text]
+    assert read_csv(tmp_path / "t.tsv").texts == ["fry the onion"]

@@ -25,6 +25,7 @@ class Decoder:
         self.advise = advise        # the warning says how to name another encoding
         self.n_replaced = 0
         self.first: str | None = None
+        self.wide = 0               # of them, in UTF-16 or UTF-32 by their byte-order mark
 
     def __call__(self, data: bytes, where: str | None = None) -> str:
         """``data`` decoded; ``where`` names it ("line 12") in the warning if it is the first bad one."""
@@ -35,6 +36,14 @@ class Decoder:
             if self.first is None and where is not None:
                 self.first = f"{where}, byte {exc.start + 1}"
             return data.decode(self.encoding, errors="replace")
+
+    def replaced_wide(self, where: str | None, start: int, codec: str) -> None:
+        """Count a text in ``codec`` (UTF-16/32, by its byte-order mark) that was not valid
+        there, its first bad unit at byte ``start``, as one decoded with replacement."""
+        self.n_replaced += 1
+        self.wide += 1
+        if self.first is None:
+            self.first = (f"{where}, " if where else "") + f"byte {start + 1}, in {codec}"
 
     def read(self, path: str | os.PathLike, where: str | None = None) -> str:
         """Decode one whole file."""
@@ -52,9 +61,13 @@ class Decoder:
             first = f" (the first at {self.first})" if self.first else ""
             advice = ("; if they are in another encoding, name it with --encoding (encoding= in "
                       "Python): cp1252 for text saved on Windows in Western Europe, for one"
-                      if self.advise else "")
+                      if self.advise and self.wide < n else "")
+            wide = (f" ({self.wide} of them not valid in the encoding a byte-order mark named, "
+                    "UTF-16 or UTF-32)" if self.wide and self.wide < n else "")
+            encoding = ("in the encoding a byte-order mark named (UTF-16 or UTF-32)"
+                        if self.wide == n else self.encoding)
             warnings.warn(
-                f"{n} {noun} in {source} {verb} not valid {self.encoding} "
+                f"{n} {noun} in {source} {verb} not valid {encoding}{wide} "
                 f"and decoded with replacement characters (U+FFFD){first}{advice}",
                 UnicodeWarning,
                 stacklevel=stacklevel,

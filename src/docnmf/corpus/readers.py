@@ -347,7 +347,7 @@ def read_folder(
             logger.info("read %s of %s files in %s", f"{n_read:,}", f"{len(files):,}", root)
             shown = time.monotonic() + PROGRESS_S
         rel = file.relative_to(root)
-        data = _read_bytes(file, encoding)
+        data = _read_bytes(file, encoding, decode, readable_name(rel.as_posix()))
         reason = not_text(data, file.name)
         if reason is not None:
             skipped.append(f"{rel.as_posix()} {reason}")
@@ -388,13 +388,13 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
     source = Path(path)
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
-    data = _read_bytes(source, encoding)
+    decode = Decoder(encoding, advise=True)
+    data = _read_bytes(source, encoding, decode)
     reason = not_text(data, source.name)
     if reason == BINARY_REASON:
         raise CorpusError(f"{source} looks binary (a NUL byte in its first 8 KiB), not text")
     if reason is not None:
         raise CorpusError(f"{source} is no text but {reason[1:-1]}")
-    decode = Decoder(encoding, advise=True)
     text = decode(data)
     decode.warn("file", source)
     text, kind = _unmarked(text)
@@ -522,21 +522,33 @@ _WIDE_CODECS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32")
                 (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 
 
-def _read_bytes(source: Path, encoding: str = "utf-8") -> bytes:
+def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = None,
+                where: str | None = None) -> bytes:
     """The bytes of ``source``; a UTF-16/32 file with a byte-order mark comes as UTF-8 when
-    ``encoding`` is UTF-8 (the mark says how the file is written) and it decodes as such
-    (bytes that merely begin like a mark, ``ÿþ`` in Latin-1, are left to the decoder)."""
+    ``encoding`` is UTF-8 (the mark says how the file is written; in Latin-1, ``ÿþ`` is text).
+    Where it is not valid UTF-16/32 (a lone surrogate, an odd byte at the end), its bad units
+    are replacement characters, counted by ``decode`` as at ``where`` (the whole text was read
+    as UTF-8, NUL bytes between its letters); white space appended in ASCII (``echo >>``) is
+    dropped."""
     try:
         data = source.read_bytes()
     except OSError as exc:
         raise CorpusError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig"):
-        for bom, codec in _WIDE_CODECS:
-            if data.startswith(bom):
-                try:
-                    return data.decode(codec).encode("utf-8")
-                except UnicodeError:
-                    break
+    if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
+        return data
+    codecs_named = [codec for bom, codec in _WIDE_CODECS if data.startswith(bom)]
+    if codecs_named and len(data) % 2 and data[-1:] in (b"\n", b"\r", b" ", b"\t"):
+        data = data[:-1]    # white space appended in ASCII (echo >> file): no unit of the text
+    for codec in codecs_named:
+        try:
+            return data.decode(codec).encode("utf-8")
+        except UnicodeError as exc:
+            error = exc
+    if codecs_named and decode is not None and b"\0" in data[2:8192]:
+        # (text in UTF-16/32 has NUL bytes, in the units of ASCII letters; without any, the
+        # mark is likely a coincidence: "\xff\xfe" is "ÿþ" in Latin-1)
+        decode.replaced_wide(where, error.start, codecs_named[-1])
+        return data.decode(codecs_named[-1], errors="replace").encode("utf-8")
     return data
 
 
@@ -628,7 +640,7 @@ def read_csv(
     if delimiter is None:
         delimiter = "\t" if source.suffix.lower() == ".tsv" else ","
     decode = Decoder(encoding, advise=True)
-    raw_lines = _read_bytes(source, encoding).splitlines(keepends=True)
+    raw_lines = _read_bytes(source, encoding, decode).splitlines(keepends=True)
     # decode line by line so a bad byte is charged to the record that holds it
     lines, bad_lines = [], set()
     for number, raw in enumerate(raw_lines, start=1):
@@ -757,7 +769,7 @@ def read_jsonl(
     decode = Decoder(encoding, advise=True)
     rows: list[dict[str, Any]] = []
     where: list[str] = []
-    for number, raw in enumerate(_read_bytes(source, encoding).splitlines(), start=1):
+    for number, raw in enumerate(_read_bytes(source, encoding, decode).splitlines(), start=1):
         line = decode(raw, where=f"line {number}").lstrip("\ufeff").strip()
         if not line:
             continue
@@ -815,7 +827,7 @@ def read_json(
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
     decode = Decoder(encoding, advise=True)
-    text = decode(_read_bytes(source, encoding)).lstrip("\ufeff")
+    text = decode(_read_bytes(source, encoding, decode)).lstrip("\ufeff")
     try:
         records = json.loads(text)
     except json.JSONDecodeError as exc:

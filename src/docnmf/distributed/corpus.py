@@ -44,7 +44,7 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     tagged = pages = 0
     for name in relative:
         shown = readable_name(name)
-        data = _read_bytes(Path(root, name), encoding)
+        data = _read_bytes(Path(root, name), encoding, decode, shown)
         reason = not_text(data, name)   # as read_folder: named, not read as text
         if reason is not None:
             skipped.append(f"{shown} {reason}")
