@@ -552,8 +552,14 @@ def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = 
     return data
 
 
-def _csv_records(lines: list[str], delimiter: str, source: Path) -> list[tuple[int, int, list]]:
-    """(first line, last line, fields) of each record; malformed CSV is a :class:`CorpusError`.
+#: A first line naming the delimiter, as Excel writes and reads it ("sep=;").
+_EXCEL_SEP = re.compile(r"sep=(.)")
+
+
+def _csv_records(lines: list[str], delimiter: str, source: Path,
+                 skip: int = 0) -> list[tuple[int, int, list]]:
+    """(first line, last line, fields) of each record after the first ``skip`` lines; malformed
+    CSV is a :class:`CorpusError`.
 
     The reader is strict: a quoted field must be closed, and a closing quote
     must be followed by a delimiter or the end of the line, so that one stray
@@ -561,12 +567,12 @@ def _csv_records(lines: list[str], delimiter: str, source: Path) -> list[tuple[i
     """
     limit = csv.field_size_limit()
     csv.field_size_limit(MAX_FIELD)
-    reader = csv.reader(lines, delimiter=delimiter, strict=True)
-    out, last = [], 0
+    reader = csv.reader(lines[skip:], delimiter=delimiter, strict=True)
+    out, last = [], skip
     try:
         for record in reader:
-            out.append((last + 1, reader.line_num, record))
-            last = reader.line_num
+            out.append((last + 1, reader.line_num + skip, record))
+            last = reader.line_num + skip
     except csv.Error as exc:
         start = last + 1
         if "field larger than field limit" in str(exc):
@@ -610,7 +616,9 @@ def read_csv(
     label_separator : str, optional
         Split label values on this string (multi-label), e.g. ``";"``.
     delimiter : str, optional
-        Field delimiter; by default a tab for ``.tsv`` files and a comma otherwise.
+        Field delimiter; by default a tab for ``.tsv`` files and a comma otherwise, but the
+        one a first line ``sep=;`` names (as Excel writes it), and semicolons or tabs when the
+        header has them and no comma.
     encoding : str, default="utf-8"
         Text encoding; undecodable bytes become U+FFFD (one ``UnicodeWarning``).
 
@@ -637,6 +645,7 @@ def read_csv(
     source = Path(path)
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
+    given = delimiter
     if delimiter is None:
         delimiter = "\t" if source.suffix.lower() == ".tsv" else ","
     decode = Decoder(encoding, advise=True)
@@ -648,15 +657,28 @@ def read_csv(
         lines.append(decode(raw, where=f"line {number}"))
         if decode.n_replaced > before:
             bad_lines.add(number)
-    if lines and lines[0].startswith("\ufeff"):
-        lines[0] = lines[0][1:]
+    if lines:       # (a mark written twice, by two tools in turn, hid the first column's name)
+        lines[0] = lines[0].lstrip("\ufeff")
+    sep = _EXCEL_SEP.fullmatch(lines[0].rstrip("\r\n")) if lines else None
+    if sep:
+        delimiter = given or sep.group(1)
+        logger.info("%s: line 1, %r, names the delimiter, as Excel reads it", source,
+                    sep.group(0))
+    header = lines[1 if sep else 0] if len(lines) > bool(sep) else ""
+    if given is None and not sep and delimiter == "," and "," not in header:
+        # Excel writes CSV with semicolons where the decimal mark is a comma
+        for other, name in ((";", "semicolons"), ("\t", "tabs")):
+            if other in header:
+                delimiter = other
+                logger.info("%s: its header has no comma but %s: its fields are read as "
+                            "separated by %s", source, name, name)
+                break
     try:
-        records = _csv_records(lines, delimiter, source)
+        records = _csv_records(lines, delimiter, source, skip=1 if sep else 0)
     except CorpusError as exc:
         # a file of another delimiter fails as malformed CSV where a quoted text spans lines:
         # its header names the delimiter better than the quote that broke
-        header = lines[0].strip() if lines else ""
-        hint = _delimiter_hint([header]) if delimiter not in header else ""
+        hint = _delimiter_hint([header.strip()]) if delimiter not in header else ""
         if hint:
             raise CorpusError(f"{exc}{hint}") from None
         raise
