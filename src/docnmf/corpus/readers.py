@@ -609,7 +609,8 @@ def read_csv(
     label_column : str, optional
         Column holding the label; by default a column named ``"label"`` if
         there is one, else the documents are unlabelled. An empty value means
-        no label.
+        no label, and so do ``NA``, ``#N/A``, ``nan`` and the other values of
+        :data:`MISSING_LABELS`.
     id_column : str, optional
         Column holding the document id; by default ``"id"`` if present, else
         the 1-based record number as a string.
@@ -713,8 +714,13 @@ def read_csv(
         where.append(f"line {first}")
         n_bad += any(n in bad_lines for n in range(first, last + 1))
     decode.n_replaced = n_bad
+    missing: dict[str, int] = {}
+
     def split_label(value: Any) -> tuple[str, ...]:
         value = (value or "").strip()
+        if value in MISSING_LABELS:
+            missing[value] = missing.get(value, 0) + 1
+            return ()
         if not value:
             return ()
         if label_separator is None:
@@ -725,8 +731,19 @@ def read_csv(
         rows, columns, source, "csv", text_column=text_column, label_column=label_column,
         id_column=id_column, split_label=split_label, where=where,
     )
+    if missing:
+        logger.info("%d label%s of %s read as missing (%s), as spreadsheets and pandas write an "
+                    "empty cell", sum(missing.values()), "s" * (sum(missing.values()) != 1),
+                    source, ", ".join(map(repr, missing)))
     decode.warn("document", source)
     return corpus
+
+
+#: Label cells that mean no label: what spreadsheets and pandas write for an empty cell (pandas'
+#: default ``na_values``); "NA" and "#N/A" were classes of their own, scored as such.
+MISSING_LABELS = frozenset(["#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+                            "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a",
+                            "nan", "null"])
 
 
 def _json_label(value: Any) -> tuple[str, ...]:
