@@ -650,3 +650,10 @@ def test_a_spreadsheets_empty_label_cells_are_no_labels(tmp_path, caplog):
         c = read_csv(write(tmp_path / "l.csv", "id,text,label\n" + rows))
     assert c.labels == [("sport",), (), ("econ",), (), (), (), ("NAB",)]
     assert "3 labels of" in caplog.text and "read as missing ('NA', '#N/A', 'nan')" in caplog.text
+
+
+def test_a_text_files_byte_order_mark_is_not_its_text(tmp_path):
+    """Files saved by Notepad as UTF-8 begin with a mark, which began 132 snippets of a report."""
+    write(tmp_path / "a.txt", b"\xef\xbb\xbfThe comet is back.")
+    write(tmp_path / "b.txt", "Saved as UTF-16.".encode("utf-16"))    # its mark is its codec's
+    assert read_folder(tmp_path).texts == ["The comet is back.", "Saved as UTF-16."]

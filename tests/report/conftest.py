@@ -154,7 +154,8 @@ def artifact():
 #: the page's data early, open a comment in it, or run as script if it were not kept text.
 HOSTILE_IDS = ["web/<!-- saved page -->", "web/</script><script>alert(1)</script>",
                'web/"><img src=x onerror=alert(2)>', "web/<!--<script>"]
-HOSTILE_OPENING = "Saved from a web page <!-- comment --> </script> <b>bold</b> "
+#: (two tags at most: three of common elements are HTML, which the readers read as its text)
+HOSTILE_OPENING = "Saved from a web page <!-- comment --> </script> if a<b and c>d "
 #: A link as pasted from a browser, with no place to break: every cooking document starts with
 #: one, so that a cluster's representatives show it; and an id as long as a paragraph.
 LONG_LINK = ("https://example.org/recipes/2024/06/" + "_".join(["courgette_fritters_with_feta"] * 8)

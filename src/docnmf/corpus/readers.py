@@ -61,7 +61,7 @@ def _unmarked(text: str) -> tuple[str, str | None]:
     (``"nist"``), the text of HTML without markup, scripts or styles (``"page"``: a saved web
     page's menus' and scripts' words made the clusters; a fragment's tags, "div" and "href",
     and references, "amp" and "quot", were words), or ``text`` itself (None); its lines
-    ending in ``\n`` (:func:`unix_lines`).
+    ending in ``\n`` (:func:`unix_lines`), without a byte-order mark.
 
     Examples
     --------
@@ -70,7 +70,8 @@ def _unmarked(text: str) -> tuple[str, str | None]:
     >>> _unmarked("A <b>note</b>")
     ('A <b>note</b>', None)
     """
-    text = unix_lines(text)
+    # (a byte-order mark is no text: it began the snippets of the report's documents)
+    text = unix_lines(text).removeprefix("\ufeff")
     untagged = _untagged(text)
     if untagged is not None:
         return untagged, "nist"
