@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import time
 import warnings
+from collections.abc import Callable
 from numbers import Real
 from typing import Literal
 
@@ -29,6 +31,25 @@ from .nmf import NMFClustering
 __all__ = ["LCCFClustering"]
 
 logger = logging.getLogger(__name__)
+
+#: Seconds between two progress lines while the nearest neighbours are found (230 s went by
+#: without a word on 94,000 documents).
+PROGRESS_SECONDS = 10.0
+
+
+def _said_every(seconds: float) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` that logs how many documents' neighbours are found, at most
+    every ``seconds``."""
+    start = time.monotonic()
+    said = [start]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - said[0] >= seconds:
+            said[0] = now
+            logger.info("LCCF: nearest neighbours of %s of %s documents (%.0fs)", f"{done:,}",
+                        f"{total:,}", now - start)
+    return progress
 
 Weighting = Literal["none", "ncw"]
 LabelRule = Literal["auto", "kmeans", "skmeans", "argmax"]
@@ -300,7 +321,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         if self._precomputed():
             S = knn_kernel_graph(K.dense(), p)
         else:
-            S = knn_cosine_graph(X, p)
+            S = knn_cosine_graph(X, p, progress=_said_every(PROGRESS_SECONDS) if self.verbose
+                                 else None)
         self.graph_ = S
         return graph_laplacian(S)
 

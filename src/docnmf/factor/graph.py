@@ -15,6 +15,7 @@ neighbours are those it would have alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -94,14 +95,15 @@ def _blocked_top_p(similarity_block, n_rows: int, n_cols: int, p: int, block_siz
 SPARSE_BLOCK = 64
 
 
-def _sparse_top_p(A: sp.csr_matrix, B: sp.csr_matrix, p: int, exclude_self: bool) -> sp.csr_matrix:
+def _sparse_top_p(A: sp.csr_matrix, B: sp.csr_matrix, p: int, exclude_self: bool,
+                  progress: Callable[[int, int], None] | None = None) -> sp.csr_matrix:
     """:func:`_blocked_top_p` of the rows of ``A @ B.T``, both sparse, entry for entry.
 
     A compiled kernel (:func:`~docnmf.factor._kernels.top_p_blocks`) gathers each row of the
     product and keeps its ``p`` largest on the BLAS threads: no dense row is formed or
     scanned. The few rows with a tie for the ``p``-th place (duplicate documents) are made
     dense and chosen by partition, as the blocks choose them, so the graph does not depend on
-    which way it was built.
+    which way it was built. ``progress(rows done, rows)`` is called as the blocks end.
     """
     index = np.int64 if max(A.nnz, B.nnz, *A.shape, *B.shape) > np.iinfo(np.int32).max \
         else np.int32
@@ -112,9 +114,10 @@ def _sparse_top_p(A: sp.csr_matrix, B: sp.csr_matrix, p: int, exclude_self: bool
         m.indices = m.indices.astype(index, copy=False)
     n, n_cols = a.shape[0], bt.shape[1]
     blocks = [(start, min(start + SPARSE_BLOCK, n)) for start in range(0, n, SPARSE_BLOCK)]
+    told = None if progress is None else (lambda b, _: progress(blocks[b - 1][1], n))
     with thread_pool(blas_threads()) as pool:
         rows, cols, vals, tied = top_p_blocks(a, bt, min(p, n_cols), 0 if exclude_self else None,
-                                              blocks, pool)
+                                              blocks, pool, told)
     if tied.size:
         def dense_rows(start, stop):
             sim = (a[tied[start:stop]] @ bt).toarray()
@@ -139,7 +142,8 @@ def _symmetrize(G: sp.csr_matrix) -> sp.csr_matrix:
     return S
 
 
-def knn_cosine_graph(X, p: int = 5, *, block_size: int = DEFAULT_BLOCK) -> sp.csr_matrix:
+def knn_cosine_graph(X, p: int = 5, *, block_size: int = DEFAULT_BLOCK,
+                     progress: Callable[[int, int], None] | None = None) -> sp.csr_matrix:
     """Weight matrix ``S`` of the symmetric p-nearest-neighbour graph with cosine weights (eq. 8).
 
     ``S_js = cos(x_j, x_s)`` when ``x_j`` is among the ``p`` documents most
@@ -156,6 +160,9 @@ def knn_cosine_graph(X, p: int = 5, *, block_size: int = DEFAULT_BLOCK) -> sp.cs
     block_size : int
         Rows of similarities computed at once (dense ``X``; sparse rows need no
         dense block).
+    progress : callable, optional
+        ``progress(documents done, documents)``, called as the neighbours of sparse ``X``'s
+        rows are found (a few minutes for 100,000 documents).
 
     Returns
     -------
@@ -180,7 +187,7 @@ def knn_cosine_graph(X, p: int = 5, *, block_size: int = DEFAULT_BLOCK) -> sp.cs
     Xn = _unit_rows(sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X)
                     else np.asarray(X, dtype=np.float64))
     if sp.issparse(Xn):
-        return _symmetrize(_sparse_top_p(Xn, Xn, p, exclude_self=True))
+        return _symmetrize(_sparse_top_p(Xn, Xn, p, exclude_self=True, progress=progress))
     XnT = Xn.T
     n = Xn.shape[0]
 
