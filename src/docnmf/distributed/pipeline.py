@@ -9,9 +9,9 @@ holds one partition's assignments at a time. The folder is published whole
 (:class:`docnmf.io.OutputFolder`, as the in-memory run's).
 
 Documents left with no term after preprocessing are in no cluster (label -1,
-``unassigned.csv``), as in memory; the fit keeps their empty rows (they add
-nothing to the products), where the in-memory run leaves them out, so with
-such documents the two starts differ by the mean NNDSVDA fills zeros with.
+``unassigned.csv``) and, as in memory, left out of the fit: their empty rows changed its
+start (the mean NNDSVDA fills zeros with, the random draws of the SVD), and with five of
+them in 20 Newsgroups the clusters (accuracy 0.44 against 0.40 in memory).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import dask
+import dask.array as da
 import dask.bag
 import numpy as np
 from distributed import Client, as_completed
@@ -80,6 +81,7 @@ class PartitionedRun:
     unassigned: list[str] = field(default_factory=list)  # ids of documents in no cluster
     coherence: np.ndarray | None = None                  # NPMI of each cluster's keywords
     diagnostics: dict[str, Any] = field(default_factory=dict)   # as the in-memory run's
+    memberships: list = field(default_factory=list)     # delayed: each partition's memberships
 
 
 def _texts(part: Corpus) -> list[str]:
@@ -164,10 +166,27 @@ def _with_terms(X_p) -> int:
     return int(np.count_nonzero(np.diff(X_p.indptr)))
 
 
-def _assigned(labels: np.ndarray, X_p) -> np.ndarray:
-    """A block's labels, -1 for documents without a stored term (the in-memory run leaves
-    them out of every cluster: nothing places them)."""
-    return np.where(np.diff(X_p.indptr) == 0, -1, labels)
+def _with_terms_only(X_p):
+    """A block's rows that hold a stored term: the documents the fit sees, as in memory."""
+    return X_p[np.flatnonzero(np.diff(X_p.indptr))]
+
+
+def _assigned(labels: np.ndarray | None, X_p) -> np.ndarray:
+    """A block's labels from those of its documents with terms (None: it has none), -1 for the
+    others (the in-memory run leaves them out of every cluster: nothing places them)."""
+    out = np.full(X_p.shape[0], -1, dtype=np.intp)
+    if labels is not None:
+        out[np.diff(X_p.indptr) > 0] = labels
+    return out
+
+
+def _memberships(memberships: np.ndarray | None, labels: np.ndarray, k: int) -> np.ndarray:
+    """A block's memberships from those of its documents with terms (those with a cluster in
+    its ``labels``, from :func:`_assigned`), 0 for the others."""
+    out = np.zeros((len(labels), k))
+    if memberships is not None:
+        out[labels >= 0] = memberships
+    return out
 
 
 def _strength(labels: np.ndarray, memberships: np.ndarray) -> np.ndarray:
@@ -304,25 +323,34 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                 timings["vectorize_s"])
     _warn_small_partitions(vectorizer.n_docs_, X.numblocks[0], client)
     # as in memory: documents without a term are left out, and the rest must fill k clusters
-    active = sum(gather(client, client.compute([dask.delayed(_with_terms)(x)
+    with_terms = gather(client, client.compute([dask.delayed(_with_terms)(x)
                                                 for x in X.to_delayed().ravel()]),
-                        "counting the documents with terms"))
+                        "counting the documents with terms")
+    active = sum(with_terms)
     if active < n_clusters:
         raise CorpusError(f"only {active} of the {int(X.shape[0])} documents have index terms "
                           f"left after preprocessing; {n_clusters} clusters need at least as "
                           "many")
     params = {**DASK_METHODS[method], **(estimator_params or {})}
     model = DaskNMFClustering(n_clusters, random_state=random_state, client=client, **params)
+    blocks = X.to_delayed().ravel()
+    fitted = X if active == X.shape[0] else da.concatenate([
+        da.from_delayed(dask.delayed(_with_terms_only)(x), shape=(n, X.shape[1]),
+                        dtype=X.dtype, meta=X._meta)
+        for x, n in zip(blocks, with_terms) if n])
     for attempt in range(model.retries + 1):
         t0 = time.perf_counter()
-        model.fit(X)
+        model.fit(fitted)
         timings["fit_s"] = time.perf_counter() - t0
-        # futures, so the labels outlive X (released after this function)
-        labels = client.compute([dask.delayed(_assigned)(lab, x) for lab, x
-                                 in zip(model.labels_.to_delayed().ravel(),
-                                        X.to_delayed().ravel())])
-        memberships = model.memberships_.to_delayed().ravel()
-        blocks = X.to_delayed().ravel()
+        # each block's results for its documents with terms, those of a block without any
+        # None; the labels as futures, so that they outlive X (released after this function)
+        found = iter(zip(model.labels_.to_delayed().ravel(),
+                         model.memberships_.to_delayed().ravel()))
+        fits = [next(found) if n else (None, None) for n in with_terms]
+        labels = client.compute([dask.delayed(_assigned)(lab, x)
+                                 for (lab, _), x in zip(fits, blocks)])
+        memberships = [dask.delayed(_memberships)(mem, lab, n_clusters)
+                       for (_, mem), lab in zip(fits, labels)]
         try:
             # the clusters' centres, for the representatives' tie-break (as in memory)
             sums = client.compute([dask.delayed(cluster_sums)(x, lab, n_clusters)
@@ -389,7 +417,7 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     return PartitionedRun(corpus, method, n_clusters, model, vectorizer, meta, names,
                           model.top_keywords(names, n_keywords), sizes, representatives,
                           metrics, run_params, client, timings, labels, unassigned, coherence,
-                          report)
+                          report, memberships)
 
 
 def _record(run: PartitionedRun) -> dict[str, Any]:
@@ -427,9 +455,8 @@ def write_partitioned_run(run: PartitionedRun, outdir: str | os.PathLike) -> lis
     labelled = run.metrics is not None
     header = ["id", "cluster", "membership"] + (["label"] if labelled else [])
     client = run.client
-    memberships = run.model.memberships_.to_delayed().ravel()
     futures = client.compute([dask.delayed(_rows)(lab, mem, m) for lab, mem, m
-                              in zip(run.labels, memberships, run.meta)])
+                              in zip(run.labels, run.memberships, run.meta)])
     index = {f.key: p for p, f in enumerate(futures)}
     parts = outdir / "assignments"
     for future in as_completed(futures):
