@@ -502,7 +502,8 @@ def format_partitioned_summary(run: PartitionedRun, n_keywords: int = 8) -> str:
     """The in-memory run's plain-text table, from the per-partition summaries."""
     title = (f"{run.method} on {run.corpus.name}: {run.params['n_docs']} documents, "
              f"{run.params['n_terms']} terms, k={run.n_clusters}, {run.params['partitions']} "
-             f"partitions on {run.params['workers']} workers ({run.timings['fit_s']:.2f}s)")
+             f"partition{'s' * (run.params['partitions'] != 1)} on {run.params['workers']} "
+             f"worker{'s' * (run.params['workers'] != 1)} ({run.timings['fit_s']:.2f}s)")
     unassigned = (len(run.unassigned), EMPTY_REASON) if run.unassigned else None
     return cluster_table(title, run.sizes, run.keywords, run.representatives, run.metrics,
                          n_keywords, unassigned=unassigned)
