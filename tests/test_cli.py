@@ -630,3 +630,28 @@ def test_an_unknown_option_is_told_by_the_parser_it_was_given_to(capsys):
         assert exc.value.code == 2
         assert capsys.readouterr().err == (f"{prog}: error: unrecognized arguments: --bogus\n"
                                            f"(see '{prog} --help')\n")
+
+
+def test_paths_from_other_systems_and_quoted_tildes(tmp_path, capsys, monkeypatch):
+    """'~/docs' quoted made no path ('no such file') and '-o ~/out' a folder named '~' in the
+    current one; a Windows path was met by the list of 36 dataset names; Excel's tab-separated
+    text, a .txt file, was one document ('-k 4 is more than the 1 document') without a word."""
+    home = tmp_path / "home"
+    (home / "docs").mkdir(parents=True)
+    for i, text in enumerate(["the comet and the orbit", "the comet and the star",
+                              "fry the onion in oil", "fry the garlic in oil"]):
+        (home / "docs" / f"{i}.txt").write_text(text)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["cluster", "~/docs", "-k", "2", "--min-df", "1", "--method", "nmf",
+                        "-o", "~/out"], capsys)
+    assert code == 0, err
+    assert (home / "out" / "assignments.csv").exists() and not (tmp_path / "~").exists()
+    code, _, err = run(["cluster", "C:\\Users\\x\\docs", "-k", "2"], capsys)
+    assert code == 2 and "no such file or folder: C:\\Users\\x\\docs (a Windows path: here " \
+                         "folders are separated by '/')" in err and "datasets:" not in err
+    (tmp_path / "sheet.txt").write_text("id\ttext\tlabel\n1\tthe comet\tsky\n2\tthe oven\tfood\n")
+    code, _, err = run(["cluster", str(tmp_path / "sheet.txt"), "-k", "2"], capsys)
+    assert code == 2 and "sheet.txt looks like a table (3 lines of 3 tab-separated fields, the " \
+                         "first 'id\\ttext\\tlabel') but is read as one document" in err
+    assert "name it .tsv" in err

@@ -75,10 +75,11 @@ def _pattern(text: str) -> str:
 
 def _folder(text: str) -> Path:
     """An output folder's path (Path("") is ".": -o "" was told it would replace the folder
-    the run started in)."""
+    the run started in); a ``~`` the shell left (quoted) is the home folder, as it would have
+    made it ('~/out' made a folder named '~' in the current one)."""
     if not text.strip():
         raise argparse.ArgumentTypeError(f"expected a folder's name, got {text!r}")
-    return Path(text)
+    return Path(text).expanduser()
 
 
 def _seed(text: str) -> int:
@@ -593,8 +594,23 @@ def _load_input(args):
             logger.warning("%r ends in %r, not %s: it is read as one text document, not as a "
                            "table (rename it without the trailing characters)", str(path),
                            path.name[len(bare) - len(Path(bare).suffix):], Path(bare).suffix)
-        return read_text_file(path, encoding=args.encoding)
+        corpus = read_text_file(path, encoding=args.encoding)
+        _warn_tab_table(path, corpus.texts[0])
+        return corpus
     return read_corpus(args.input, **_reader_options(args))
+
+
+def _warn_tab_table(path: Path, text: str) -> None:
+    """Warn when one text file read as one document looks like a table of tab-separated fields
+    (Excel's "Unicode Text" and "Text (Tab delimited)" are .txt files): -k then exceeded its one
+    document, and summarize summarized the table."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    tabs = {line.count("\t") for line in lines}
+    if len(lines) >= 3 and len(tabs) == 1 and min(tabs) >= 1:
+        logger.warning("%s looks like a table (%d lines of %d tab-separated fields, the first %r) "
+                       "but is read as one document, as a %s file is: to read its rows as "
+                       "documents, name it .tsv", path, len(lines), min(tabs) + 1,
+                       lines[0][:60], path.suffix or "suffixless")
 
 
 def _reader_options(args) -> dict:
@@ -2179,6 +2195,10 @@ def _main(argv: Sequence[str] | None) -> int:
         owner = parser if any(a in given[:before] for a in extra) else parser.subcommand(
             args.command)
         owner.error(f"unrecognized arguments: {' '.join(extra)}")
+    for name in ("input", "model"):     # a '~' the shell left (quoted), as _folder reads -o
+        value = getattr(args, name, None)
+        if isinstance(value, (str, Path)) and str(value).startswith("~"):
+            setattr(args, name, type(value)(os.path.expanduser(value)))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("docnmf: %(message)s"))
     root = logging.getLogger("docnmf")

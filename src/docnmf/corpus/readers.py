@@ -945,7 +945,18 @@ def read_table_folder(path: str | os.PathLike, **options: Any) -> Corpus:
 
 
 def _looks_like_path(source: str) -> bool:
-    return "/" in source or os.sep in source or bool(Path(source).suffix)
+    return "/" in source or os.sep in source or "\\" in source or bool(Path(source).suffix)
+
+
+def _path_hint(source: str) -> str:
+    """What may be wrong with a path that names nothing: Windows' separators, a ``~`` the shell
+    did not expand (quoted)."""
+    if "\\" in source and os.sep != "\\":
+        return " (a Windows path: here folders are separated by '/')"
+    if source.startswith("~"):
+        return (f" (the shell did not expand '~', which it does when unquoted: "
+                f"{os.path.expanduser(source)}?)")
+    return ""
 
 
 def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
@@ -1007,7 +1018,7 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
         raise CorpusError(f"{source} is neither a file nor a folder (a pipe, socket or device); "
                           "docnmf reads files and folders: save the stream to a file first")
     if isinstance(source, os.PathLike) or _looks_like_path(str(source)):
-        raise CorpusError(f"no such file or folder: {source}")
+        raise CorpusError(f"no such file or folder: {source}{_path_hint(str(source))}")
     if str(source) == DEMO:
         from .demo import load_demo
 
