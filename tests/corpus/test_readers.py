@@ -603,6 +603,8 @@ def test_files_that_are_no_text_though_without_a_nul_byte_are_skipped_and_named(
         "food/sheet.xlsx (a ZIP archive, or an Office file (.xlsx, .docx) that is one: unzip it, "
         "or save the sheet as CSV UTF-8)", "space/Icon\r (a macOS folder icon)",
         "space/desktop.ini (Windows' folder settings)"]
+    with pytest.warns(UserWarning, match=r"skipped: Icon\\x0d \(a macOS folder icon\)"):
+        read_folder(root / "space")
     with pytest.raises(CorpusError, match=r"sheet.xlsx is no text but a ZIP archive, or an "
                                           r"Office file \(.xlsx, .docx\) that is one: unzip it"):
         read_text_file(root / "food" / "sheet.xlsx")

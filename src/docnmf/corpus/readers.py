@@ -200,15 +200,20 @@ def _files_under(root: Path, pattern: str | None,
     return sorted(found, key=lambda p: p.relative_to(root).as_posix()), skipped
 
 
+#: Control characters as escapes, in a message naming files.
+_CONTROL_ESCAPES = {c: f"\\x{c:02x}" for c in range(32)}
+
+
 def warn_skipped(root: Path, skipped: Sequence[str], kept_in: str, stacklevel: int = 2) -> None:
     """One warning naming the first three entries of ``root`` skipped, and where all of them
     are kept (``kept_in``)."""
     if not skipped:
         return
     more = f"; and {len(skipped) - 3} more (all in {kept_in})" if len(skipped) > 3 else ""
+    # (control characters shown as escapes: macOS's "Icon\r" sent the line's start back over it)
+    shown = "; ".join(skipped[:3]).translate(_CONTROL_ESCAPES)
     warnings.warn(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} of {root} "
-                  f"skipped: {'; '.join(skipped[:3])}{more}", UserWarning,
-                  stacklevel=stacklevel + 1)
+                  f"skipped: {shown}{more}", UserWarning, stacklevel=stacklevel + 1)
 
 
 def warn_folder_mix(root: Path, names: Sequence[str], stacklevel: int = 2) -> None:
