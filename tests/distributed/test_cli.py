@@ -94,6 +94,12 @@ def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
                  "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "no Dask scheduler answered at tcp://127.0.0.1:9 within 10 s" in \
         capsys.readouterr().err
+    # a table of no records: the in-memory run's words, not "empty after preprocessing"
+    (tmp_path / "none").mkdir()
+    (tmp_path / "none" / "a.jsonl").write_text("")
+    for where in ([], ["--dask-workers", "1"]):
+        assert main(["cluster", str(tmp_path / "none"), "-k", "2", *where]) == 2
+        assert "error: the corpus has no documents" in capsys.readouterr().err
 
 
 def _serve(handle):

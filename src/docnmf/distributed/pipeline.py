@@ -311,6 +311,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     note_tagged(Path(corpus.source), sum(n[2] for n in notes), sum(n[3] for n in notes),
                 sum(n[4] for n in notes))
     corpus.skipped = sorted(set(corpus.skipped) | set(binary))     # once, if run again
+    if not sum(n[3] for n in notes):     # as in memory (not "empty after preprocessing")
+        raise CorpusError("the corpus has no documents")
     _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
