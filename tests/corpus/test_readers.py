@@ -588,13 +588,14 @@ def test_files_that_are_no_text_though_without_a_nul_byte_are_skipped_and_named(
     write(root / "space" / "desktop.ini", b"\xff\xfe" + "\r\n[.ShellClassInfo]\r\nIconResource="
           "C:\\Windows\\System32\\imageres.dll,-3\r\n".encode("utf-16-le"))
     write(root / "space" / "Icon\r", b"")
+    write(root / "space" / "Thumbs.db", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")  # named, not "Office"
     write(root / "food" / "memo.rtf", "{\\rtf1\\ansi\\ansicpg1252{\\fonttbl\\f0\\fswiss Helvetica;}"
           "\\f0\\fs24 Bake the bread.}")
     write(root / "food" / "paper.pdf", "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\n"
           "endobj\n")
     write(root / "food" / "sheet.xlsx", b"PK\x03\x04\x14\x00\x06\x00")
     write(root / "food" / "b.txt", "the oven baked the bread")
-    with pytest.warns(UserWarning, match=r"5 entries of .* skipped: food/memo.rtf \(rich text "
+    with pytest.warns(UserWarning, match=r"6 entries of .* skipped: food/memo.rtf \(rich text "
                                          r"\(RTF\): save it as plain text\); food/paper.pdf \(a "
                                          r"PDF: extract its text first"):
         corpus = read_folder(root)
@@ -602,8 +603,8 @@ def test_files_that_are_no_text_though_without_a_nul_byte_are_skipped_and_named(
     assert corpus.metadata["skipped"][2:] == [
         "food/sheet.xlsx (a ZIP archive, or an Office file (.xlsx, .docx) that is one: unzip it, "
         "or save the sheet as CSV UTF-8)", "space/Icon\r (a macOS folder icon)",
-        "space/desktop.ini (Windows' folder settings)"]
-    with pytest.warns(UserWarning, match=r"skipped: Icon\\x0d \(a macOS folder icon\)"):
+        "space/Thumbs.db (Windows' thumbnail cache)", "space/desktop.ini (Windows' folder settings)"]
+    with pytest.warns(UserWarning, match=r"skipped: Icon\\x0d \(a macOS folder icon\); Thumbs"):
         read_folder(root / "space")
     with pytest.raises(CorpusError, match=r"sheet.xlsx is no text but a ZIP archive, or an "
                                           r"Office file \(.xlsx, .docx\) that is one: unzip it"):

@@ -124,13 +124,14 @@ _FORMATS = ((b"%PDF-", "a PDF: extract its text first, e.g. with pdftotext"),
                                  "UTF-8"))
 #: Files desktop systems write into folders, by name: Windows' folder settings (UTF-16 text,
 #: hidden in Explorer; "shellclassinfo, iconresource" became a cluster) and macOS's folder icon.
-_SYSTEM_FILES = {"desktop.ini": "Windows' folder settings", "icon\r": "a macOS folder icon"}
+_SYSTEM_FILES = {"desktop.ini": "Windows' folder settings", "thumbs.db": "Windows' thumbnail cache",
+                 "icon\r": "a macOS folder icon"}
 
 
 def not_text(data: bytes, name: str = "") -> str | None:
     """Why a file of ``data`` named ``name`` is no text to read, in parentheses, or None: a
-    format known by its first bytes, a NUL byte in the first 8 KiB (as git tells binary files;
-    UTF-16/32 with a byte-order mark aside), a file desktop systems write.
+    file desktop systems write, a format known by its first bytes, a NUL byte in the first
+    8 KiB (as git tells binary files; UTF-16/32 with a byte-order mark aside).
 
     Examples
     --------
@@ -141,13 +142,15 @@ def not_text(data: bytes, name: str = "") -> str | None:
     >>> not_text(b"Stars and planets", "note.txt") is None
     True
     """
+    system = _SYSTEM_FILES.get(os.path.basename(name).lower())
+    if system is not None:
+        return f"({system})"
     for start, kind in _FORMATS:
         if data.startswith(start):
             return f"({kind})"
     if b"\0" in data[:8192] and not data.startswith(_WIDE_BOMS):
         return BINARY_REASON
-    system = _SYSTEM_FILES.get(os.path.basename(name).lower())
-    return None if system is None else f"({system})"
+    return None
 
 
 def _files_under(root: Path, pattern: str | None,
