@@ -139,14 +139,19 @@ def test_html_fragments_and_character_references_are_read_as_their_text(tmp_path
         # Reuters-21578 marks companies so, never closed; two tags are a few words' emphasis
         "c,<I P Sharp Associates Ltd> and <Strong Point Inc> bought <B and R Inc>\n"
         "d,Stars <b>and</b> planets\n"
-        "e,if a<b and c>d then a < b\n"))
+        "e,if a<b and c>d then a < b\n"
+        # prose naming tags (a <script> named hid the rest), and a name with no escaping shown
+        "f,The <p> tag opens a paragraph and </p> ends it; <br> breaks a line; <script> runs "
+        "code. p &and; q\n"))
     with caplog.at_level("INFO", logger="docnmf"):
         texts = read_csv(table, id_column="id", text_column="body").texts
     assert texts[0].split() == ["Rates", "rose.", "Bonds", "fell", "."]
     assert texts[1] == "Tom & Jerry's \"show\" \u2014 at AT&T; &madeup; stays"
     assert texts[2:] == ["<I P Sharp Associates Ltd> and <Strong Point Inc> bought <B and R Inc>",
-                         "Stars <b>and</b> planets", "if a<b and c>d then a < b"]
-    assert "2 of the 5 'body' fields of" in caplog.text
+                         "Stars <b>and</b> planets", "if a<b and c>d then a < b",
+                         "The <p> tag opens a paragraph and </p> ends it; <br> breaks a line; "
+                         "<script> runs code. p &and; q"]
+    assert "2 of the 6 'body' fields of" in caplog.text
     # a page saved without its head, as a file
     write(tmp_path / "f" / "page.htm", '<meta charset="utf-8"><title>Oil</title><p>Crude fell.</p>')
     assert read_folder(tmp_path / "f").texts[0].split() == ["Oil", "Crude", "fell."]
@@ -424,6 +429,9 @@ def test_excel_csv_of_semicolons_or_with_a_sep_line_is_read(tmp_path, caplog):
     assert sep.texts == ["one, two", "x;y"]
     with pytest.raises(CorpusError, match=r"sep2.csv, line 3: 1 field where the header has 2"):
         read_csv(write(tmp_path / "sep2.csv", "sep=;\nid;text\nlonely\n"))   # line numbers kept
+    # one column whose name holds a semicolon: its rows agree with commas, and are read so
+    one = write(tmp_path / "one.csv", 'review (pros; cons)\n"Good, fast"\n"Slow; bad"\n')
+    assert read_csv(one, text_column="review (pros; cons)").texts == ["Good, fast", "Slow; bad"]
     twice = write(tmp_path / "bom.csv", b"\xef\xbb\xbf\xef\xbb\xbfid,text\nq,hello\n")
     assert read_csv(twice).ids == ["q"]
 

@@ -50,38 +50,45 @@ _PAGE_START = ("<!doctype html", "<html", "<head", "<body")
 
 #: Tags of HTML elements that mark a text as HTML where it does not start as a page does (a
 #: field of a content system's export, "<p>Rates rose.</p><p>...</p>", a page saved without its
-#: head): three of them, one a closing tag. Reuters-21578 marks company names with angle
-#: brackets ("<I P Sharp Associates Ltd>"), never closed; no document of the text corpora
-#: docnmf reproduces (Reuters-21578, 20 Newsgroups, DUC 2004, Classic4) has three such tags.
+#: head): it starts with one, holds three, one a closing tag, and few other "<" (prose that
+#: names tags, "the <p> tag ... </p> ... <br>", was cut at a <script> it named; source code,
+#: "i<n", took HTMLParser minutes). Reuters-21578 marks company names with angle brackets
+#: ("<I P Sharp Associates Ltd>"), never closed; no document of the text corpora docnmf
+#: reproduces (Reuters-21578, 20 Newsgroups, DUC 2004, Classic4) has three such tags.
 _FRAGMENT_TAG = re.compile(
     r"<(/?)(?:a|b|blockquote|br|div|em|h[1-6]|i|img|li|meta|ol|p|script|span|strong|style|"
     r"table|td|th|title|tr|u|ul)(?=[\s/>])[^<>]*>", re.IGNORECASE)
 #: A character reference: "&amp;", "&#39;", "&#x2014;"; names are those of HTML5.
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: The references that show a text was escaped; without one, a name ("&not;", "&in;") is text.
+_ESCAPED = re.compile(r"&(?:amp|lt|gt|quot|apos|nbsp|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
 
-def _is_fragment(text: str) -> bool:
+def _is_fragment(text: str, start: int = 0) -> bool:
+    """Whether ``text``, from ``start``, is a fragment of HTML (see ``_FRAGMENT_TAG``)."""
+    if not _FRAGMENT_TAG.match(text, start):
+        return False
     tags = closing = 0
-    for tag in _FRAGMENT_TAG.finditer(text):
+    for tag in _FRAGMENT_TAG.finditer(text, start):
         tags += 1
         closing += bool(tag.group(1))
-        if tags >= 3 and closing:
-            return True
-    return False
+    return tags >= 3 and closing > 0 and text.count("<", start) <= 2 * tags
 
 
 def unescaped(text: str) -> str | None:
     """``text`` with its HTML character references (``&amp;``, ``&#39;``: a web form's or a
-    feed's text, escaped) as the characters they stand for; None when it has none.
+    feed's text, escaped) as the characters they stand for; None when it has none, or none of
+    those escaping shows (``&amp;``, ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;``, ``&nbsp;``, a
+    number).
 
     Examples
     --------
     >>> print(unescaped("Tom &amp; Jerry&#39;s &quot;show&quot; at AT&T;"))
     Tom & Jerry's "show" at AT&T;
-    >>> unescaped("AT&T; R&D") is None
-    True
+    >>> unescaped("AT&T; R&D") is None, unescaped("p &and; q, &not; r") is None
+    (True, True)
     """
-    if "&" not in text:
+    if "&" not in text or not _ESCAPED.search(text):
         return None
     found = False
 
@@ -135,8 +142,9 @@ def page_text(text: str) -> str | None:
     """The text of HTML, without markup, scripts or styles, its blocks (paragraphs, list items,
     cells, headings) apart as paragraphs; None when ``text`` is none. HTML is a saved web
     page (it starts with ``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` after any
-    byte-order mark, white space, XML declaration and comments) or a fragment of one (three
-    tags of common elements, ``<p>``, ``<div>``, ``<br>``..., one of them a closing tag).
+    byte-order mark, white space, XML declaration and comments) or a fragment of one (it
+    starts with a tag of a common element, ``<p>``, ``<div>``, ``<br>``..., holds three, one of
+    them closing, and not many more "<" besides).
 
     Examples
     --------
@@ -147,10 +155,12 @@ def page_text(text: str) -> str | None:
     '\\n\\nRates rose.\\n\\n\\n\\nBonds fell .\\n\\n'
     >>> page_text("Stars <b>and</b> planets") is None
     True
+    >>> page_text("The <p> tag opens a paragraph, </p> closes it; <br> breaks a line.") is None
+    True
     """
     start = _PAGE_PREAMBLE.match(text[:4096]).end()
-    if not text[start:start + 15].lower().startswith(_PAGE_START) and not (
-            "<" in text and _is_fragment(text)):
+    if not text[start:start + 15].lower().startswith(_PAGE_START) \
+            and not _is_fragment(text, start):
         return None
     parser = _HTMLText()
     parser.feed(text)

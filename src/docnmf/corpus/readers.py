@@ -561,6 +561,20 @@ def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = 
     return data
 
 
+def _fields_agree(lines: list[str], delimiter: str, source: Path) -> bool:
+    """Whether ``lines`` read as CSV with ``delimiter`` give every record (blank ones and
+    trailing empty fields aside) as many fields as the header."""
+    try:
+        records = _csv_records(lines, delimiter, source)
+    except CorpusError:
+        return False
+    if not records:
+        return True
+    width = len(records[0][2])
+    return all(len(r) == width or (len(r) > width and not any(f.strip() for f in r[width:]))
+               for _, _, r in records[1:] if any(f.strip() for f in r))
+
+
 #: A first line naming the delimiter, as Excel writes and reads it ("sep=;").
 _EXCEL_SEP = re.compile(r"sep=(.)")
 
@@ -675,10 +689,12 @@ def read_csv(
         logger.info("%s: line 1, %r, names the delimiter, as Excel reads it", source,
                     sep.group(0))
     header = lines[1 if sep else 0] if len(lines) > bool(sep) else ""
-    if given is None and not sep and delimiter == "," and "," not in header:
-        # Excel writes CSV with semicolons where the decimal mark is a comma
+    if given is None and not sep and delimiter == "," and "," not in header \
+            and not _fields_agree(lines, ",", source):
+        # Excel writes CSV with semicolons where the decimal mark is a comma; a file of one
+        # column whose name holds one ("pros; cons") reads as one with commas
         for other, name in ((";", "semicolons"), ("\t", "tabs")):
-            if other in header:
+            if other in header and _fields_agree(lines, other, source):
                 delimiter = other
                 logger.info("%s: its header has no comma but %s: its fields are read as "
                             "separated by %s", source, name, name)
