@@ -668,3 +668,24 @@ def test_a_text_files_byte_order_mark_is_not_its_text(tmp_path):
     write(tmp_path / "a.txt", b"\xef\xbb\xbfThe comet is back.")
     write(tmp_path / "b.txt", "Saved as UTF-16.".encode("utf-16"))    # its mark is its codec's
     assert read_folder(tmp_path).texts == ["The comet is back.", "Saved as UTF-16."]
+
+
+def test_a_byte_order_mark_says_the_encoding_whatever_else_is_named(tmp_path):
+    """With encoding="cp1252" (as the warning advises for the folder's other files), Notepad's
+    "Unicode" (UTF-16) files were read as cp1252, NUL bytes between the letters, and a UTF-8
+    file with its mark as mojibake; a UTF-16 table named as such was split into lines inside
+    its units; a UTF-16 table's bad unit was replaced without a word."""
+    write(tmp_path / "d" / "windows.txt", "The café opened".encode("cp1252"))
+    write(tmp_path / "d" / "notepad.txt", "The café closed".encode("utf-16"))
+    write(tmp_path / "d" / "marked.txt", "\ufeffThe café moved".encode("utf-8"))
+    assert read_folder(tmp_path / "d", encoding="cp1252").texts == [
+        "The café moved", "The café closed", "The café opened"]
+    table = write(tmp_path / "t.csv", "id,text\na,one café\nb,two\n".encode("utf-16-le"))
+    assert read_csv(table, encoding="utf-16-le").texts == ["one café", "two"]
+    units = "id,text\na,one\nb,two\n".encode("utf-16-le")
+    bad = write(tmp_path / "bad.csv", b"\xff\xfe" + units[:-6] + b"\x00\xd8" + units[-6:])
+    with pytest.warns(UnicodeWarning, match="not valid in the encoding a byte-order mark named"):
+        assert read_csv(bad).texts[0] == "one"
+    with pytest.warns(UnicodeWarning) as said:      # no advice to name what was named
+        read_folder(write(tmp_path / "w" / "x.txt", b"caf\x81").parent, encoding="cp1252")
+    assert "--encoding" not in str(said[0].message)

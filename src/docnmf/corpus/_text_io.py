@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import warnings
 from pathlib import Path
@@ -26,16 +27,18 @@ class Decoder:
         self.n_replaced = 0
         self.first: str | None = None
         self.wide = 0               # of them, in UTF-16 or UTF-32 by their byte-order mark
+        self.file_encoding: str | None = None   # the file's own, where a mark says (readers)
 
     def __call__(self, data: bytes, where: str | None = None) -> str:
         """``data`` decoded; ``where`` names it ("line 12") in the warning if it is the first bad one."""
+        encoding = self.file_encoding or self.encoding
         try:
-            return data.decode(self.encoding)
+            return data.decode(encoding)
         except UnicodeDecodeError as exc:
             self.n_replaced += 1
             if self.first is None and where is not None:
                 self.first = f"{where}, byte {exc.start + 1}"
-            return data.decode(self.encoding, errors="replace")
+            return data.decode(encoding, errors="replace")
 
     def replaced_wide(self, where: str | None, start: int, codec: str) -> None:
         """Count a text in ``codec`` (UTF-16/32, by its byte-order mark) that was not valid
@@ -61,7 +64,8 @@ class Decoder:
             first = f" (the first at {self.first})" if self.first else ""
             advice = ("; if they are in another encoding, name it with --encoding (encoding= in "
                       "Python): cp1252 for text saved on Windows in Western Europe, for one"
-                      if self.advise and self.wide < n else "")
+                      if self.advise and self.wide < n
+                      and codecs.lookup(self.encoding).name == "utf-8" else "")
             wide = (f" ({self.wide} of them not valid in the encoding a byte-order mark named, "
                     "UTF-16 or UTF-32)" if self.wide and self.wide < n else "")
             encoding = ("in the encoding a byte-order mark named (UTF-16 or UTF-32)"

@@ -118,10 +118,10 @@ BINARY_REASON = "(binary: a NUL byte in its first 8 KiB)"
 #: endobj, pages"; "fonttbl, colortbl, pard").
 _FORMATS = ((b"%PDF-", "a PDF: extract its text first, e.g. with pdftotext"),
             (b"{\\rtf", "rich text (RTF): save it as plain text"),
-            (b"PK\x03\x04", "a ZIP archive, or an Office file (.xlsx, .docx) that is one: unzip "
-                            "it, or save the sheet as CSV UTF-8"),
-            (b"\xd0\xcf\x11\xe0", "an Office file (.doc, .xls): save it as plain text or CSV "
-                                 "UTF-8"))
+            (b"PK\x03\x04", ("a ZIP archive, or an Office file (.xlsx, .docx) that is one: "
+                             "unzip it, or save the sheet as CSV UTF-8")),
+            (b"\xd0\xcf\x11\xe0", ("an Office file (.doc, .xls): save it as plain text or CSV "
+                                  "UTF-8")))
 #: Files desktop systems write into folders, by name: Windows' folder settings (UTF-16 text,
 #: hidden in Explorer; "shellclassinfo, iconresource" became a cluster) and macOS's folder icon.
 _SYSTEM_FILES = {"desktop.ini": "Windows' folder settings", "thumbs.db": "Windows' thumbnail cache",
@@ -533,32 +533,56 @@ _WIDE_CODECS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32")
 
 def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = None,
                 where: str | None = None) -> bytes:
-    """The bytes of ``source``; a UTF-16/32 file with a byte-order mark comes as UTF-8 when
-    ``encoding`` is UTF-8 (the mark says how the file is written; in Latin-1, ``ÿþ`` is text).
-    Where it is not valid UTF-16/32 (a lone surrogate, an odd byte at the end), its bad units
-    are replacement characters, counted by ``decode`` as at ``where`` (the whole text was read
-    as UTF-8, NUL bytes between its letters); white space appended in ASCII (``echo >>``) is
-    dropped."""
+    """The bytes of ``source``, and ``decode`` told the encoding to read them in.
+
+    A UTF-16/32 file with a byte-order mark, or any file when ``encoding`` is UTF-16/32 (read
+    line by line, a table of it had lines split inside its units), comes as UTF-8, as does
+    a file with UTF-8's mark whatever ``encoding`` says (``--encoding cp1252`` for a folder's
+    other files read Notepad's "Unicode" files as NUL bytes between letters). Where it is not
+    valid UTF-16/32 (a lone surrogate, an odd byte at the end), its bad units are replacement
+    characters, counted by ``decode`` as at ``where``; white space appended in ASCII (``echo
+    >>``) is dropped. A file not valid there with no NUL byte after the mark, where ``encoding``
+    does not say UTF-16/32, is left to the decoder ("ÿþ" is text in Latin-1).
+    """
     try:
         data = source.read_bytes()
     except OSError as exc:
         raise CorpusError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
-        return data
-    codecs_named = [codec for bom, codec in _WIDE_CODECS if data.startswith(bom)]
-    if codecs_named and len(data) % 2 and data[-1:] in (b"\n", b"\r", b" ", b"\t"):
+    name = codecs.lookup(encoding).name
+    declared_wide = name.startswith(("utf-16", "utf-32"))
+    named = [codec for bom, codec in _WIDE_CODECS if data.startswith(bom)]
+    if declared_wide and not named:
+        named = [encoding]
+    read_as = None
+    if named:
+        # (text in UTF-16/32 has NUL bytes, in the units of ASCII letters: without any, a mark
+        # not valid there is likely a coincidence)
+        wide = _wide_as_utf8(data, named, decode, where,
+                             lenient=declared_wide or b"\0" in data[2:8192])
+        if wide is not None:
+            data, read_as = wide, "utf-8"
+    elif name not in ("utf-8", "utf-8-sig") and data.startswith(b"\xef\xbb\xbf"):
+        read_as = "utf-8"
+    if decode is not None:
+        decode.file_encoding = read_as
+    return data
+
+
+def _wide_as_utf8(data: bytes, codecs_named: list[str], decode: Decoder | None,
+                  where: str | None, lenient: bool) -> bytes | None:
+    """``data`` in the first of ``codecs_named`` it is valid in, as UTF-8; else, ``lenient``,
+    in the last with replacement characters, counted by ``decode``; else None."""
+    if len(data) % 2 and data[-1:] in (b"\n", b"\r", b" ", b"\t"):
         data = data[:-1]    # white space appended in ASCII (echo >> file): no unit of the text
     for codec in codecs_named:
         try:
             return data.decode(codec).encode("utf-8")
         except UnicodeError as exc:
             error = exc
-    if codecs_named and decode is not None and b"\0" in data[2:8192]:
-        # (text in UTF-16/32 has NUL bytes, in the units of ASCII letters; without any, the
-        # mark is likely a coincidence: "\xff\xfe" is "ÿþ" in Latin-1)
-        decode.replaced_wide(where, error.start, codecs_named[-1])
-        return data.decode(codecs_named[-1], errors="replace").encode("utf-8")
-    return data
+    if not lenient or decode is None:
+        return None
+    decode.replaced_wide(where, error.start, codecs_named[-1])
+    return data.decode(codecs_named[-1], errors="replace").encode("utf-8")
 
 
 def _fields_agree(lines: list[str], delimiter: str, source: Path) -> bool:
@@ -738,7 +762,7 @@ def read_csv(
         rows.append(dict(zip(columns, record)))
         where.append(f"line {first}")
         n_bad += any(n in bad_lines for n in range(first, last + 1))
-    decode.n_replaced = n_bad
+    decode.n_replaced = n_bad + decode.wide    # (a UTF-16 file's bad unit: the file)
     missing: dict[str, int] = {}
 
     def split_label(value: Any) -> tuple[str, ...]:
