@@ -655,3 +655,9 @@ def test_paths_from_other_systems_and_quoted_tildes(tmp_path, capsys, monkeypatc
     assert code == 2 and "sheet.txt looks like a table (3 lines of 3 tab-separated fields, the " \
                          "first 'id\\ttext\\tlabel') but is read as one document" in err
     assert "name it .tsv" in err
+    # paragraphs that each begin with a tab are prose; '~name' of no user is a name
+    (tmp_path / "novel.txt").write_text("\tOnce upon\ta time\n\tThen came\tmore\n\tThe end\tnow\n")
+    code, _, err = run(["cluster", str(tmp_path / "novel.txt"), "-k", "2"], capsys)
+    assert "looks like a table" not in err
+    code, _, err = run(["cluster", "~nosuchuser/docs", "-k", "2", "-o", "~nosuchuser2"], capsys)
+    assert code == 2 and err.strip().endswith("no such file or folder: ~nosuchuser/docs")

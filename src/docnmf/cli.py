@@ -79,7 +79,7 @@ def _folder(text: str) -> Path:
     made it ('~/out' made a folder named '~' in the current one)."""
     if not text.strip():
         raise argparse.ArgumentTypeError(f"expected a folder's name, got {text!r}")
-    return Path(text).expanduser()
+    return Path(os.path.expanduser(text))     # ('~name' of no user stays: Path's raises)
 
 
 def _seed(text: str) -> int:
@@ -606,7 +606,9 @@ def _warn_tab_table(path: Path, text: str) -> None:
     document, and summarize summarized the table."""
     lines = [line for line in text.splitlines() if line.strip()]
     tabs = {line.count("\t") for line in lines}
-    if len(lines) >= 3 and len(tabs) == 1 and min(tabs) >= 1:
+    # (each line's first field filled: paragraphs that each begin with a tab are prose)
+    if len(lines) >= 3 and len(tabs) == 1 and min(tabs) >= 1 \
+            and all(line.split("\t", 1)[0].strip() for line in lines):
         logger.warning("%s looks like a table (%d lines of %d tab-separated fields, the first %r) "
                        "but is read as one document, as a %s file is: to read its rows as "
                        "documents, name it .tsv", path, len(lines), min(tabs) + 1,

@@ -1001,7 +1001,7 @@ def _path_hint(source: str) -> str:
     did not expand (quoted)."""
     if "\\" in source and os.sep != "\\":
         return " (a Windows path: here folders are separated by '/')"
-    if source.startswith("~"):
+    if source.startswith("~") and os.path.expanduser(source) != source:
         return (f" (the shell did not expand '~', which it does when unquoted: "
                 f"{os.path.expanduser(source)}?)")
     return ""
