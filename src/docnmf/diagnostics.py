@@ -97,7 +97,8 @@ FOREIGN_MIN_WORDS, FOREIGN_SHARE, FOREIGN_DISTINCT = 30, 0.10, 5
 #: counted against them. An Italian paragraph of 36 words had 6 of OTHER_LANGUAGE_WORDS and 6
 #: English stop words, all of these, and counted as English. Left out, no more of the 48,021
 #: documents of Reuters-21578, 20 Newsgroups, DUC 2004 and Classic4 look foreign (4, as before).
-SHARED_STOP_WORDS = frozenset("a i in un per con no me on an am do so".split()) & ENGLISH_STOP_WORDS
+SHARED_STOP_WORDS = frozenset({"a", "i", "in", "un", "per", "con", "no", "me", "on", "an", "am",
+                               "do", "so"}) & ENGLISH_STOP_WORDS
 #: ... or, of at least FOREIGN_MIN_LETTERS letters, when most are not ASCII (another script);
 #: or when, as text_hints judges a collection, its words hold under ENGLISH_STOP_SHARE of
 #: English stop words and its letters ACCENTED_SHARE beyond ASCII.

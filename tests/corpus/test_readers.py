@@ -149,8 +149,8 @@ def test_html_fragments_and_character_references_are_read_as_their_text(tmp_path
     assert texts[1] == "Tom & Jerry's \"show\" \u2014 at AT&T; &madeup; stays"
     assert texts[2:] == ["<I P Sharp Associates Ltd> and <Strong Point Inc> bought <B and R Inc>",
                          "Stars <b>and</b> planets", "if a<b and c>d then a < b",
-                         "The <p> tag opens a paragraph and </p> ends it; <br> breaks a line; "
-                         "<script> runs code. p &and; q"]
+                         ("The <p> tag opens a paragraph and </p> ends it; <br> breaks a line; "
+                          "<script> runs code. p &and; q")]
     assert "2 of the 6 'body' fields of" in caplog.text
     # a page saved without its head, as a file
     write(tmp_path / "f" / "page.htm", '<meta charset="utf-8"><title>Oil</title><p>Crude fell.</p>')
@@ -609,8 +609,8 @@ def test_files_that_are_no_text_though_without_a_nul_byte_are_skipped_and_named(
         corpus = read_folder(root)
     assert corpus.ids == ["food/b.txt", "space/a.txt"]
     assert corpus.metadata["skipped"][2:] == [
-        "food/sheet.xlsx (a ZIP archive, or an Office file (.xlsx, .docx) that is one: unzip it, "
-        "or save the sheet as CSV UTF-8)", "space/Icon\r (a macOS folder icon)",
+        ("food/sheet.xlsx (a ZIP archive, or an Office file (.xlsx, .docx) that is one: unzip it, "
+         "or save the sheet as CSV UTF-8)"), "space/Icon\r (a macOS folder icon)",
         "space/Thumbs.db (Windows' thumbnail cache)", "space/desktop.ini (Windows' folder settings)"]
     with pytest.warns(UserWarning, match=r"skipped: Icon\\x0d \(a macOS folder icon\); Thumbs"):
         read_folder(root / "space")
