@@ -689,3 +689,19 @@ def test_a_byte_order_mark_says_the_encoding_whatever_else_is_named(tmp_path):
     with pytest.warns(UnicodeWarning) as said:      # no advice to name what was named
         read_folder(write(tmp_path / "w" / "x.txt", b"caf\x81").parent, encoding="cp1252")
     assert "--encoding" not in str(said[0].message)
+
+
+def test_a_web_page_not_in_utf8_is_read_in_the_charset_it_declares(tmp_path):
+    """A page saved in windows-1252 read "café" as "caf" and its quotes as replacement
+    characters, its <meta charset> unread; a page declaring Latin-1 but written in UTF-8 (a
+    common mislabel) stays UTF-8."""
+    write(tmp_path / "a.html", b'<!DOCTYPE html><html><head><meta http-equiv="Content-Type" '
+          b'content="text/html; charset=windows-1252"></head><body><p>The caf\xe9 \x93opened'
+          b'\x94.</p></body></html>')
+    write(tmp_path / "b.html", b'<!DOCTYPE html><html><head><meta charset="iso-8859-1"></head>'
+          b'<body><p>The caf\xc3\xa9 is UTF-8.</p></body></html>')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # nothing replaced
+        texts = read_folder(tmp_path).texts
+    assert [t.split() for t in texts] == [["The", "café", "“opened”."],
+                                          ["The", "café", "is", "UTF-8."]]

@@ -563,9 +563,35 @@ def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = 
             data, read_as = wide, "utf-8"
     elif name not in ("utf-8", "utf-8-sig") and data.startswith(b"\xef\xbb\xbf"):
         read_as = "utf-8"
+    elif name in ("utf-8", "utf-8-sig"):
+        read_as = _declared_charset(data)
     if decode is not None:
         decode.file_encoding = read_as
     return data
+
+
+#: A web page's declared encoding: ``<meta charset="windows-1252">`` or ``<meta
+#: http-equiv="Content-Type" content="text/html; charset=iso-8859-1">``.
+_META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+
+
+def _declared_charset(data: bytes) -> str | None:
+    """The encoding a web page declares in its first 4 KiB, when its bytes are not UTF-8 (a
+    page saved in windows-1252 read "café" as "caf"); None for a page that is UTF-8 whatever it
+    declares (pages often declare Latin-1 and are UTF-8), or for no page."""
+    found = _META_CHARSET.search(data[:4096]) if b"<" in data[:4096] else None
+    if found is None:
+        return None
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
+    try:
+        info = codecs.lookup(found.group(1).decode("ascii"))
+    except LookupError:
+        return None
+    return info.name if getattr(info, "_is_text_encoding", True) else None
 
 
 def _wide_as_utf8(data: bytes, codecs_named: list[str], decode: Decoder | None,
