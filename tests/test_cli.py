@@ -578,6 +578,8 @@ def test_summary_options_without_summaries_are_named_as_unread(folder, tmp_path,
 def test_per_cluster_summaries_cluster_as_cluster_does(folder, capsys):
     code, _, err = run(["summarize", str(folder), "--per-cluster", "-k", "2"], capsys)
     assert code == 0 and f"clusters with {DEFAULT_METHOD}" in err
+    # and say how the fit went, as cluster does (34 s went by without a word on 20 Newsgroups)
+    assert "LCCF from NMF's solution:" in err
 
 
 def test_a_usage_mistake_is_short_and_suggests_the_nearest_choice(capsys):
