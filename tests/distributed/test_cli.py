@@ -94,6 +94,16 @@ def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
                  "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "no Dask scheduler answered at tcp://127.0.0.1:9 within 10 s" in \
         capsys.readouterr().err
+    # a column missing from every part: named in the first, as in memory (it was whichever
+    # part the workers read first)
+    (tmp_path / "nocol").mkdir()
+    for p in range(4):
+        (tmp_path / "nocol" / f"part-{p}.jsonl").write_text(
+            "".join(json.dumps({"id": f"{p}-{i}", "body": "the comet"}) + "\n" for i in range(3)))
+    for where in ([], ["--dask-workers", "2"]):
+        assert main(["cluster", str(tmp_path / "nocol"), "-k", "2", *where]) == 2
+        assert "column 'text' not found in " in (err := capsys.readouterr().err)
+        assert "part-0.jsonl; available columns: 'id', 'body'" in err
     # a table of no records: the in-memory run's words, not "empty after preprocessing"
     (tmp_path / "none").mkdir()
     (tmp_path / "none" / "a.jsonl").write_text("")

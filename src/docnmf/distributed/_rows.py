@@ -169,9 +169,15 @@ def wait_for(client: Client, futures) -> None:
 
 def gather(client: Client, futures, what: str):
     """``client.gather(futures)``, a lost worker reported as one :class:`DistributedFitError`,
-    a lost scheduler as :class:`SchedulerLost`."""
+    a lost scheduler as :class:`SchedulerLost`; of several failed, the first in ``futures``'
+    order."""
     try:
         wait_for(client, futures)
+        # the first that failed in their order, not in the order they failed (a column missing
+        # from every part was named in whichever part the workers read first)
+        for future in futures if isinstance(futures, (list, tuple)) else [futures]:
+            if future.status == "error":
+                future.result()
         return client.gather(futures)
     except LOST as exc:
         check_scheduler(client, exc)
