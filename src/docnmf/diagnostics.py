@@ -38,8 +38,9 @@ from .text.boilerplate import BOILERPLATE_WORDS, MENU_LINES, evenly_spaced, repe
 from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer
 
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
-           "at_most_half", "boilerplate", "constraint_report", "degenerate", "degenerate_sizes",
-           "duplicate_groups", "duplicates_finding", "empty_rows", "foreign_documents",
+           "at_most_half", "boilerplate", "constraint_report", "copies_finding", "degenerate",
+           "degenerate_sizes", "duplicate_groups", "duplicates_finding", "empty_rows",
+           "foreign_documents",
            "nearly_empty_clusters", "not_english_line", "small_clusters",
            "small_clusters_of_sizes", "text_hints", "vocabulary_hints", "warning_lines"]
 
@@ -291,8 +292,14 @@ def duplicate_groups(texts: Sequence[str] | None = None, counts=None) -> list[li
 
 def duplicates_finding(groups: list[list[int]], ids: Sequence[str]) -> dict[str, Any]:
     """The diagnostics report's entry for :func:`duplicate_groups`' ``groups``."""
-    return {"groups": len(groups), "documents": sum(len(g) - 1 for g in groups),
-            "examples": [[ids[i] for i in g[:5]] for g in groups[:20]]}
+    return copies_finding([len(g) for g in groups], [[ids[i] for i in g[:5]] for g in groups[:20]])
+
+
+def copies_finding(sizes: Sequence[int], examples: list[list[str]]) -> dict[str, Any]:
+    """The diagnostics report's entry on copies: groups of ``sizes`` documents, largest first,
+    the first 20 with up to 5 of their ids (``examples``)."""
+    return {"groups": len(sizes), "documents": int(sum(sizes)) - len(sizes),
+            "examples": examples[:20]}
 
 
 def _stem_changes(words: Sequence[str], weights: np.ndarray) -> float:
@@ -380,7 +387,8 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
 BOILERPLATE_MAX_DF = 0.3
 
 
-def boilerplate(texts: Sequence[str], max_df: float = 0.95) -> dict[str, Any]:
+def boilerplate(texts: Sequence[str], max_df: float = 0.95,
+                n_documents: int | None = None) -> dict[str, Any]:
     r"""Lines repeated across many documents: how many, the shares of documents holding them
     (from ``BOILERPLATE_SHARE`` up to the share ``max_df`` keeps words of, as counts or a
     fraction), the most widespread, and the ``--max-df`` (a tenth) that drops their words;
@@ -394,7 +402,7 @@ def boilerplate(texts: Sequence[str], max_df: float = 0.95) -> dict[str, Any]:
     >>> found["lines"], found["shares"], found["max_df"]
     (1, [0.5, 0.5], 0.4)
     """
-    found, n = repeated_lines(texts, max_df)
+    found, n = repeated_lines(texts, max_df, n_documents)
     if not found:
         return {}
     shares = sorted(c / n for c in found.values())

@@ -499,17 +499,19 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
 
 
 def text_findings(texts: Sequence[str], ids: Sequence[str],
-                  text_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                  text_options: Mapping[str, Any] | None = None,
+                  n_documents: int | None = None) -> dict[str, Any]:
     """The diagnostics report's findings on the texts themselves (all of them, or a sample):
     whether they look stemmed or not English (``vocabulary``), lines repeated across them
     (``boilerplate``) and documents in another language (``languages``); ``text_options``, the
-    vectorizer's settings, which options a finding still advises."""
+    vectorizer's settings, which options a finding still advises; ``n_documents``, the
+    collection's size when ``texts`` are a sample (a --max-df given as a count is its)."""
     options = {**DocumentVectorizer().get_params(), **(text_options or {})}
     report: dict[str, Any] = {"vocabulary": diagnostics.text_hints(texts)}
     if report["vocabulary"].get("not_english"):
         report["vocabulary"]["read_with"] = {"stem": bool(options["stem"]),
                                              "max_df": options["max_df"]}
-    report["boilerplate"] = diagnostics.boilerplate(texts, options["max_df"])
+    report["boilerplate"] = diagnostics.boilerplate(texts, options["max_df"], n_documents)
     # a collection not English as a whole is said so already
     report["languages"] = ({} if report["vocabulary"].get("not_english")
                            else diagnostics.foreign_documents(texts, ids))

@@ -583,15 +583,16 @@ def _declared_charset(data: bytes) -> str | None:
     if found is None:
         return None
     try:
-        data.decode("utf-8")
-        return None
-    except UnicodeDecodeError:
-        pass
-    try:
         info = codecs.lookup(found.group(1).decode("ascii"))
     except LookupError:
         return None
-    return info.name if getattr(info, "_is_text_encoding", True) else None
+    if info.name == "utf-8" or not getattr(info, "_is_text_encoding", True):
+        return None         # (most pages: nothing to check)
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        return info.name
 
 
 def _wide_as_utf8(data: bytes, codecs_named: list[str], decode: Decoder | None,

@@ -35,8 +35,7 @@ from distributed import Client, as_completed
 
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
-from ..diagnostics import (FOREIGN_SAMPLE, duplicates_finding, small_clusters_of_sizes,
-                           warning_lines)
+from ..diagnostics import FOREIGN_SAMPLE, copies_finding, small_clusters_of_sizes, warning_lines
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import NMI_NORMALIZATION, confusion_matrix, score_all
 from ..model import ClusteringModel, save
@@ -112,7 +111,7 @@ def _copies(found: Sequence[np.ndarray], meta, client: Client) -> dict[str, Any]
                                                return_counts=True)
     repeated = np.flatnonzero((counts > 1) & (values != 0))
     if not len(repeated):
-        return duplicates_finding([], [])
+        return copies_finding([], [])
     order = repeated[np.lexsort((first[repeated], -counts[repeated]))]
     shown = [np.flatnonzero(inverse == g)[:5] for g in order[:20]]
     starts = np.cumsum([0] + [len(f) for f in found])
@@ -124,10 +123,8 @@ def _copies(found: Sequence[np.ndarray], meta, client: Client) -> dict[str, Any]
                               for p, at in wanted.items()], "the copies' ids")
     ids = {int(starts[p] + i): doc_id for (p, at), names in zip(wanted.items(), fetched)
            for i, doc_id in zip(at, names)}
-    # only the shown members are named: the others are counted
-    groups = [[int(i) for i in members] + [0] * int(counts[g] - len(members))
-              for g, members in zip(order, shown)] + [[0] * int(counts[g]) for g in order[20:]]
-    return duplicates_finding(groups, ids)
+    return copies_finding(counts[order].tolist(),
+                          [[ids[int(i)] for i in members] for members in shown])
 
 
 def _ids_of(meta, digest: int) -> list[str]:
@@ -395,7 +392,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
         "small_clusters": small_clusters_of_sizes(sizes, representatives),
         "duplicates": copies,
         **text_findings([t for _, texts in sample for t in texts],
-                        [i for ids, _ in sample for i in ids], vectorizer_params)}
+                        [i for ids, _ in sample for i in ids], vectorizer_params,
+                        n_documents=vectorizer.n_docs_)}
     del sample
     for line in warning_lines(report, method):
         logger.warning("%s", line)

@@ -82,13 +82,14 @@ def _lines_and_menus(text: str) -> set[str]:
     return found
 
 
-def repeated_lines(texts: Sequence[str], max_share: float = 1.0) -> tuple[dict[str, int], int]:
+def repeated_lines(texts: Sequence[str], max_share: float = 1.0,
+                   n_documents: int | None = None) -> tuple[dict[str, int], int]:
     r"""The lines (:func:`normalized`) of ``BOILERPLATE_WORDS`` words or more, and the runs of
     ``MENU_LINES`` shorter ones (joined by " | "), found in
     ``BOILERPLATE_SHARE`` of the documents read or more, and in ``BOILERPLATE_MIN_DOCUMENTS``,
     but in no more than ``max_share`` of them (a fraction, or a count of the collection's
-    documents), each with
-    the number of documents holding it; and how many different documents were read.
+    documents, ``n_documents`` when ``texts`` are a sample of them), each with the number of
+    documents holding it; and how many different documents were read.
 
     Examples
     --------
@@ -104,6 +105,11 @@ def repeated_lines(texts: Sequence[str], max_share: float = 1.0) -> tuple[dict[s
     >>> texts = [f"Topic {i} words here\n{notice if i % 10 < 3 else ''}" for i in range(10_000)]
     >>> repeated_lines(texts, 2000)[0], len(repeated_lines(texts, 4000)[0])
     ({}, 1)
+
+    A sample of a collection (as the Dask path reads) scales by the collection's size.
+
+    >>> repeated_lines(texts[::2], 2000, n_documents=10_000)[0]
+    {}
     """
     # each text once: copies of one document repeat all its lines, and are said to be copies
     docs = list(dict.fromkeys(texts[i] for i in evenly_spaced(len(texts), BOILERPLATE_SAMPLE)))
@@ -116,6 +122,7 @@ def repeated_lines(texts: Sequence[str], max_share: float = 1.0) -> tuple[dict[s
             counts[line] += 1
     # a count of documents is one of the collection's: scaled to those read (5,000 of 10,000
     # read, --max-df 2000 kept lines in up to 2,000 of them, 40% where it keeps 20%)
-    top = (max_share if isinstance(max_share, float) else int(max_share) / len(texts)) * n
+    top = n * (max_share if isinstance(max_share, float)
+               else int(max_share) / (n_documents or len(texts)))
     low = max(BOILERPLATE_MIN_DOCUMENTS, BOILERPLATE_SHARE * n)
     return {line: c for line, c in counts.items() if low <= c <= top}, n
