@@ -612,18 +612,18 @@ def _wide_as_utf8(data: bytes, codecs_named: list[str], decode: Decoder | None,
     return data.decode(codecs_named[-1], errors="replace").encode("utf-8")
 
 
-def _fields_agree(lines: list[str], delimiter: str, source: Path) -> bool:
-    """Whether ``lines`` read as CSV with ``delimiter`` give every record (blank ones and
-    trailing empty fields aside) as many fields as the header."""
+def _agreeing_records(lines: list[str], delimiter: str,
+                      source: Path) -> list[tuple[int, int, list]] | None:
+    """The records of ``lines`` read as CSV with ``delimiter`` when every one (blank ones and
+    trailing empty fields aside) has as many fields as the header; else None."""
     try:
         records = _csv_records(lines, delimiter, source)
     except CorpusError:
-        return False
-    if not records:
-        return True
-    width = len(records[0][2])
-    return all(len(r) == width or (len(r) > width and not any(f.strip() for f in r[width:]))
-               for _, _, r in records[1:] if any(f.strip() for f in r))
+        return None
+    width = len(records[0][2]) if records else 0
+    agree = all(len(r) == width or (len(r) > width and not any(f.strip() for f in r[width:]))
+                for _, _, r in records[1:] if any(f.strip() for f in r))
+    return records if agree else None
 
 
 #: A first line naming the delimiter, as Excel writes and reads it ("sep=;").
@@ -740,18 +740,21 @@ def read_csv(
         logger.info("%s: line 1, %r, names the delimiter, as Excel reads it", source,
                     sep.group(0))
     header = lines[1 if sep else 0] if len(lines) > bool(sep) else ""
-    if given is None and not sep and delimiter == "," and "," not in header \
-            and not _fields_agree(lines, ",", source):
+    records = None
+    if given is None and not sep and delimiter == "," and "," not in header:
         # Excel writes CSV with semicolons where the decimal mark is a comma; a file of one
         # column whose name holds one ("pros; cons") reads as one with commas
+        records = _agreeing_records(lines, ",", source)
         for other, name in ((";", "semicolons"), ("\t", "tabs")):
-            if other in header and _fields_agree(lines, other, source):
-                delimiter = other
-                logger.info("%s: its header has no comma but %s: its fields are read as "
-                            "separated by %s", source, name, name)
-                break
+            if records is None and other in header:
+                records = _agreeing_records(lines, other, source)
+                if records is not None:
+                    delimiter = other
+                    logger.info("%s: its header has no comma but %s: its fields are read as "
+                                "separated by %s", source, name, name)
     try:
-        records = _csv_records(lines, delimiter, source, skip=1 if sep else 0)
+        if records is None:
+            records = _csv_records(lines, delimiter, source, skip=1 if sep else 0)
     except CorpusError as exc:
         # a file of another delimiter fails as malformed CSV where a quoted text spans lines:
         # its header names the delimiter better than the quote that broke
@@ -1029,8 +1032,7 @@ def _path_hint(source: str) -> str:
     if "\\" in source and os.sep != "\\":
         return " (a Windows path: here folders are separated by '/')"
     if source.startswith("~") and os.path.expanduser(source) != source:
-        return (f" (the shell did not expand '~', which it does when unquoted: "
-                f"{os.path.expanduser(source)}?)")
+        return f" ('~' is not the home folder here: {os.path.expanduser(source)}?)"
     return ""
 
 
