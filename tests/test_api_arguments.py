@@ -88,7 +88,7 @@ def test_keywords_say_why_no_term_tells_documents_apart():
 def test_tfidf_transform_refuses_negative_counts_as_fit_does():
     """Sublinear tf made a negative count NaN, and the document an all-zero row."""
     weighting = TfidfWeighting(tf="sublinear").fit(np.array([[1.0, 1, 0], [0, 1, 1]]))
-    with pytest.raises(ValueError, match="term counts must be non-negative"):
+    with pytest.raises(ValueError, match="^Negative values in data passed to TfidfWeighting: term"):
         weighting.transform(np.array([[-3.0, 2, 1]]))
 
 
@@ -177,3 +177,16 @@ def test_pairs_a_result_breaks_are_warned_of(tfidf, demo, method):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConstraintWarning)
         make_estimator(method, 5, random_state=0, n_init=2).fit(X, cannot_link=cannot[:4])
+
+
+def test_every_public_method_of_the_exported_classes_says_what_it_does():
+    import inspect
+
+    import docnmf
+
+    undocumented = [f"{name}.{attr}" for name in docnmf.__all__
+                    if inspect.isclass(cls := getattr(docnmf, name))
+                    for attr, member in inspect.getmembers(cls)
+                    if not attr.startswith("_") and inspect.isfunction(member)
+                    and not inspect.getdoc(member)]
+    assert undocumented == []

@@ -180,6 +180,10 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         return np.sqrt(ncw_weights(X))
 
     def fit(self, X, y=None):
+        """Factorize ``X`` (n_documents, n_terms; non-negative, e.g. tf-idf) and label the
+        documents: sets ``components_``, ``embedding_``, ``labels_``, ``memberships_``,
+        ``objective_`` and ``loss_history_``. ``y`` is ignored. Returns ``self``.
+        """
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, f"{type(self).__name__} (input X)")
         X = check_fit_input(self, X)

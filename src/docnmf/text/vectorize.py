@@ -106,6 +106,11 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return document_count_bounds(self.min_df, self.max_df, self.max_features, n_docs)
 
     def fit(self, raw_documents, y=None):
+        """Learn the vocabulary and the idf of ``raw_documents`` (an iterable of str).
+
+        Raises :class:`~docnmf.text.EmptyVocabularyError` when pruning leaves no term.
+        ``y`` is ignored. Returns ``self``.
+        """
         self.fit_transform(raw_documents)
         return self
 
@@ -160,6 +165,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return self._fit_readable_names.copy()
 
     def fit_transform(self, raw_documents, y=None):
+        """Fit on ``raw_documents`` and return their weighted matrix, (n_documents, n_terms) CSR."""
         counts = self.fit_count(raw_documents)
         return self.weighting_.transform(counts)
 
@@ -208,6 +214,10 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return _count_matrix(tokens, columns, len(self.vocabulary_))
 
     def transform(self, raw_documents):
+        """The weighted matrix of ``raw_documents`` on the fitted vocabulary, CSR.
+
+        Words outside the vocabulary are dropped; a document with none left is a zero row.
+        """
         check_is_fitted(self, "weighting_")
         counts = self.count(raw_documents)
         if counts.shape[0] == 0:       # no documents: no rows, as scikit-learn's vectorizers
@@ -215,6 +225,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         return self.weighting_.transform(counts)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """The terms (stems) in column order, an object array; ``input_features`` is ignored."""
         check_is_fitted(self, "vocabulary_")
         return np.array(sorted(self.vocabulary_, key=self.vocabulary_.get), dtype=object)
 

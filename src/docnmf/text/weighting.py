@@ -100,6 +100,10 @@ class TfidfWeighting(TransformerMixin, BaseEstimator):
         self.norm = norm
 
     def fit(self, X, y=None):
+        """Learn the idf from ``X``, a (n_documents, n_terms) matrix of term counts.
+
+        ``y`` is ignored. Returns ``self``.
+        """
         X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64)
         X = _nonnegative(_as_csr(X))
         return self.fit_frequencies(np.bincount(X.indices, minlength=X.shape[1]), X.shape[0])
@@ -121,6 +125,7 @@ class TfidfWeighting(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
+        """Weight the term counts ``X`` (the fitted number of terms) with the fitted idf, CSR."""
         check_is_fitted(self, "idf_")
         X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64, reset=False)
         X = _tf(_nonnegative(_as_csr(X)), self.tf)
@@ -143,7 +148,8 @@ def _nonnegative(X: sp.csr_matrix) -> sp.csr_matrix:
     """``X``, or a ValueError when it holds a negative count (which sublinear tf made NaN, and
     a zero row: the document's other terms lost)."""
     if X.data.size and X.data.min() < 0:
-        raise ValueError("term counts must be non-negative")
+        raise ValueError("Negative values in data passed to TfidfWeighting: term counts must be "
+                         "non-negative")
     return X
 
 
