@@ -16,7 +16,7 @@ ALLOWED = {
     "_rng": set(),
     "_version": set(),
     "_estimator": {"_rng", "constraints"},     # the warning of a result that breaks pairs
-    "constraints": {"_rng"},
+    "constraints": {"_rng", "io"},     # ids as docnmf's CSV output writes them
     "metrics": set(),
     "io": set(),
     "corpus": {"_rng", "io"},

@@ -179,6 +179,20 @@ def test_read_pairs_bad_lines_and_ambiguous_ids(tmp_path):
         read_constraint_pairs(path)
 
 
+def test_ids_as_docnmf_csv_output_writes_them_are_read(tmp_path):
+    """An id a spreadsheet would run as a formula is written with a ' before it; a pair
+    file made from assignments.csv holds it so."""
+    ids = ["=1+1", "-x", "'q", "plain"]
+    path = tmp_path / "ml.csv"
+    path.write_text("# pairs\n'=1+1,'-x\n''q,plain\n")
+    assert read_constraint_pairs(path, ids).tolist() == [[0, 1], [2, 3]]
+    # an id that is exactly a document's is that document's
+    assert read_constraint_pairs(path, ids + ["'=1+1"]).tolist() == [[4, 1], [2, 3]]
+    path.write_text("'plain,'=1+1\n")      # "plain" is never written with a '
+    with pytest.raises(ConstraintError, match="line 1: \"'plain\""):
+        read_constraint_pairs(path, ids)
+
+
 def test_file_pairs_feed_constraints(tmp_path):
     ml_file, cl_file = tmp_path / "ml.csv", tmp_path / "cl.csv"
     ml_file.write_text("a,b\nsport/001,sport/002\n")

@@ -264,6 +264,19 @@ def test_spreadsheet_formulas_are_neutralised_and_ids_with_spaces_kept(tmp_path,
     assert spreadsheet_safe("\tx") == "'\tx" and spreadsheet_safe(-1.5) == -1.5
 
 
+def test_a_text_escaped_for_spreadsheets_reads_back_exactly(tmp_path, capsys):
+    """``=a`` and ``'=a`` were both written ``'=a``: two documents under one id."""
+    from docnmf.io import from_spreadsheet
+
+    ids = ["=a", "'=a", "-b", "'-b", "'quoted", "''", "plain", "-3"]
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv", ids=ids), out, capsys)[0] == 0
+    with open(out / "assignments.csv", newline="") as fh:
+        written = [r["id"] for r in csv.DictReader(fh)]
+    assert len(set(written)) == len(ids)
+    assert [from_spreadsheet(w) for w in written] == ids
+
+
 def test_a_carriage_return_in_a_cell_stays_inside_its_row(tmp_path):
     import csv as module
 

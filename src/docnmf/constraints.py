@@ -27,6 +27,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from ._rng import as_generator
+from .io import from_spreadsheet, spreadsheet_safe
 
 __all__ = ["ConstraintError", "ConstraintWarning", "Constraints", "read_constraint_pairs",
            "sample_constraints", "as_pair_array", "build_constraints", "constrained_pairs",
@@ -360,7 +361,9 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
     The file holds one pair per line, separated by a comma, a tab or
     spaces (whichever the first line uses); blank lines and lines starting
     with ``#`` are skipped. With ``ids`` (e.g. ``Corpus.ids``) the fields
-    are document ids; without, they are integer row indices.
+    are document ids (also as docnmf's CSV files write them, with a ``'``
+    before an id a spreadsheet would run as a formula); without, they are
+    integer row indices.
 
     Parameters
     ----------
@@ -408,7 +411,12 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
 
     def lookup(field: str):
         if ids is not None:
-            return index.get(field)
+            found = index.get(field)
+            # an id copied from docnmf's CSV output, with the ' that keeps a spreadsheet from
+            # running it as a formula
+            if found is None and spreadsheet_safe(from_spreadsheet(field)) == field:
+                found = index.get(from_spreadsheet(field))
+            return found
         try:
             value = int(field)
         except ValueError:

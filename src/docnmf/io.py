@@ -34,8 +34,8 @@ except ImportError:  # Windows: folders are still published whole, without the l
     fcntl = None
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "json_text",
-           "to_jsonable", "spreadsheet_safe", "OutputFolder", "OutputFolderError",
-           "writes_folder", "published_path", "note_written"]
+           "to_jsonable", "spreadsheet_safe", "from_spreadsheet", "OutputFolder",
+           "OutputFolderError", "writes_folder", "published_path", "note_written"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,22 +83,35 @@ def spreadsheet_safe(value: Any) -> Any:
 
     Text that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
     return gets a leading apostrophe (OWASP's advice against CSV injection),
-    unless it is a number such as ``-0.5``; anything else is kept as it is.
+    unless it is a number such as ``-0.5``; so does text that starts with an
+    apostrophe, so that :func:`from_spreadsheet` undoes this exactly (``=a``
+    and ``'=a`` stay two texts). Anything else is kept as it is.
 
     Examples
     --------
     >>> print(spreadsheet_safe('=HYPERLINK("http://x","y")'))
     '=HYPERLINK("http://x","y")
-    >>> spreadsheet_safe("-0.5"), spreadsheet_safe(3)
-    ('-0.5', 3)
+    >>> spreadsheet_safe("-0.5"), spreadsheet_safe(3), spreadsheet_safe("'=a")
+    ('-0.5', 3, "''=a")
     """
-    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+    if not isinstance(value, str) or not value.startswith((*_FORMULA_START, "'")):
         return value
     try:
         float(value)
     except ValueError:
         return "'" + value
     return value
+
+
+def from_spreadsheet(text: str) -> str:
+    """The text a cell written by :func:`spreadsheet_safe` stands for: without its first ``'``.
+
+    Examples
+    --------
+    >>> from_spreadsheet(spreadsheet_safe("=a")), from_spreadsheet(spreadsheet_safe("'=a"))
+    ('=a', "'=a")
+    """
+    return text[1:] if text.startswith("'") else text
 
 
 def write_csv(path: str | os.PathLike, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:

@@ -637,3 +637,33 @@ def test_a_file_the_system_refuses_to_open_is_named_as_such(demo_out, monkeypatc
     monkeypatch.setattr(np, "load", refused)
     with pytest.raises(ReportError, match=r"cannot read .*memberships.npz: Too many open files$"):
         read_run_folder(demo_out)
+
+
+def test_an_assignments_file_saved_again_by_a_spreadsheet_is_read_by_its_ids(demo_out, tmp_path):
+    """A byte-order mark ("CSV UTF-8") made the file lack its 'id' column; rows sorted again
+    paired the memberships with other documents."""
+    folder = read_run_folder(demo_out)
+    for name in ("run.json", "clusters.csv", "memberships.npz"):
+        (tmp_path / name).write_bytes((demo_out / name).read_bytes())
+    header, *rows = (demo_out / "assignments.csv").read_text(encoding="utf-8").splitlines()
+    rows.sort(key=lambda row: row.split(",")[1])            # by cluster
+    (tmp_path / "assignments.csv").write_text("\n".join([header, *rows]) + "\n",
+                                              encoding="utf-8-sig")
+    again = read_run_folder(tmp_path)
+    order = [folder.ids.index(d) for d in again.ids]
+    assert order != list(range(len(order)))
+    np.testing.assert_array_equal(again.memberships, folder.memberships[order])
+    np.testing.assert_array_equal(again.labels, folder.labels[order])
+
+
+def test_ids_a_spreadsheet_would_run_are_shown_as_they_are(tmp_path):
+    from docnmf.corpus import Corpus
+
+    demo = load_demo()
+    ids = [f"=doc{i}" if i % 2 else f"'doc{i}" for i in range(len(demo))]
+    corpus = Corpus(demo.texts, demo.labels, ids, {"name": "demo"})
+    run = cluster_corpus(corpus, n_clusters=5, method="nmf", random_state=0)
+    from docnmf.pipeline import write_run
+
+    write_run(run, tmp_path / "out")
+    assert read_run_folder(tmp_path / "out").ids == ids

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ..io import from_spreadsheet
+
 __all__ = ["ReportError", "RunFolder", "read_run_folder"]
 
 
@@ -42,7 +44,8 @@ class RunFolder:
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
+        # utf-8-sig: a file saved again by a spreadsheet ("CSV UTF-8") starts with a BOM
+        with open(path, newline="", encoding="utf-8-sig") as fh:
             return list(csv.DictReader(fh))
     except OSError as exc:
         raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -67,12 +70,14 @@ def _read_json(path: Path, required: bool = True) -> dict[str, Any] | None:
     return value
 
 
-def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
+def _read_memberships(path: Path, ids: list[str], k: int) -> np.ndarray | None:
+    """The memberships in ``path``, their rows in the order of ``ids`` (assignments.csv's)."""
     if not path.is_file():
         return None
     try:
         with np.load(path, allow_pickle=False) as npz:
             M = np.asarray(npz["memberships"], dtype=np.float64)
+            saved_ids = npz["ids"].tolist() if "ids" in npz.files else None
     except KeyError:
         raise ReportError(f"{path} holds no 'memberships' array") from None
     except OSError as exc:
@@ -86,9 +91,17 @@ def _read_memberships(path: Path, n: int, k: int) -> np.ndarray | None:
         raise ReportError(f"{path} is not a readable .npz file (docnmf cluster writes one "
                           "holding a 'memberships' array); rebuild the folder with docnmf "
                           "cluster") from None
-    if M.shape != (n, k):
-        raise ReportError(f"{path} has memberships of shape {M.shape}, expected ({n}, {k})")
-    return M
+    if M.shape != (len(ids), k):
+        raise ReportError(f"{path} has memberships of shape {M.shape}, expected ({len(ids)}, {k})")
+    ids = [d.rstrip("\0") for d in ids]     # NumPy's strings lose their trailing NULs
+    if saved_ids is None or saved_ids == ids:
+        return M
+    # assignments.csv sorted again (by cluster, in a spreadsheet): its rows by their ids
+    row = {d: i for i, d in enumerate(saved_ids)}
+    if len(row) != len(saved_ids) or sorted(row) != sorted(ids):
+        raise ReportError(f"{path} and assignments.csv hold different documents; rebuild the "
+                          "folder with docnmf cluster")
+    return M[[row[d] for d in ids]]
 
 
 def read_run_folder(path: str | Path) -> RunFolder:
@@ -115,7 +128,7 @@ def read_run_folder(path: str | Path) -> RunFolder:
     ids, labels, strength = [], [], []
     for number, row in enumerate(rows, start=1):
         try:
-            ids.append(row["id"])
+            ids.append(from_spreadsheet(row["id"]))
             labels.append(int(row["cluster"]))
             strength.append(float(row["membership"]))
         except KeyError as exc:
@@ -130,7 +143,7 @@ def read_run_folder(path: str | Path) -> RunFolder:
     # cluster -1: a document in no cluster (nothing left to cluster it by)
     if labels.size and (labels.min() < -1 or labels.max() >= k):
         raise ReportError(f"{path / 'assignments.csv'} names a cluster that clusters.csv lacks")
-    M = _read_memberships(path / "memberships.npz", len(ids), k)
+    M = _read_memberships(path / "memberships.npz", ids, k)
     if M is None:   # older folders: the assigned cluster's strength is all that is known
         M = np.zeros((len(ids), k))
         assigned = np.flatnonzero(labels >= 0)
