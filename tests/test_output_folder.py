@@ -180,6 +180,29 @@ def test_files_added_to_a_result_folder_are_never_replaced_with_it(tmp_path, cap
     assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
 
 
+def test_files_added_to_a_subfolder_of_a_result_folder_are_never_replaced_with_it(tmp_path,
+                                                                                  capsys):
+    """Only the folder's own entries were checked: a file put into out/model/ went."""
+    out = tmp_path / "out"
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    (out / "model" / "extra.txt").write_text("keep me")
+    (out / "model" / "mine").mkdir()
+    code, _, err = cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)
+    assert code == 2 and "holds files docnmf did not write (model/extra.txt, model/mine)" in err
+    assert (out / "model" / "extra.txt").read_text() == "keep me"
+    (out / "model" / "extra.txt").unlink()
+    (out / "model" / "mine").rmdir()
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    # a marker written before the subfolders' files were listed vouches for them
+    marker = out / docnmf_io.MARKER
+    record = json.loads(marker.read_text())
+    record["entries"] = [e for e in record["entries"] if "/" not in e]
+    marker.write_text(json.dumps(record))
+    (out / "model" / "old.json").write_text("{}")
+    assert cluster(corpus_csv(tmp_path / "l.csv"), out, capsys)[0] == 0
+    assert not (out / "model" / "old.json").exists()
+
+
 @pytest.mark.parametrize("earlier", ["run.json", "results.jsonl", "results.json"])
 def test_a_folder_with_a_results_file_of_its_own_is_not_taken_for_docnmfs(tmp_path, capsys,
                                                                          earlier):
@@ -342,7 +365,8 @@ def test_a_folder_inside_a_result_folder_is_refused(tmp_path, capsys):
             "folder outside it with -o") in capsys.readouterr().err
     code, _, err = cluster(src, tmp_path / "out" / "model" / "x", capsys)
     assert code == 2 and f"is inside {real}/out/model, a folder docnmf wrote" in err
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+    assert sorted(p.relative_to(tmp_path / "out").as_posix()
+                  for p in (tmp_path / "out").rglob("*")) == sorted(
         json.loads((tmp_path / "out" / MARKER).read_text())["entries"] + [MARKER])
     assert cluster(src, tmp_path / "out", capsys)[0] == 0      # and it is written again
 

@@ -311,8 +311,7 @@ class OutputFolder:
 
     def _publish(self) -> None:
         staging = self.staging
-        _write_marker(staging, {name for name in os.listdir(staging) if name != MARKER},
-                      self.command)
+        _write_marker(staging, _entries(staging) - {MARKER}, self.command)
         _fsync_dir(staging)
         old = None
         if self.target.is_dir():
@@ -441,7 +440,7 @@ def check_output_folder(target: str | os.PathLike, command: str | None = None) -
     names = [n for n in names if not (n.startswith(".") and n.endswith(".tmp"))]
     if MARKER in names:
         written = _marked_entries(target)
-        foreign = [] if written is None else [n for n in names if n not in written | {MARKER}]
+        foreign = [] if written is None else _unlisted(target, names, written | {MARKER})
         other = _marker(target).get("command")
         if command and isinstance(other, str) and other != command:
             raise OutputFolderError(f"{target} holds the results of docnmf {other}, which "
@@ -467,6 +466,31 @@ def _check_not_inside_output(target: Path, real: Path) -> None:
                                            and (parent / "arrays.npz").is_file()):
             raise OutputFolderError(f"{target} is inside {parent}, a folder docnmf wrote and "
                                     "replaces whole; give a folder outside it with -o")
+
+
+def _entries(folder: Path) -> set[str]:
+    """The names in ``folder``, and the paths (``model/model.json``) of what its subfolders
+    hold."""
+    entries = set(os.listdir(folder))
+    for name in list(entries):
+        if (folder / name).is_dir() and not (folder / name).is_symlink():
+            for root, dirs, files in os.walk(folder / name):
+                base = Path(root).relative_to(folder).as_posix()
+                entries.update(f"{base}/{f}" for f in dirs + files)
+    return entries
+
+
+def _unlisted(folder: Path, names: list[str], written: set[str]) -> list[str]:
+    """Of ``names`` in ``folder``, and of the files in its subfolders, those ``written`` does not
+    list (a marker of a version that listed no subfolder's files vouches for their files)."""
+    foreign = [n for n in names if n not in written]
+    listed = {entry.split("/", 1)[0] for entry in written if "/" in entry}
+    for name in sorted(listed & set(names) - set(foreign)):
+        foreign.extend(f"{name}/{entry}" for entry in sorted(_entries(folder / name))
+                       if f"{name}/{entry}" not in written
+                       and not (Path(entry).name.startswith(".")
+                                and Path(entry).name.endswith(".tmp")))
+    return foreign
 
 
 def _marker(folder: Path) -> dict[str, Any]:
