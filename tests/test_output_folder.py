@@ -456,3 +456,37 @@ def test_a_run_holds_its_folder_from_its_start_to_its_end(tmp_path, capsys):
     assert first.returncode == 0, rest
     assert json.loads((out / "run.json").read_text())["corpus"]["name"] == "demo"
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+def _publish_twice(out: Path, resume=()):
+    for text in ("old", "new"):
+        with docnmf_io.OutputFolder(out, resume=resume) as staging:
+            (staging / "results.jsonl").write_text(f'{{"run": "{text}"}}\n')
+            (staging / text).write_text(text)
+
+
+@pytest.mark.parametrize("resume", [(), ("*.jsonl",)])
+def test_a_folder_replaced_is_never_missing_meanwhile(tmp_path, monkeypatch, resume):
+    """The old folder was renamed aside before the new one was renamed in: a reader looking
+    in between found no folder."""
+    if docnmf_io._renameat2() is None:
+        pytest.skip("renameat2 is Linux's (glibc 2.28 or later); elsewhere two renames remain")
+    out = tmp_path / "out"
+    rename = os.rename
+
+    def checked_rename(a, b):
+        there = out.is_dir()
+        rename(a, b)
+        assert out.is_dir() or not there
+    monkeypatch.setattr(os, "rename", checked_rename)
+    _publish_twice(out, resume)
+    assert sorted(p.name for p in out.iterdir()) == [docnmf_io.MARKER, "new", "results.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]     # nothing left beside it
+
+
+def test_where_the_folders_cannot_be_swapped_they_are_renamed(tmp_path, monkeypatch):
+    monkeypatch.setattr(docnmf_io, "_renameat2", lambda: None)
+    _publish_twice(tmp_path / "out", ("*.jsonl",))
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [docnmf_io.MARKER, "new",
+                                                                     "results.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -3,8 +3,9 @@
 Every file is written to a temporary file in the same folder, then renamed
 over its name (:func:`atomic_write_bytes`). A whole result folder is written
 through :class:`OutputFolder`: into a staging folder beside it, then put in
-place by renames, so a reader sees the whole old folder or the whole new one,
-never a mix, and a second run into the same folder at the same time is
+place by swapping the two in one step (Linux; elsewhere, or on a file system that
+cannot, by two renames, between which the folder is briefly missing), so a reader
+sees the whole old folder or the whole new one, never a mix, and a second run into the same folder at the same time is
 refused (:class:`OutputFolderError`) instead of interleaving.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import ctypes
 import errno
 import functools
 import hashlib
@@ -22,6 +24,7 @@ import logging
 import os
 import re
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -181,7 +184,9 @@ class OutputFolder:
     killed runs left (``.<name>.staging-*``, ``.<name>.old-*``) and yields a
     fresh staging folder next to ``target`` (same file system). When the
     block ends without an error the staging folder replaces ``target``: the
-    old folder is renamed aside, the new one renamed in, the old one removed.
+    two are swapped in one step (:func:`_exchange`), or, where the system
+    cannot, the old folder is renamed aside and the new one renamed in; the
+    old one is then removed.
     Files the new run does not write are therefore gone, and a reader sees
     the whole old folder or the whole new one. On an error the staging folder
     is removed and ``target`` is left as it was.
@@ -313,6 +318,9 @@ class OutputFolder:
         staging = self.staging
         _write_marker(staging, _entries(staging) - {MARKER}, self.command)
         _fsync_dir(staging)
+        if self.target.is_dir() and self._exchanged():
+            return
+        staging = self.staging
         old = None
         if self.target.is_dir():
             old = Path(tempfile.mkdtemp(prefix=f".{self._stem}.old-",
@@ -329,7 +337,29 @@ class OutputFolder:
                 os.rename(old / self.target.name, self.target)
                 _remove(old)
             raise
-        # published: what follows only tidies up, and its failure must not report the run failed
+        self._tidy(old)
+
+    def _exchanged(self) -> bool:
+        """Swap the staging folder with the target in one step (:func:`_exchange`), and remove
+        the old folder; False when the system cannot, with nothing changed."""
+        staging = partial = self.staging
+        if partial == self._beside("partial"):   # the old folder must not land where a next
+            staging = Path(tempfile.mkdtemp(     # run would take it for work to take up
+                prefix=f".{self._stem}.staging-", dir=self.target.parent))
+            os.rename(partial, staging)
+        swapped = False
+        try:
+            swapped = _exchange(staging, self.target)
+        finally:
+            if not swapped and staging != partial:
+                os.rename(staging, partial)
+        if swapped:
+            self._tidy(staging)     # it holds the old folder now
+        return swapped
+
+    def _tidy(self, old: Path | None) -> None:
+        """After publishing: flush the parent folder, remove ``old`` (the old folder or the
+        folder holding it). Its failure must not report the run failed."""
         try:
             _fsync_dir(self.target.parent)
         except OSError as exc:
@@ -639,6 +669,40 @@ def _lock(path: Path, target: Path) -> int:
         except FileNotFoundError:
             pass
         os.close(fd)
+
+
+#: Linux's renameat2 flag that swaps two paths in one step, and "relative to the current folder".
+_RENAME_EXCHANGE, _AT_FDCWD = 2, -100
+
+
+@functools.lru_cache(maxsize=1)
+def _renameat2() -> Callable | None:
+    """The C library's ``renameat2`` (Linux, glibc 2.28 and later), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                         ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap folders ``a`` and ``b`` in one step, so that no reader finds ``b`` missing in
+    between (two renames leave a moment without it). False where the system or the file
+    system cannot, and nothing was done."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EPERM):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _remove(path: Path) -> None:
