@@ -25,7 +25,7 @@ ALLOWED = {
     "cluster": {"_rng", "_estimator", "constraints", "factor", "text"},
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
     "methods": {"cluster", "baselines", "factor"},
-    "model": {"_version", "methods", "text"},
+    "model": {"_version", "io", "methods", "text"},
     "diagnostics": {"text"},
     "report": {"io", "diagnostics"},
     "selection": {"_rng", "cluster", "io", "text"},

@@ -112,13 +112,20 @@ def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_p
                                                                            text_folder,
                                                                            toy_topics):
     out = tmp_path / "out"
-    code, _, err = cli(["cluster", str(text_folder(tmp_path / "train", toy_topics)), "-k", "2",
-                        "--min-df", "1", "--method", "aa", "-o", str(out)])
+    # said with -q too: -q hid it, and 'docnmf assign' was the first to tell
+    code, _, err = cli(["-q", "cluster", str(text_folder(tmp_path / "train", toy_topics)), "-k",
+                        "2", "--min-df", "1", "--method", "aa", "-o", str(out)])
     assert code == 0 and "no model saved: aa cannot place new documents" in err
     assert not (out / "model").exists()
     code, _, err = cli(["assign", str(out), str(text_folder(tmp_path / "new", NEW))])
     assert code == 2
     assert "holds no model: aa cannot place new documents (methods that can:" in err
+    # and from Python, which said only that there was no model.json
+    import docnmf
+    from docnmf.model import ModelFormatError
+
+    with pytest.raises(ModelFormatError, match="holds no model: aa cannot place new documents"):
+        docnmf.load(out)
 
 
 def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder):

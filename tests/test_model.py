@@ -146,6 +146,42 @@ def test_the_current_folder_or_an_unwritable_place_is_a_save_error(demo_split, t
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
+@pytest.mark.parametrize("swap", [True, False])
+def test_a_model_saved_again_is_never_missing_meanwhile(demo_split, tmp_path, monkeypatch, swap):
+    """The old model was renamed aside before the new one was renamed in; where the folders
+    cannot be swapped in one step, the old model is back in place when the second rename
+    fails."""
+    import os
+
+    from docnmf import io as docnmf_io
+
+    if swap and docnmf_io._renameat2() is None:
+        pytest.skip("renameat2 is Linux's (glibc 2.28 or later); elsewhere two renames remain")
+    if not swap:
+        monkeypatch.setattr(docnmf_io, "_renameat2", lambda: None)
+    model, path = _fitted("nmf", demo_split[0]), tmp_path / "m"
+    docnmf.save(model, path)
+    first = (path / "arrays.npz").read_bytes()
+    rename, failed = os.rename, []
+
+    def checked_rename(a, b):
+        there = path.is_dir()
+        if not swap and str(b) == str(path) and not failed:     # the new one, not the old
+            failed.append(a)
+            raise OSError(28, "No space left on device")
+        rename(a, b)
+        assert path.is_dir() or not there or not swap
+    monkeypatch.setattr(os, "rename", checked_rename)
+    if swap:
+        docnmf.save(_fitted("nmf-ncw", demo_split[0]), path)
+        assert docnmf.load(path).method == "nmf-ncw"
+    else:
+        with pytest.raises(OSError):
+            docnmf.save(_fitted("nmf-ncw", demo_split[0]), path)
+        assert (path / "arrays.npz").read_bytes() == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]
+
+
 # ------------------------------------------------------------------- unsafe and foreign files
 
 class _Trap:

@@ -864,7 +864,7 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
     if outdir is not None and run.saved_model is None:
         from .pipeline import why_no_model
 
-        logger.info("no model saved: %s", why_no_model(run))
+        logger.warning("no model saved: %s", why_no_model(run))
     return 0
 
 
@@ -996,7 +996,7 @@ def _cmd_assign(args) -> int:
     try:
         model = load(args.model)
     except ModelFormatError as exc:
-        raise UsageError(_no_model_message(args.model, exc)) from None
+        raise UsageError(str(exc)) from None
     if not isinstance(model, ClusteringModel):
         raise UsageError(f"{args.model} holds an estimator saved without its vectorizer; "
                          "'docnmf assign' needs a model that reads texts (docnmf.save of a "
@@ -1014,32 +1014,6 @@ def _cmd_assign(args) -> int:
     print(format_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
-
-
-def _no_model_message(path: Path, exc: Exception) -> str:
-    """The loader's reason, or why a result folder of 'docnmf cluster' holds no model."""
-    import json
-
-    from .methods import METHODS
-
-    run_json = Path(path) / "run.json"
-    if run_json.is_file() and not (Path(path) / "model").exists():
-        try:
-            record = json.loads(run_json.read_text(encoding="utf-8"))
-            method, packages = record["parameters"]["method"], record.get("packages", {})
-        except (ValueError, KeyError, TypeError, OSError, RecursionError):
-            return str(exc)
-        if "dask" in packages:
-            return (f"{path} holds no model: it was clustered on Dask by a version of docnmf "
-                    "that saved none there; cluster it again to get one")
-        if record.get("no_model_because"):
-            return f"{path} holds no model: {record['no_model_because']}"
-        spec = METHODS.get(method)
-        if spec is not None and not spec.places_new_documents:      # an earlier version's
-            return (f"{path} holds no model: it was clustered with {method}, which cannot "
-                    "place new documents")
-        return f"{path} holds no model"
-    return str(exc)
 
 
 def _REPORTED_BY_MAIN() -> tuple[type, ...]:

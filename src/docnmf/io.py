@@ -38,7 +38,7 @@ except ImportError:  # Windows: folders are still published whole, without the l
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "json_text",
            "to_jsonable", "spreadsheet_safe", "from_spreadsheet", "OutputFolder",
-           "OutputFolderError", "writes_folder", "published_path", "note_written"]
+           "OutputFolderError", "writes_folder", "published_path", "note_written", "swap_folders"]
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def from_spreadsheet(text: str) -> str:
     >>> from_spreadsheet(spreadsheet_safe("=a")), from_spreadsheet(spreadsheet_safe("'=a"))
     ('=a', "'=a")
     """
-    return text[1:] if text.startswith("'") else text
+    return text.removeprefix("'")
 
 
 def write_csv(path: str | os.PathLike, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
@@ -184,7 +184,7 @@ class OutputFolder:
     killed runs left (``.<name>.staging-*``, ``.<name>.old-*``) and yields a
     fresh staging folder next to ``target`` (same file system). When the
     block ends without an error the staging folder replaces ``target``: the
-    two are swapped in one step (:func:`_exchange`), or, where the system
+    two are swapped in one step (:func:`swap_folders`), or, where the system
     cannot, the old folder is renamed aside and the new one renamed in; the
     old one is then removed.
     Files the new run does not write are therefore gone, and a reader sees
@@ -340,7 +340,7 @@ class OutputFolder:
         self._tidy(old)
 
     def _exchanged(self) -> bool:
-        """Swap the staging folder with the target in one step (:func:`_exchange`), and remove
+        """Swap the staging folder with the target in one step (:func:`swap_folders`), and remove
         the old folder; False when the system cannot, with nothing changed."""
         staging = partial = self.staging
         if partial == self._beside("partial"):   # the old folder must not land where a next
@@ -349,7 +349,7 @@ class OutputFolder:
             os.rename(partial, staging)
         swapped = False
         try:
-            swapped = _exchange(staging, self.target)
+            swapped = swap_folders(staging, self.target)
         finally:
             if not swapped and staging != partial:
                 os.rename(staging, partial)
@@ -690,7 +690,7 @@ def _renameat2() -> Callable | None:
     return function
 
 
-def _exchange(a: Path, b: Path) -> bool:
+def swap_folders(a: Path, b: Path) -> bool:
     """Swap folders ``a`` and ``b`` in one step, so that no reader finds ``b`` missing in
     between (two renames leave a moment without it). False where the system or the file
     system cannot, and nothing was done."""

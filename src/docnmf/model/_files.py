@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
+from ..io import swap_folders
 from ..methods import METHODS
 from ..text.vectorize import DocumentVectorizer
 from ._codec import (ArrayStore, ModelFormatError, ModelSaveError, decode_params, decode_value,
@@ -206,6 +207,8 @@ def save(model, path: str | os.PathLike) -> Path:
         (staging / MODEL_FILE).write_text(text, encoding="utf-8", errors="backslashreplace")
         os.chmod(staging, 0o777 & ~_umask())
         _replace_folder(staging, path)
+        if staging.exists():        # the old model, swapped out
+            shutil.rmtree(staging, ignore_errors=True)
     except BaseException:
         # an OSError stays one: the folder could not be written (a full disk, a refused
         # permission), which docnmf cluster reports as it reports its other files
@@ -222,13 +225,22 @@ def _umask() -> int:
 
 
 def _replace_folder(new: Path, path: Path) -> None:
-    """Put the folder ``new`` at ``path``, the old one (if any) moved aside and then removed."""
+    """Put the folder ``new`` at ``path``: swapped with the old one in one step where the
+    system can (:func:`docnmf.io.swap_folders`; ``new`` then holds the old model, which the
+    caller removes), else the old one moved aside, then removed."""
+    if path.is_dir() and not path.is_symlink() and swap_folders(new, path):
+        return
     old = None
     if path.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
         os.rmdir(old)
         os.rename(path, old)
-    os.rename(new, path)
+    try:
+        os.rename(new, path)
+    except BaseException:
+        if old is not None:     # the old model goes back: the save failed, not it
+            os.rename(old, path)
+        raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -252,8 +264,31 @@ def model_folder(path: str | os.PathLike) -> Path:
                 if path.name == MODEL_FILE and (path.parent / "model" / MODEL_FILE).is_file()
                 else "")
         raise ModelFormatError(f"no such model: {path}{hint}")
-    raise ModelFormatError(f"{path} is not a docnmf model (no {MODEL_FILE}; docnmf never "
-                           "loads pickle or joblib files)")
+    raise ModelFormatError(_no_model_reason(path) or f"{path} is not a docnmf model (no "
+                           f"{MODEL_FILE}; docnmf never loads pickle or joblib files)")
+
+
+def _no_model_reason(path: Path) -> str:
+    """Why ``path``, a result folder of 'docnmf cluster' without ``model/``, holds no model;
+    empty for any other folder."""
+    run_json = path / "run.json"
+    if not run_json.is_file() or (path / "model").exists():
+        return ""
+    try:
+        record = json.loads(run_json.read_text(encoding="utf-8"))
+        method, packages = record["parameters"]["method"], record.get("packages", {})
+    except (ValueError, KeyError, TypeError, OSError, RecursionError):
+        return ""
+    if "dask" in packages:
+        return (f"{path} holds no model: it was clustered on Dask by a version of docnmf "
+                "that saved none there; cluster it again to get one")
+    if record.get("no_model_because"):
+        return f"{path} holds no model: {record['no_model_because']}"
+    spec = METHODS.get(method)
+    if spec is not None and not spec.places_new_documents:      # an earlier version's
+        return (f"{path} holds no model: it was clustered with {method}, which cannot "
+                "place new documents")
+    return f"{path} holds no model"
 
 
 def _read_record(folder: Path) -> dict[str, Any]:
