@@ -199,6 +199,31 @@ def test_resume_on_other_data_is_refused(planted_data, planted_condition, tmp_pa
         run_protocol(small_protocol(planted_condition, runs=1), path, jobs=1, data=other)
 
 
+def test_resume_on_documents_moved_between_classes_is_refused(planted_data, planted_condition,
+                                                              tmp_path, caplog):
+    """The header held the data's sizes alone: with two documents' classes swapped the old
+    scores were reused."""
+    from dataclasses import replace
+
+    path = tmp_path / "r.jsonl"
+    run_protocol(small_protocol(planted_condition, runs=1), path, jobs=1, data=planted_data)
+    y = planted_data.y.copy()
+    first, other = 0, int(np.flatnonzero(y != y[0])[0])
+    y[[first, other]] = y[[other, first]]
+    with pytest.raises(ProtocolError, match="data.digest"):
+        run_protocol(small_protocol(planted_condition, runs=1), path, jobs=1,
+                     data=replace(planted_data, y=y))
+    # a file written before the header held a digest is still taken up
+    header, *records = path.read_text().splitlines()
+    old = json.loads(header)
+    del old["params"]["data"]["digest"]
+    path.write_text("\n".join([json.dumps(old), *records]) + "\n")
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        again = run_protocol(small_protocol(planted_condition, runs=1), path, jobs=1,
+                             data=planted_data)
+    assert again.computed == [] and "without checking that the data are the same" in caplog.text
+
+
 def test_damaged_middle_line_and_foreign_file_are_refused(planted_data, planted_condition,
                                                           tmp_path):
     path = tmp_path / "r.jsonl"

@@ -25,6 +25,8 @@ Three weightings are supported:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 from dataclasses import dataclass, field
@@ -158,10 +160,24 @@ class PreparedData:
         return len(self.class_names)
 
     def fingerprint(self) -> dict[str, Any]:
-        """Sizes and settings that identify the prepared collection in a results file header."""
+        """Sizes, settings and a digest that identify the prepared collection in a results file
+        header (the sizes alone let results be reused for documents moved between classes)."""
         return {"n_docs": int(self.counts.shape[0]), "n_terms": int(self.counts.shape[1]),
                 "n_classes": self.n_classes, "nnz": int(self.counts.nnz),
-                "vectorizer": self.vectorizer}
+                "vectorizer": self.vectorizer, "digest": self.digest()}
+
+    def digest(self) -> str:
+        """SHA-256 (first 16 hex digits) of the counts, the classes and the texts."""
+        counts = sp.csr_matrix(self.counts)
+        if not counts.has_sorted_indices:
+            counts = counts.sorted_indices()
+        h = hashlib.sha256()
+        for array, dtype in ((counts.indptr, np.int64), (counts.indices, np.int64),
+                             (counts.data, np.float64), (self.y, np.int64)):
+            h.update(np.ascontiguousarray(array, dtype=dtype).tobytes())
+        h.update(json.dumps([self.class_names, self.texts], ensure_ascii=False).encode(
+            "utf-8", "surrogatepass"))
+        return h.hexdigest()[:16]
 
 
 def _is_dataset_name(source: str) -> bool:

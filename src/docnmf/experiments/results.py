@@ -26,6 +26,10 @@ logger = logging.getLogger(__name__)
 #: Bumped when the meaning of a line changes.
 FORMAT_VERSION = 1
 
+#: Header entries added after files were written without them: a header that lacks one is
+#: taken to agree on it (its results are reused, as before; the data cannot be checked).
+ADDED_LATER = (("data", "digest"),)
+
 #: (condition, weighting, method, k, run): what identifies one finished run.
 RunKey = tuple[str, str, str, int, int]
 
@@ -107,7 +111,7 @@ class ResultsFile:
         header = self._parse(complete[0], 1)
         if not isinstance(header, dict) or header.get("kind") != "header":
             raise ProtocolError(f"{self.path} is not a docnmf results file (no header line)")
-        if header.get("format") != FORMAT_VERSION or header.get("params") != self.params:
+        if header.get("format") != FORMAT_VERSION or not self._agrees(header.get("params")):
             there = header.get("params") or {}
             if isinstance(there, dict) and there.get("suite") != self.params.get("suite"):
                 kind = ("docnmf benchmark" if there.get("suite") else
@@ -145,6 +149,24 @@ class ResultsFile:
             # killed mid-write: drop the torn line, so its run is computed again
             atomic_write_text(self.path, "\n".join(complete) + "\n")
         return self._open_for_append(records)
+
+    def _agrees(self, there) -> bool:
+        """Whether the header's ``there`` parameters are this run's, but for entries added
+        later (:data:`ADDED_LATER`) that ``there`` lacks."""
+        if there == self.params:
+            return True
+        if not isinstance(there, dict):
+            return False
+        params = json.loads(json.dumps(self.params))
+        for outer, inner in ADDED_LATER:
+            if (isinstance(there.get(outer), dict) and inner not in there[outer]
+                    and isinstance(params.get(outer), dict)):
+                params[outer].pop(inner, None)
+        if there != params:
+            return False
+        logger.info("%s was written before its header held the data's digest: its results are "
+                    "reused without checking that the data are the same", self.path)
+        return True
 
     def _parse(self, line: str, number: int) -> dict[str, Any]:
         try:
