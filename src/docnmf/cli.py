@@ -206,9 +206,9 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
     g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
                    help=f"restarts from random starts; the lowest objective is kept (default "
-                        f"{_DEFAULT_RESTARTS}). The default starts of NMF (NNDSVDa) and of CF "
-                        "and LCCF (NMF's solution) are deterministic and run once; --init "
-                        "random gives them random starts")
+                        f"{_DEFAULT_RESTARTS}). The default starts of NMF (NNDSVDa, from an SVD "
+                        "drawn from --seed) and of CF and LCCF (NMF's solution) are single "
+                        "points and run once; --init random gives them random starts")
     g.add_argument("--max-iter", type=_positive_int, default=None,
                    help="iterations per restart (default: the method's own, e.g. 500 for NMF, "
                         "1000 for CF/LCCF)")
@@ -222,7 +222,8 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
                         "(default), or mu, the paper's multiplicative updates")
     g.add_argument("--init", choices=_INIT_CHOICES, default=None,
                    help="starts. NMF's (nmf, nmf-ncw): NNDSVD with zeros set to the mean "
-                        "(nndsvda, default; deterministic, so one restart), kept or set to "
+                        "(nndsvda, default; one start, its randomized SVD drawn from --seed), "
+                        "kept or set to "
                         "small random values; or random (the paper). CF/LCCF start from "
                         "NMF's solution, or random; ECC and MSRC from k-means++, or random")
     g.add_argument("--dtype", choices=["float64", "float32"], default=None,
@@ -404,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(0.5; 1.0 is all), or a number of documents (default 0.95)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
-                   help="no effect: the NMF-NCW fit starts from NNDSVDa, a deterministic point, "
+                   help="no effect: the NMF-NCW fit starts from NNDSVDa, a single point, "
                         "and runs once (kept so that scripts giving it still run)")
     _add_corpus_options(p)
 
@@ -739,7 +740,7 @@ def _fallback(args) -> str | None:
 
 
 def _note_unused_restarts(model, method: str, args) -> None:
-    """Warn when ``--restarts N`` was given but the fit ran once: a deterministic start."""
+    """Warn when ``--restarts N`` was given but the fit ran once: a single start."""
     asked = getattr(args, "restarts", None)
     objectives = getattr(model, "restart_objectives_", None)
     ran = 0 if objectives is None else len(objectives)
@@ -748,7 +749,7 @@ def _note_unused_restarts(model, method: str, args) -> None:
         from .methods import method_spec
 
         takes_init = "init" in method_spec(method).parameters()
-        logger.warning("--restarts %d had no effect: %s starts from a deterministic point "
+        logger.warning("--restarts %d had no effect: %s starts from a single point "
                        "(NMF's NNDSVDa start, or NMF's solution) and ran once%s", asked,
                        method, f"; --init random starts it {asked} times from random "
                                "points" if takes_init else "")
@@ -1672,7 +1673,7 @@ def _cmd_keywords(args) -> int:
     _check_k_for(args.clusters, len(texts))
     if args.restarts is not None and args.restarts > 1:
         logger.warning("--restarts %d had no effect: the NMF-NCW fit starts from NNDSVDa, a "
-                       "deterministic point, and ran once", args.restarts)
+                       "single point, and ran once", args.restarts)
     if args.alpha is not None:
         logger.warning("--alpha %g had no effect: eq. 2's weights fall as the terms' residuals "
                        "grow, for any exponent in (0, 1), so the ranking printed is the same",

@@ -376,7 +376,7 @@ def test_a_start_from_nmf_shows_nmf_s_restarts_not_one_start(demo_out, tmp_path,
     html = (folder / "report.html").read_text(encoding="utf-8")
     overview = html[html.index('<section id="overview">'):]
     assert (f"<td>{len(start)} of NMF for the start, then one run from the best</td>" if chart
-            else "<td>1, from NMF&#x27;s solution (a deterministic start)</td>") in overview
+            else "<td>1, from NMF&#x27;s solution (a single start)</td>") in overview
     section = html[html.index('<section id="objective">'):]
     section = section[:section.index("</section>")]
     assert "<figcaption>objective from NMF&#x27;s solution on, per iteration" in section

@@ -212,7 +212,11 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
     ncw_scale_ : ndarray of shape (n_docs,) or None
         ``gamma^{1/2} = (K e)^{-1/2}`` for NCW (0 for documents of degree 0).
     loss_history_ : ndarray
-        Objective (eq. 10) per iteration of the kept restart.
+        Objective (eq. 10) per iteration of the kept restart. After each round
+        the columns of ``V`` are scaled to unit length (``W`` inversely), as the
+        authors' code does; the updates alone never raise eq. 10 (Theorem 1),
+        but the rescaling can, so the history need not fall at every step, and
+        can end above the NMF start's value.
     init_ : str
         The start used: ``"nmf"`` or ``"random"`` (what ``init="auto"`` chose).
     restart_objectives_ : ndarray of shape (n_init,) or (1,)

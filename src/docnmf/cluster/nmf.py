@@ -64,8 +64,9 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         Restarts from independent starts; the one with the lowest objective
         is kept (the paper uses 10). They run one after another (the
         solvers can run them side by side, with the same results, but that
-        was slower; see ``_restarts``). The deterministic ``"nndsvd"`` and
-        ``"nndsvda"`` starts run once.
+        was slower; see ``_restarts``). The ``"nndsvd"`` and ``"nndsvda"``
+        starts run once: each is a single point, from a randomized SVD drawn
+        from ``random_state`` (fix it for the same start every time).
     max_iter : int
         Maximum update rounds per restart.
     tol : float
@@ -123,7 +124,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         Objective (eq. 1) per iteration of the kept restart.
     restart_objectives_ : ndarray of shape (n_restarts,)
         Final objective of each restart: ``n_init`` from random starts, one from the
-        deterministic NNDSVDa start (``init="nndsvda"``, the default).
+        NNDSVDa start (``init="nndsvda"``, the default).
     n_iter_ : int
     objective_ : float
 

@@ -107,7 +107,7 @@ def _method_fact(method: str, diagnostics: Any) -> str:
 def _start_restarts(objectives: Sequence[float]) -> str:
     """The restarts of a fit that started from NMF's solution, in words."""
     if len(objectives) == 1:
-        return "1, from NMF's solution (a deterministic start)"
+        return "1, from NMF's solution (a single start)"
     return f"{len(objectives)} of NMF for the start, then one run from the best"
 
 
@@ -393,13 +393,13 @@ def _objective(f: RunFolder) -> str:
 
 
 def _restarts_chart(restarts: Sequence[float], title: str,
-                    one: str = "One start (a deterministic start runs once): final objective "
+                    one: str = "One start (an SVD start runs once): final objective "
                                "{:.6g}.") -> str:
     """The restarts' final objectives as dots, or in words when a chart would show nothing:
     one start (``one``, formatted with its objective), or every restart ending at the same
     objective."""
     if not restarts:
-        return '<p class="note">One start (a deterministic start runs once).</p>'
+        return '<p class="note">One start (an SVD start runs once).</p>'
     if len(restarts) == 1:
         return f'<p class="note">{_e(one.format(restarts[0]))}</p>'
     v = np.asarray(restarts, dtype=float)
