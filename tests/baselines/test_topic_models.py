@@ -1,5 +1,7 @@
 """PLSI (EM) and LDA baselines: monotone EM, a dense reference step, planted recovery, contract."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -97,3 +99,15 @@ def _expected_failures(estimator):
                          expected_failed_checks=_expected_failures)
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+def test_plsi_stopped_by_max_iter_says_so_as_the_factorizations_do(planted):
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, _ = _planted_counts(planted, seed=6)
+    with pytest.warns(ConvergenceWarning, match="PLSI did not converge to tol=1e-06 in max_iter=3"):
+        PLSIClustering(3, n_init=1, max_iter=3, tol=1e-6, random_state=0).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        PLSIClustering(3, n_init=1, max_iter=3, tol=-1, random_state=0).fit(X)  # every one
+        PLSIClustering(3, n_init=1, max_iter=500, tol=1e-3, random_state=0).fit(X)

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_non_negative, validate_data
 from ..factor._losses import has_converged
 from .._estimator import (DocumentClusterer, best_restart, check_fit_input,
                           check_n_clusters, check_numbers, check_positive_ints,
-                          fit_restarts, memberships_from, store_params)
+                          fit_restarts, memberships_from, store_params, warn_unconverged)
 from .._rng import as_generator
 from ._common import int_seed
 
@@ -213,7 +213,9 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
         best, objectives = best_restart(fit_restarts(em, rng, int(self.n_init)),
                                         key=lambda result: -result[2][-1], name="PLSI",
                                         total=int(self.n_init), verbose=self.verbose)
-        theta, phi, history, n_iter, _ = best
+        theta, phi, history, n_iter, converged = best
+        if not converged:
+            warn_unconverged("PLSI", self.tol, self.max_iter)
         self.memberships_ = theta
         self.labels_ = np.argmax(theta, axis=1).astype(np.int64)
         self.components_ = phi
