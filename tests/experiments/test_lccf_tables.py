@@ -223,3 +223,24 @@ def test_fig3_end_to_end(datasets_dir, tmp_path):
             assert values[-1] < values[0], (name, method)
     text = report.read_text()
     assert "| NMF |" in text and "## TDT2" in text and "## Reuters" in text
+    # "iter. 10" is the objective after ten iterations: the curve's eleventh value (the first
+    # is the start)
+    row = next(line for line in text.splitlines() if line.startswith("| NMF |"))
+    nmf = results["TDT2"]["curves"]["nmf"]
+    assert row.split(" | ")[1:3] == [f"{nmf[0]:.4f}", f"{nmf[10]:.4f}"]
+
+
+def test_fig3_nmf_curve_is_cai_s_eq_1_not_half_of_it(planted):
+    """The report called NMF's curve ||X - U V^T||^2 and drew the 1/2 ||.||^2 NMF records,
+    half of CF's scale on the same plot."""
+    from docnmf.experiments.lccf_targets import objective_curves
+    from docnmf.experiments.protocol import method_seed
+    from docnmf.methods import make_estimator
+
+    X, _ = planted(60, 40, 3, seed=1)
+    curves = objective_curves(X, 3, seed=0, max_iter=15)
+    model = make_estimator("nmf", 3, random_state=method_seed(0, 3, 0, "nmf"), n_init=1,
+                           max_iter=15, tol=0.0, as_published=True).fit(X)
+    residual = np.asarray(X.toarray() if hasattr(X, "toarray") else X) \
+        - model.embedding_ @ model.components_
+    assert curves["nmf"][-1] == pytest.approx(float((residual ** 2).sum()), rel=1e-9)

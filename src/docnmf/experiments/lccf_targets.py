@@ -330,9 +330,12 @@ FIG3_METHODS: tuple[str, ...] = ("nmf", "cf-paper", "lccf-paper")
 
 
 def objective_curves(X, k: int, *, seed: int = 0, max_iter: int = 200) -> dict[str, list[float]]:
-    """The objective per iteration of NMF, CF and LCCF (lambda = 100, p = 5) from one start each.
+    """The objective of NMF, CF and LCCF (lambda = 100, p = 5) from one start each: at the start,
+    then after each iteration.
 
-    ``tol = 0`` keeps every method iterating for ``max_iter`` rounds.
+    ``tol = 0`` keeps every method iterating for ``max_iter`` rounds. NMF's is Cai et al.'s
+    eq. 1, ``||X - U V^T||^2``: twice the ``1/2 ||X - U V^T||^2`` (Xu et al.'s) that
+    :class:`~docnmf.cluster.nmf.NMFClustering` records.
     """
     curves = {}
     for method in FIG3_METHODS:
@@ -342,7 +345,8 @@ def objective_curves(X, k: int, *, seed: int = 0, max_iter: int = 200) -> dict[s
             # tol = 0 never "converges": the warning says nothing here
             warnings.simplefilter("ignore", ConvergenceWarning)
             model.fit(X)
-        curves[method] = [float(v) for v in model.loss_history_]
+        scale = 2.0 if method == "nmf" else 1.0
+        curves[method] = [scale * float(v) for v in model.loss_history_]
     return curves
 
 
@@ -369,7 +373,7 @@ def run_fig3(outdir: Path, options: TargetOptions = TargetOptions(), *, k: int =
         results[name] = {"classes": classes, "n_docs": int(X.shape[0]),
                          "n_terms": int(X.shape[1]), "curves": curves}
         panels[f"{name}: {k} classes, {X.shape[0]} documents"] = [
-            (display_name(m), list(enumerate(c, start=1))) for m, c in curves.items()]
+            (display_name(m), list(enumerate(c))) for m, c in curves.items()]
         rows.append((name, classes, X.shape, curves))
     elapsed = time.perf_counter() - t0
     write_json(outdir / "results.json", {"target": "cai2011-fig3", "paper": CAI2011, "k": k,
@@ -384,19 +388,20 @@ def run_fig3(outdir: Path, options: TargetOptions = TargetOptions(), *, k: int =
            f"Paper: {CAI2011}. The paper: all three multiplicative updates converge within "
            "about 100 iterations, on both corpora.", "",
            f"One start per method, {max_iter} iterations, tol = 0; {_duration(elapsed)}. NMF's "
-           "objective is ||X - U V^T||^2; CF's and LCCF's are eq. 10 (lambda = 100, p = 5) at "
-           "unit-length V columns. Cai-global weighting.", ""]
+           "objective is ||X - U V^T||^2 (eq. 1); CF's and LCCF's are eq. 10 (lambda = 100, "
+           "p = 5) at unit-length V columns. Cai-global weighting. Iteration 0 is the start; "
+           "\"iter. n\" is the objective after n iterations.", ""]
     for name, classes, shape, curves in rows:
         out += [f"## {name}: {k} classes ({', '.join(classes)}), {shape[0]} documents x "
                 f"{shape[1]} terms", "",
-                "| method | first | iter. 10 | iter. 50 | iter. 100 | last | iters to within "
+                "| method | start | iter. 10 | iter. 50 | iter. 100 | last | iters to within "
                 "1% of last |", "|---|---|---|---|---|---|---|"]
         for m, c in curves.items():
             arr = np.asarray(c)
             near = np.flatnonzero(arr <= arr[-1] + 0.01 * abs(arr[-1]))
-            at = [_fmt(arr[i - 1], 4) if len(arr) >= i else "–" for i in (10, 50, 100)]
+            at = [_fmt(arr[i], 4) if len(arr) > i else "–" for i in (10, 50, 100)]
             out.append(f"| {display_name(m)} | {_fmt(arr[0], 4)} | " + " | ".join(at)
-                       + f" | {_fmt(arr[-1], 4)} | {int(near[0]) + 1} |")
+                       + f" | {_fmt(arr[-1], 4)} | {int(near[0])} |")
         out.append("")
     if png is not None:
         out += ["![cai2011-fig3](cai2011-fig3.png)", ""]
