@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sys
+import textwrap
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -1774,6 +1775,11 @@ def _run_experiment(protocol, outdir: Path, args, *, spec=None, data=None) -> in
             write_report(staging, result, protocol, spec=spec)
     print(format_compact(result, protocol, spec))
     print(f"\nreport: {outdir / 'report.md'}")
+    warned = [r for r in result.records if r.get("warnings")]
+    if warned:      # said in report.md too; a fit on documents without terms scores them
+        logger.warning("%d of %d runs raised warnings, e.g. %s (the 'warnings' field of "
+                       "results.jsonl lists them)", len(warned), len(result.records),
+                       textwrap.shorten(str(warned[0]["warnings"][0]), 300, placeholder=" …"))
     return 0
 
 

@@ -262,3 +262,22 @@ def test_the_report_says_how_the_runs_were_set_up(tmp_path, capsys):
     assert summary["as_published"] is True and summary["software"]["docnmf_version"]
     # one run has no spread to show ("± 0.000"), and is one run
     assert "1 run per k" in a and "± 0.000" not in a
+
+
+def test_evaluate_says_on_standard_error_when_runs_raised_warnings(labelled_folder, tmp_path,
+                                                                   capsys):
+    """Documents without index terms are fitted and scored by the protocol (cluster labels
+    them -1): only report.md and results.jsonl said so."""
+    for i in range(3):
+        (labelled_folder / "food" / f"empty{i}.txt").write_text("the of and it.")
+    argv = ["evaluate", str(labelled_folder), "--methods", "nmf-ncw", "--k-range", "4",
+            "--runs", "1", "--jobs", "1", "-o", str(tmp_path / "eval")]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert "1 of 1 runs raised warnings, e.g. UserWarning: NMFClustering: 3 of the" in err
+    assert "have no terms (all-zero rows)" in err
+    (labelled_folder / "food" / "empty0.txt").unlink()
+    (labelled_folder / "food" / "empty1.txt").unlink()
+    (labelled_folder / "food" / "empty2.txt").unlink()
+    code, _, err = run(argv[:-1] + [str(tmp_path / "clean")], capsys)
+    assert code == 0 and "raised warnings" not in err
