@@ -663,3 +663,24 @@ def test_paths_from_other_systems_and_quoted_tildes(tmp_path, capsys, monkeypatc
     assert "looks like a table" not in err
     code, _, err = run(["cluster", "~nosuchuser/docs", "-k", "2", "-o", "~nosuchuser2"], capsys)
     assert code == 2 and err.strip().endswith("no such file or folder: ~nosuchuser/docs")
+
+
+def test_run_json_says_how_the_input_was_read(tmp_path, capsys, monkeypatch):
+    """The columns and --encoding were only in the command line, and a relative source only
+    meant something in the folder the command ran in."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "posts.csv").write_text(
+        "body,topic,key\n" + "".join(f"{w} {w} stars,{w[0]},{i}\n" for i, w in
+                                      enumerate(["alpha", "beta"] * 4)), encoding="latin-1")
+    code, _, err = run(["cluster", "posts.csv", "-k", "2", "--min-df", "1", "--text-column",
+                        "body", "--label-column", "topic", "--id-column", "key", "--encoding",
+                        "latin-1", "-o", "out"], capsys)
+    assert code == 0, err
+    corpus = json.loads((tmp_path / "out" / "run.json").read_text())["corpus"]
+    assert corpus["source"] == "posts.csv"
+    assert corpus["path"] == str((tmp_path / "posts.csv").resolve())
+    assert corpus["reader_options"] == {"text_column": "body", "label_column": "topic",
+                                        "id_column": "key", "encoding": "iso8859-1"}
+    code, _, err = run(["cluster", "demo", "-k", "5", "-o", "demo"], capsys)
+    corpus = json.loads((tmp_path / "demo" / "run.json").read_text())["corpus"]
+    assert code == 0 and "path" not in corpus and "reader_options" not in corpus

@@ -598,8 +598,16 @@ def _load_input(args):
                            path.name[len(bare) - len(Path(bare).suffix):], Path(bare).suffix)
         corpus = read_text_file(path, encoding=args.encoding)
         _warn_tab_table(path, corpus.texts[0])
-        return corpus
-    return read_corpus(args.input, **_reader_options(args))
+        options = {"encoding": args.encoding} if args.encoding != "utf-8" else {}
+    else:
+        options = _reader_options(args)
+        corpus = read_corpus(args.input, **options)
+    # what run.json needs to read the input again: where it is, wherever the command ran, and
+    # the columns and --encoding
+    if path.exists():
+        corpus.metadata["path"] = os.path.abspath(path)
+    corpus.metadata["reader_options"] = options
+    return corpus
 
 
 def _warn_tab_table(path: Path, text: str) -> None:

@@ -601,6 +601,10 @@ def run_record(run: ClusterRun) -> dict[str, Any]:
         **software_record(),
         "corpus": {"name": run.corpus.metadata.get("name"),
                    "source": str(run.corpus.metadata.get("source", "")),
+                   **({"path": readable_name(run.corpus.metadata["path"])}
+                      if run.corpus.metadata.get("path") else {}),
+                   **({"reader_options": run.corpus.metadata["reader_options"]}
+                      if run.corpus.metadata.get("reader_options") else {}),
                    "n_documents": len(run.corpus),
                    # entries of a folder left out (links, binary files), each with why
                    **({"skipped": list(run.corpus.metadata["skipped"])}

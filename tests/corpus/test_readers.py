@@ -432,6 +432,11 @@ def test_excel_csv_of_semicolons_or_with_a_sep_line_is_read(tmp_path, caplog):
     # one column whose name holds a semicolon: its rows agree with commas, and are read so
     one = write(tmp_path / "one.csv", 'review (pros; cons)\n"Good, fast"\n"Slow; bad"\n')
     assert read_csv(one, text_column="review (pros; cons)").texts == ["Good, fast", "Slow; bad"]
+    # no comma anywhere: every row agreed on one column, and "column 'body' not found"
+    plain = write(tmp_path / "plain.csv", "body;topic;key\nstars and planets;a;1\nbread;b;2\n")
+    read = read_csv(plain, text_column="body", label_column="topic", id_column="key")
+    assert (read.ids, read.texts, read.labels) == (["1", "2"], ["stars and planets", "bread"],
+                                                   [("a",), ("b",)])
     twice = write(tmp_path / "bom.csv", b"\xef\xbb\xbf\xef\xbb\xbfid,text\nq,hello\n")
     assert read_csv(twice).ids == ["q"]
 

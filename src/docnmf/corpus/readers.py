@@ -745,6 +745,10 @@ def read_csv(
         # Excel writes CSV with semicolons where the decimal mark is a comma; a file of one
         # column whose name holds one ("pros; cons") reads as one with commas
         records = _agreeing_records(lines, ",", source)
+        if records and [f.strip() for f in records[0][2]] != [str(text_column).strip()]:
+            # one column, not the one asked for: the fields of a file without a comma
+            # ("body;topic;key", "body;topic;key" ...) agreed on one
+            records = None
         for other, name in ((";", "semicolons"), ("\t", "tabs")):
             if records is None and other in header:
                 records = _agreeing_records(lines, other, source)
