@@ -190,3 +190,16 @@ def test_every_public_method_of_the_exported_classes_says_what_it_does():
                     if not attr.startswith("_") and inspect.isfunction(member)
                     and not inspect.getdoc(member)]
     assert undocumented == []
+
+
+def test_the_package_lists_its_public_names_and_no_helper_of_its_own():
+    """dir(docnmf) offered docnmf.importlib."""
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "-c", "import docnmf; print(' '.join(n for n in "
+                            "dir(docnmf) if not n.startswith('_')))"], capture_output=True,
+                           text=True, check=True).stdout.split()
+    import docnmf
+
+    assert shown == sorted(n for n in docnmf.__all__ if not n.startswith("_"))

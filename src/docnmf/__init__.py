@@ -8,8 +8,8 @@ end-to-end :func:`cluster_corpus`, and saved models (:class:`ClusteringModel`,
 :func:`save`, :func:`load`). Every method by name: :data:`docnmf.methods.METHODS`.
 """
 
-import importlib
-import importlib.util
+from importlib import import_module as _import_module
+from importlib.util import find_spec as _find_spec
 
 from ._version import __version__
 
@@ -33,9 +33,9 @@ __all__ = ["__version__", *_EXPORTS]
 def __getattr__(name: str):
     """A public name, or a submodule (``docnmf.methods``), imported on first use."""
     if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
-    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
-        value = importlib.import_module(f".{name}", __name__)
+        value = getattr(_import_module(_EXPORTS[name], __name__), name)
+    elif not name.startswith("_") and _find_spec(f"{__name__}.{name}"):
+        value = _import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
