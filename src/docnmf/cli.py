@@ -1889,6 +1889,14 @@ def _cmd_evaluate(args) -> int:
                        stem=not args.no_stem)
     if k_values is None:
         k_values = tuple(range(2, min(10, data.n_classes) + 1))
+    for k in k_values:
+        subsets = math.comb(data.n_classes, k)
+        if subsets < args.runs:     # the runs draw subsets at random: some are drawn again
+            logger.warning("k=%d: the %d classes hold %s of %d classes, so the %d runs repeat "
+                           "subsets%s", k, data.n_classes,
+                           "one set" if subsets == 1 else f"only {subsets} different sets", k,
+                           args.runs, " (they differ in their starts only)" if subsets == 1
+                           else "")
     protocol = Protocol(condition, tuple(methods), k_values, args.runs, args.restarts, args.seed,
                         tuple(weightings), as_published=args.as_published)
     outdir = args.output or Path("docnmf-evaluate") / name

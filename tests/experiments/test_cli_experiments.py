@@ -281,3 +281,15 @@ def test_evaluate_says_on_standard_error_when_runs_raised_warnings(labelled_fold
     (labelled_folder / "food" / "empty2.txt").unlink()
     code, _, err = run(argv[:-1] + [str(tmp_path / "clean")], capsys)
     assert code == 0 and "raised warnings" not in err
+
+
+def test_evaluate_says_when_its_runs_must_repeat_subsets(labelled_folder, tmp_path, capsys):
+    argv = ["evaluate", str(labelled_folder), "--methods", "nmf", "--k-range", "2-4", "--runs",
+            "5", "--jobs", "1", "-o", str(tmp_path / "eval")]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert "k=2" not in err.split("[1/")[0]                  # 6 sets of 2 of the 4 classes
+    assert ("k=3: the 4 classes hold only 4 different sets of 3 classes, so the 5 runs repeat "
+            "subsets\n") in err
+    assert "k=4: the 4 classes hold one set of 4 classes, so the 5 runs repeat subsets (they " \
+           "differ in their starts only)" in err
