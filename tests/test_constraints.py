@@ -182,12 +182,18 @@ def test_read_pairs_bad_lines_and_ambiguous_ids(tmp_path):
 def test_ids_as_docnmf_csv_output_writes_them_are_read(tmp_path):
     """An id a spreadsheet would run as a formula is written with a ' before it; a pair
     file made from assignments.csv holds it so."""
-    ids = ["=1+1", "-x", "'q", "plain"]
+    ids = ["=1+1", "-x", "'q", "plain", "'quoted"]
     path = tmp_path / "ml.csv"
-    path.write_text("# pairs\n'=1+1,'-x\n''q,plain\n")
-    assert read_constraint_pairs(path, ids).tolist() == [[0, 1], [2, 3]]
-    # an id that is exactly a document's is that document's
-    assert read_constraint_pairs(path, ids + ["'=1+1"]).tolist() == [[4, 1], [2, 3]]
+    path.write_text("# pairs\n'=1+1,'-x\n''q,plain\n'quoted,plain\n")
+    assert read_constraint_pairs(path, ids).tolist() == [[0, 1], [2, 3], [4, 3]]
+    # with documents of both ids ("=1+1" and "'=1+1", "'" and "''"), a field reads as docnmf's
+    # files write ids: they write "''=1+1" for the second (it read as the first: a document
+    # paired with itself), and "''" for "'"
+    both = ["=1+1", "'=1+1", "'", "''", "z"]
+    path.write_text("# pairs\n'=1+1,''=1+1\n'',z\n")
+    with pytest.warns(UserWarning, match="read \"'=1\\+1\" as '=1\\+1', \"''\" as \"'\", as "
+                                         "docnmf's CSV files write those ids"):
+        assert read_constraint_pairs(path, both).tolist() == [[0, 1], [2, 4]]
     path.write_text("'plain,'=1+1\n")      # "plain" is never written with a '
     with pytest.raises(ConstraintError, match="line 1: \"'plain\""):
         read_constraint_pairs(path, ids)

@@ -490,3 +490,30 @@ def test_where_the_folders_cannot_be_swapped_they_are_renamed(tmp_path, monkeypa
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [docnmf_io.MARKER, "new",
                                                                      "results.jsonl"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_kill_around_the_swap_of_a_resumable_run_loses_no_work_and_resumes_no_old_folder(
+        tmp_path, monkeypatch):
+    """The .partial folder was renamed to a staging name before the swap: a kill in between
+    left the finished runs where the next run removes what killed runs leave."""
+    if docnmf_io._renameat2() is None:
+        pytest.skip("renameat2 is Linux's (glibc 2.28 or later); elsewhere two renames remain")
+    out = tmp_path / "out"
+    _publish_twice(out, ("*.jsonl",))
+    # killed after marking the old folder, before the swap: the work stays where it was
+    (out / docnmf_io.REPLACED).touch()
+    (tmp_path / ".out.partial").mkdir()
+    (tmp_path / ".out.partial" / "results.jsonl").write_text('{"run": "work"}\n')
+    with docnmf_io.OutputFolder(out, resume=("*.jsonl",)) as staging:
+        assert (staging / "results.jsonl").read_text() == '{"run": "work"}\n'    # taken up
+        (staging / "results.jsonl").write_text('{"run": "third"}\n')
+        # killed after the swap, before the old folder (now at .out.partial) was removed
+        monkeypatch.setattr(docnmf_io.OutputFolder, "_tidy", lambda self, old: None)
+    monkeypatch.undo()
+    assert (tmp_path / ".out.partial" / docnmf_io.REPLACED).exists()
+    assert sorted(p.name for p in out.iterdir()) == [docnmf_io.MARKER, "results.jsonl"]
+    with docnmf_io.OutputFolder(out, resume=("*.jsonl",)) as staging:
+        # seeded from the published folder, not from the old one left at .partial
+        assert (staging / "results.jsonl").read_text() == '{"run": "third"}\n'
+        assert sorted(p.name for p in staging.iterdir()) == ["results.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -1891,7 +1891,7 @@ def _cmd_evaluate(args) -> int:
         k_values = tuple(range(2, min(10, data.n_classes) + 1))
     for k in k_values:
         subsets = math.comb(data.n_classes, k)
-        if subsets < args.runs:     # the runs draw subsets at random: some are drawn again
+        if 0 < subsets < args.runs:     # the runs draw subsets at random: some are drawn again
             logger.warning("k=%d: the %d classes hold %s of %d classes, so the %d runs repeat "
                            "subsets%s", k, data.n_classes,
                            "one set" if subsets == 1 else f"only {subsets} different sets", k,

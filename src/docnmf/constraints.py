@@ -19,6 +19,7 @@ import csv
 import io
 import os
 import re
+import warnings
 from collections import deque
 from typing import Sequence
 
@@ -409,13 +410,18 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
                                   f"{_listing(sorted(set(repeated)))}")
     rows = _read_rows(path)
 
+    ambiguous: list[str] = []
+
     def lookup(field: str):
         if ids is not None:
             found = index.get(field)
-            # an id copied from docnmf's CSV output, with the ' that keeps a spreadsheet from
-            # running it as a formula
-            if found is None and spreadsheet_safe(from_spreadsheet(field)) == field:
-                found = index.get(from_spreadsheet(field))
+            # an id as docnmf's CSV output writes it, with the ' that keeps a spreadsheet from
+            # running it as a formula ("'=a" for =a, "''=a" for '=a): so read first
+            plain = from_spreadsheet(field)
+            if plain != field and spreadsheet_safe(plain, exact=True) == field and plain in index:
+                if found is not None and field not in ambiguous:
+                    ambiguous.append(field)
+                found = index[plain]
             return found
         try:
             value = int(field)
@@ -436,6 +442,12 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
             if v is None:
                 unknown.append(f"line {line}: {f!r}")
         pairs.append(found)
+    if ambiguous:
+        readings = [f"{f!r} as {from_spreadsheet(f)!r}" for f in ambiguous]
+        warnings.warn(f"{path}: read {_listing(readings)}, as docnmf's CSV files write those "
+                      "ids; the corpus also has documents whose ids are those fields as "
+                      "written (docnmf's files write them with one more ' in front)",
+                      UserWarning, stacklevel=2)
     if unknown:
         what = "unknown document id" if ids is not None else "field that is not a document index"
         hint = "; a header line that looks like ids must start with #" if unknown[0].startswith(

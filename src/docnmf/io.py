@@ -81,23 +81,27 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def spreadsheet_safe(value: Any) -> Any:
+def spreadsheet_safe(value: Any, *, exact: bool = False) -> Any:
     """``value``, with a ``'`` put before a text a spreadsheet would run as a formula.
 
     Text that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
     return gets a leading apostrophe (OWASP's advice against CSV injection),
-    unless it is a number such as ``-0.5``; so does text that starts with an
-    apostrophe, so that :func:`from_spreadsheet` undoes this exactly (``=a``
-    and ``'=a`` stay two texts). Anything else is kept as it is.
+    unless it is a number such as ``-0.5``; anything else is kept as it is.
+    With ``exact`` (the id column), so does text that starts with an
+    apostrophe, so that :func:`from_spreadsheet` undoes this exactly: ``=a``
+    and ``'=a`` stay two ids.
 
     Examples
     --------
     >>> print(spreadsheet_safe('=HYPERLINK("http://x","y")'))
     '=HYPERLINK("http://x","y")
-    >>> spreadsheet_safe("-0.5"), spreadsheet_safe(3), spreadsheet_safe("'=a")
-    ('-0.5', 3, "''=a")
+    >>> spreadsheet_safe("-0.5"), spreadsheet_safe(3), spreadsheet_safe("'Tis")
+    ('-0.5', 3, "'Tis")
+    >>> spreadsheet_safe("'=a", exact=True)
+    "''=a"
     """
-    if not isinstance(value, str) or not value.startswith((*_FORMULA_START, "'")):
+    starts = (*_FORMULA_START, "'") if exact else _FORMULA_START
+    if not isinstance(value, str) or not value.startswith(starts):
         return value
     try:
         float(value)
@@ -107,26 +111,36 @@ def spreadsheet_safe(value: Any) -> Any:
 
 
 def from_spreadsheet(text: str) -> str:
-    """The text a cell written by :func:`spreadsheet_safe` stands for: without its first ``'``.
+    """The id an id cell written by :func:`spreadsheet_safe` (``exact``) stands for: without
+    its first ``'``.
 
     Examples
     --------
-    >>> from_spreadsheet(spreadsheet_safe("=a")), from_spreadsheet(spreadsheet_safe("'=a"))
-    ('=a', "'=a")
+    >>> from_spreadsheet(spreadsheet_safe("=a", exact=True))
+    '=a'
+    >>> from_spreadsheet(spreadsheet_safe("'=a", exact=True))
+    "'=a"
     """
     return text.removeprefix("'")
 
 
+#: The column whose cells :func:`write_csv` writes so that :func:`from_spreadsheet` gives them
+#: back exactly.
+ID_COLUMN = "id"
+
+
 def write_csv(path: str | os.PathLike, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
     """A UTF-8 CSV with a header row, written atomically; text cells made
-    :func:`spreadsheet_safe`."""
+    :func:`spreadsheet_safe`, exactly so in the ``id`` column."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     # with "\n" line ends the writer leaves a lone "\r" unquoted, which readers take for a line
     # end: a row holding one has every field quoted
     quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    for row in ([*header], *rows):
-        cells = [spreadsheet_safe(v) for v in row]
+    exact = [name == ID_COLUMN for name in header]
+    writer.writerow([spreadsheet_safe(v) for v in header])
+    for row in rows:
+        cells = [spreadsheet_safe(v, exact=e) for v, e in zip(row, exact + [False] * len(row))]
         (quoted if any(isinstance(v, str) and "\r" in v for v in cells) else writer).writerow(cells)
     return atomic_write_text(path, buf.getvalue())
 
@@ -162,6 +176,10 @@ def write_json(path: str | os.PathLike, obj: Any) -> Path:
 
 #: Written into every published folder: a folder holding it may be replaced by a later run.
 MARKER = ".docnmf-output"
+
+#: Put into a result folder just before a new one takes its place in one step: the folder it
+#: marks is the old one, to be removed.
+REPLACED = ".docnmf-replaced"
 #: Files by which a folder written before the marker existed is recognised.
 _EARLIER_OUTPUTS = ("run.json", "results.jsonl", "results.json")
 
@@ -282,6 +300,12 @@ class OutputFolder:
             if entry.name.startswith(prefixes):
                 logger.info("removing %s, left by an interrupted run", entry.path)
                 _remove(Path(entry.path))
+        # killed between marking the old folder and swapping it out: it stays in place
+        (self.target / REPLACED).unlink(missing_ok=True)
+        partial = self._beside("partial")
+        if (partial / REPLACED).exists():   # killed after the swap: the old folder, not work
+            logger.info("removing %s, left by an interrupted run", partial)
+            _remove(partial)
 
     def _partial(self) -> Path:
         partial = self._beside("partial")
@@ -341,20 +365,24 @@ class OutputFolder:
 
     def _exchanged(self) -> bool:
         """Swap the staging folder with the target in one step (:func:`swap_folders`), and remove
-        the old folder; False when the system cannot, with nothing changed."""
-        staging = partial = self.staging
-        if partial == self._beside("partial"):   # the old folder must not land where a next
-            staging = Path(tempfile.mkdtemp(     # run would take it for work to take up
-                prefix=f".{self._stem}.staging-", dir=self.target.parent))
-            os.rename(partial, staging)
+        the old folder; False when the system cannot, with nothing changed.
+
+        The old folder is marked first (:data:`REPLACED`): after the swap it lies where the
+        staging folder was, for a resumed run the ``.partial`` folder a next run takes up, and
+        if a kill comes before it is removed, the mark tells the next run to remove it."""
+        mark = self.target / REPLACED
+        try:
+            mark.touch()
+        except OSError:
+            return False
         swapped = False
         try:
-            swapped = swap_folders(staging, self.target)
+            swapped = swap_folders(self.staging, self.target)
         finally:
-            if not swapped and staging != partial:
-                os.rename(staging, partial)
+            if not swapped:
+                mark.unlink(missing_ok=True)
         if swapped:
-            self._tidy(staging)     # it holds the old folder now
+            self._tidy(self.staging)     # it holds the old folder now
         return swapped
 
     def _tidy(self, old: Path | None) -> None:
@@ -467,7 +495,7 @@ def check_output_folder(target: str | os.PathLike, command: str | None = None) -
                                 "so give another folder with -o")
     _check_not_inside_output(target, real)
     # a write of docnmf's cut short by a kill (atomic_write_bytes) goes with the folder
-    names = [n for n in names if not (n.startswith(".") and n.endswith(".tmp"))]
+    names = [n for n in names if not (n.startswith(".") and n.endswith(".tmp")) and n != REPLACED]
     if MARKER in names:
         written = _marked_entries(target)
         foreign = [] if written is None else _unlisted(target, names, written | {MARKER})

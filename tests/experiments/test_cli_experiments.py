@@ -293,3 +293,5 @@ def test_evaluate_says_when_its_runs_must_repeat_subsets(labelled_folder, tmp_pa
             "subsets\n") in err
     assert "k=4: the 4 classes hold one set of 4 classes, so the 5 runs repeat subsets (they " \
            "differ in their starts only)" in err
+    code, _, err = run(argv[:5] + ["4-5"] + argv[6:], capsys)    # 5 classes of 4: refused
+    assert code == 2 and "more than the 4 classes" in err and "k=5: the" not in err

@@ -222,6 +222,12 @@ def test_resume_on_documents_moved_between_classes_is_refused(planted_data, plan
         again = run_protocol(small_protocol(planted_condition, runs=1), path, jobs=1,
                              data=planted_data)
     assert again.computed == [] and "without checking that the data are the same" in caplog.text
+    # the header holds the digest from then on: moved documents are refused again
+    assert "digest" in json.loads(path.read_text().splitlines()[0])["params"]["data"]
+    assert len(path.read_text().splitlines()) == 1 + len(records)
+    with pytest.raises(ProtocolError, match="data.digest"):
+        run_protocol(small_protocol(planted_condition, runs=1), path, jobs=1,
+                     data=replace(planted_data, y=y))
 
 
 def test_damaged_middle_line_and_foreign_file_are_refused(planted_data, planted_condition,

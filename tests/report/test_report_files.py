@@ -667,3 +667,8 @@ def test_ids_a_spreadsheet_would_run_are_shown_as_they_are(tmp_path):
 
     write_run(run, tmp_path / "out")
     assert read_run_folder(tmp_path / "out").ids == ids
+    # a folder of an earlier version, which wrote an id starting with ' as it was
+    assignments = tmp_path / "out" / "assignments.csv"
+    assignments.write_text(assignments.read_text(encoding="utf-8").replace("''doc", "'doc"),
+                           encoding="utf-8")
+    assert read_run_folder(tmp_path / "out").ids == ids

@@ -744,18 +744,22 @@ def read_csv(
     if given is None and not sep and delimiter == "," and "," not in header:
         # Excel writes CSV with semicolons where the decimal mark is a comma; a file of one
         # column whose name holds one ("pros; cons") reads as one with commas
-        records = _agreeing_records(lines, ",", source)
-        if records and [f.strip() for f in records[0][2]] != [str(text_column).strip()]:
-            # one column, not the one asked for: the fields of a file without a comma
-            # ("body;topic;key", "body;topic;key" ...) agreed on one
-            records = None
+        commas = _agreeing_records(lines, ",", source)
+        # one column, not the one asked for: the rows of a file without a comma
+        # ("body;topic;key") agree on one, and another delimiter may give that column
+        asked = str(text_column).strip()
+        records = commas if commas is None or [f.strip() for f in commas[0][2]] == [asked] \
+            else None
         for other, name in ((";", "semicolons"), ("\t", "tabs")):
             if records is None and other in header:
-                records = _agreeing_records(lines, other, source)
-                if records is not None:
-                    delimiter = other
+                found = _agreeing_records(lines, other, source)
+                if found is not None and (commas is None
+                                          or asked in (f.strip() for f in found[0][2])):
+                    records, delimiter = found, other
                     logger.info("%s: its header has no comma but %s: its fields are read as "
                                 "separated by %s", source, name, name)
+        if records is None:
+            records = commas
     try:
         if records is None:
             records = _csv_records(lines, delimiter, source, skip=1 if sep else 0)

@@ -145,9 +145,12 @@ class ResultsFile:
             if key not in seen:
                 seen.add(key)
                 records.append(record)
-        if last:
-            # killed mid-write: drop the torn line, so its run is computed again
-            atomic_write_text(self.path, "\n".join(complete) + "\n")
+        upgrade = header.get("params") != self.params     # a header of fewer entries
+        if last or upgrade:
+            # killed mid-write: drop the torn line, so its run is computed again; an older
+            # header takes this one's entries, so that the next resume checks them
+            head = self._header_line() if upgrade else complete[0] + "\n"
+            atomic_write_text(self.path, head + "".join(line + "\n" for line in complete[1:]))
         return self._open_for_append(records)
 
     def _agrees(self, there) -> bool:
@@ -165,7 +168,8 @@ class ResultsFile:
         if there != params:
             return False
         logger.info("%s was written before its header held the data's digest: its results are "
-                    "reused without checking that the data are the same", self.path)
+                    "reused without checking that the data are the same (the header holds the "
+                    "digest from now on)", self.path)
         return True
 
     def _parse(self, line: str, number: int) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..io import from_spreadsheet
+from ..io import from_spreadsheet, spreadsheet_safe
 
 __all__ = ["ReportError", "RunFolder", "read_run_folder"]
 
@@ -70,10 +70,16 @@ def _read_json(path: Path, required: bool = True) -> dict[str, Any] | None:
     return value
 
 
-def _read_memberships(path: Path, ids: list[str], k: int) -> np.ndarray | None:
-    """The memberships in ``path``, their rows in the order of ``ids`` (assignments.csv's)."""
+def _read_memberships(path: Path, cells: list[str], k: int) -> tuple[np.ndarray | None, list[str]]:
+    """The memberships in ``path``, their rows in the order of assignments.csv's id ``cells``,
+    and the ids: the cells without the ``'`` docnmf writes before an id a spreadsheet would
+    run (an earlier version wrote an id starting with ``'`` as it was, as memberships.npz's
+    ``ids`` then show)."""
+    ids = [from_spreadsheet(cell) for cell in cells]
+    earlier = [plain if spreadsheet_safe(plain) == cell else cell
+               for cell, plain in zip(cells, ids)]
     if not path.is_file():
-        return None
+        return None, ids
     try:
         with np.load(path, allow_pickle=False) as npz:
             M = np.asarray(npz["memberships"], dtype=np.float64)
@@ -93,15 +99,19 @@ def _read_memberships(path: Path, ids: list[str], k: int) -> np.ndarray | None:
                           "cluster") from None
     if M.shape != (len(ids), k):
         raise ReportError(f"{path} has memberships of shape {M.shape}, expected ({len(ids)}, {k})")
-    ids = [d.rstrip("\0") for d in ids]     # NumPy's strings lose their trailing NULs
-    if saved_ids is None or saved_ids == ids:
-        return M
-    # assignments.csv sorted again (by cluster, in a spreadsheet): its rows by their ids
+    if saved_ids is None:
+        return M, ids
     row = {d: i for i, d in enumerate(saved_ids)}
-    if len(row) != len(saved_ids) or sorted(row) != sorted(ids):
-        raise ReportError(f"{path} and assignments.csv hold different documents; rebuild the "
-                          "folder with docnmf cluster")
-    return M[[row[d] for d in ids]]
+    for reading in (ids, earlier):
+        # (NumPy's strings lose their trailing NULs)
+        keys = [d.rstrip("\0") for d in reading]
+        if keys == saved_ids:
+            return M, reading
+        if len(row) == len(saved_ids) and sorted(row) == sorted(keys):
+            # assignments.csv sorted again (by cluster, in a spreadsheet): rows by their ids
+            return M[[row[d] for d in keys]], reading
+    raise ReportError(f"{path} and assignments.csv hold different documents; rebuild the "
+                      "folder with docnmf cluster")
 
 
 def read_run_folder(path: str | Path) -> RunFolder:
@@ -128,7 +138,7 @@ def read_run_folder(path: str | Path) -> RunFolder:
     ids, labels, strength = [], [], []
     for number, row in enumerate(rows, start=1):
         try:
-            ids.append(from_spreadsheet(row["id"]))
+            ids.append(row["id"])
             labels.append(int(row["cluster"]))
             strength.append(float(row["membership"]))
         except KeyError as exc:
@@ -143,7 +153,7 @@ def read_run_folder(path: str | Path) -> RunFolder:
     # cluster -1: a document in no cluster (nothing left to cluster it by)
     if labels.size and (labels.min() < -1 or labels.max() >= k):
         raise ReportError(f"{path / 'assignments.csv'} names a cluster that clusters.csv lacks")
-    M = _read_memberships(path / "memberships.npz", ids, k)
+    M, ids = _read_memberships(path / "memberships.npz", ids, k)
     if M is None:   # older folders: the assigned cluster's strength is all that is known
         M = np.zeros((len(ids), k))
         assigned = np.flatnonzero(labels >= 0)
