@@ -197,9 +197,9 @@ def test_the_package_lists_its_public_names_and_no_helper_of_its_own():
     import subprocess
     import sys
 
-    shown = subprocess.run([sys.executable, "-c", "import docnmf; print(' '.join(n for n in "
-                            "dir(docnmf) if not n.startswith('_')))"], capture_output=True,
-                           text=True, check=True).stdout.split()
+    code = "import docnmf; print(' '.join(n for n in dir(docnmf) if not n.startswith('_')))"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split()
     import docnmf
 
     assert shown == sorted(n for n in docnmf.__all__ if not n.startswith("_"))
