@@ -3,10 +3,11 @@
 Every file is written to a temporary file in the same folder, then renamed
 over its name (:func:`atomic_write_bytes`). A whole result folder is written
 through :class:`OutputFolder`: into a staging folder beside it, then put in
-place by swapping the two in one step (Linux; elsewhere, or on a file system that
-cannot, by two renames, between which the folder is briefly missing), so a reader
-sees the whole old folder or the whole new one, never a mix, and a second run into the same folder at the same time is
-refused (:class:`OutputFolderError`) instead of interleaving.
+place by swapping the two in one step (Linux; elsewhere, or on a file system
+that cannot, by two renames, between which the folder is briefly missing), so a
+reader sees the whole old folder or the whole new one, never a mix, and a second
+run into the same folder at the same time is refused (:class:`OutputFolderError`)
+instead of interleaving.
 """
 
 from __future__ import annotations
@@ -180,6 +181,7 @@ MARKER = ".docnmf-output"
 #: Put into a result folder just before a new one takes its place in one step: the folder it
 #: marks is the old one, to be removed.
 REPLACED = ".docnmf-replaced"
+
 #: Files by which a folder written before the marker existed is recognised.
 _EARLIER_OUTPUTS = ("run.json", "results.jsonl", "results.json")
 
@@ -344,7 +346,6 @@ class OutputFolder:
         _fsync_dir(staging)
         if self.target.is_dir() and self._exchanged():
             return
-        staging = self.staging
         old = None
         if self.target.is_dir():
             old = Path(tempfile.mkdtemp(prefix=f".{self._stem}.old-",
@@ -495,7 +496,9 @@ def check_output_folder(target: str | os.PathLike, command: str | None = None) -
                                 "so give another folder with -o")
     _check_not_inside_output(target, real)
     # a write of docnmf's cut short by a kill (atomic_write_bytes) goes with the folder
-    names = [n for n in names if not (n.startswith(".") and n.endswith(".tmp")) and n != REPLACED]
+    # (and the mark of a folder a killed run was about to swap out)
+    names = [n for n in names
+             if not (n.startswith(".") and n.endswith(".tmp")) and n != REPLACED]
     if MARKER in names:
         written = _marked_entries(target)
         foreign = [] if written is None else _unlisted(target, names, written | {MARKER})
