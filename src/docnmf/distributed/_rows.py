@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 import asyncio
 import concurrent.futures
+import threading
 import time
 from typing import Any, Callable, Sequence
 
@@ -148,23 +149,61 @@ def lost_work(what: str, exc: BaseException) -> DistributedFitError:
 
 def wait_for(client: Client, futures) -> None:
     """Wait until ``futures`` are done (finished, failed or lost), checking every
-    ``SCHEDULER_CHECK_S`` seconds that the client still has its scheduler."""
+    ``SCHEDULER_CHECK_S`` seconds that the client still has its scheduler and workers."""
     pending = futures_of(futures)
-    alone_since = None
+    watch = _Watch(client)
     while pending:
         try:
             wait(pending, timeout=SCHEDULER_CHECK_S)
             return
         except (TimeoutError, asyncio.TimeoutError):
-            check_scheduler(client)
-            if client.scheduler_info().get("workers"):
-                alone_since = None
-                continue
-            alone_since = alone_since or time.monotonic()
-            if time.monotonic() - alone_since >= NO_WORKERS_S:
-                raise NoWorkersLeft(f"the Dask cluster has had no worker for {NO_WORKERS_S:g} s "
-                                    "(they stopped, or were killed); nothing was written, start "
-                                    "workers and run again") from None
+            watch.check()
+
+
+class _Watch:
+    """The checks made while results are awaited: a :class:`SchedulerLost` once the client
+    has lost its scheduler, a :class:`NoWorkersLeft` once the cluster has had no worker for
+    ``NO_WORKERS_S`` seconds (without either check a wait never ends)."""
+
+    def __init__(self, client: Client):
+        self.client, self.alone_since = client, None
+
+    def check(self) -> None:
+        check_scheduler(self.client)
+        if self.client.scheduler_info().get("workers"):
+            self.alone_since = None
+            return
+        self.alone_since = self.alone_since or time.monotonic()
+        if time.monotonic() - self.alone_since >= NO_WORKERS_S:
+            raise NoWorkersLeft(f"the Dask cluster has had no worker for {NO_WORKERS_S:g} s "
+                                "(they stopped, or were killed); nothing was written, start "
+                                "workers and run again") from None
+
+
+def _watched_gather(client: Client, futures):
+    """``client.gather(futures)`` in a thread of its own, the :class:`_Watch` checks made every
+    ``SCHEDULER_CHECK_S`` seconds meanwhile. (Waiting for every future before gathering, as
+    :func:`wait_for` does, raised the workers' peak memory at 10^6 documents from 3.1 to
+    4.8-6.0 GiB.)"""
+    outcome: dict[str, Any] = {}
+
+    def run():
+        try:
+            outcome["value"] = client.gather(futures)
+        except BaseException as exc:        # handed to the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="docnmf-gather", daemon=True)
+    thread.start()
+    watch = _Watch(client)
+    while True:
+        thread.join(SCHEDULER_CHECK_S)
+        if not thread.is_alive():
+            break
+        watch.check()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def gather(client: Client, futures, what: str):
@@ -172,13 +211,18 @@ def gather(client: Client, futures, what: str):
     a lost scheduler as :class:`SchedulerLost`; of several failed, the first in ``futures``'
     order."""
     try:
-        wait_for(client, futures)
-        # the first that failed in their order, not in the order they failed (a column missing
-        # from every part was named in whichever part the workers read first)
-        for future in futures if isinstance(futures, (list, tuple)) else [futures]:
-            if future.status == "error":
-                future.result()
-        return client.gather(futures)
+        try:
+            return _watched_gather(client, futures)
+        except Unrecoverable:
+            raise
+        except Exception:
+            # the first that failed in their order, not in the order they failed (a column
+            # missing from every part was named in whichever part the workers read first)
+            wait_for(client, futures)
+            for future in futures if isinstance(futures, (list, tuple)) else [futures]:
+                if future.status == "error":
+                    future.result()
+            raise
     except LOST as exc:
         check_scheduler(client, exc)
         raise lost_work(what, exc) from exc
