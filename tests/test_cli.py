@@ -684,3 +684,20 @@ def test_run_json_says_how_the_input_was_read(tmp_path, capsys, monkeypatch):
     code, _, err = run(["cluster", "demo", "-k", "5", "-o", "demo"], capsys)
     corpus = json.loads((tmp_path / "demo" / "run.json").read_text())["corpus"]
     assert code == 0 and "path" not in corpus and "reader_options" not in corpus
+
+
+def test_more_clusters_than_terms_is_refused_before_a_long_fit(tmp_path, capsys):
+    """-k 5000 on 47 terms ran for over 15 minutes without a progress line; k=500 overflowed
+    after 212 s and advised dividing X by its largest entry."""
+    words = "alpha beta gamma delta epsilon".split()
+    src = tmp_path / "docs.csv"
+    src.write_text("text\n" + "".join(f"{words[i % 5]} {words[(i + 1) % 5]}\n"
+                                      for i in range(40)))
+    for method in ("nmf", "lccf-ncw"):
+        code, _, err = run(["cluster", str(src), "-k", "6", "--min-df", "1", "--method", method,
+                            "-o", str(tmp_path / method)], capsys)
+        assert code == 2 and ("6 clusters need at least as many index terms, and preprocessing "
+                              "left 5") in err
+    code, _, err = run(["cluster", str(src), "-k", "6", "--min-df", "1", "--method", "km",
+                        "-o", str(tmp_path / "km")], capsys)
+    assert code == 0, err

@@ -2227,10 +2227,14 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"docnmf: error: all documents are empty after preprocessing: {exc}", file=sys.stderr)
         return 2
     except MemoryError as exc:
+        # (cluster's --max-documents caps the summaries alone)
         fewer = ("fewer documents (--max-documents)" if hasattr(args, "max_documents")
-                 else "fewer documents")
+                 and args.command != "cluster" else "fewer documents")
+        c99 = ("; --segmenter c99 compares every two sentences of a document, which a long "
+               "document cannot afford: texttiling does not"
+               if getattr(args, "segmenter", None) == "c99" else "")
         print(f"docnmf: error: not enough memory for this run{f' ({exc})' if str(exc) else ''}; "
-              f"try {fewer}, terms (--max-features) or clusters", file=sys.stderr)
+              f"try {fewer}, terms (--max-features) or clusters{c99}", file=sys.stderr)
         return 2
 
 

@@ -25,6 +25,7 @@ from . import diagnostics
 from ._estimator import check_n_clusters, heaviest_columns, representative_documents
 from ._version import software_versions
 from .constraints import Constraints, ConstraintWarning, as_pair_array
+from .cluster import LCCFClustering, NMFClustering
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .corpus._text_io import readable_name
@@ -234,6 +235,12 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     timings["vectorize_s"] = time.perf_counter() - t0
     _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
+    if n_clusters > X.shape[1] and isinstance(model, (NMFClustering, LCCFClustering)):
+        # a factorization of that rank has more topics than terms: it ran for minutes and
+        # overflowed, or ended with fewer clusters than asked, without a word
+        raise CorpusError(f"{n_clusters} clusters need at least as many index terms, and "
+                          f"preprocessing left {X.shape[1]}: ask for fewer clusters, or keep "
+                          "more terms (--min-df, --max-df, --max-features)")
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConstraintWarning)    # the diagnostics count broken pairs

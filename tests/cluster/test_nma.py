@@ -228,3 +228,16 @@ def test_fewer_topics_than_clusters_are_warned_of():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         NMAClustering(3, n_topics=3, n_init=1, random_state=0).fit(texts)
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf])
+def test_matrices_with_nan_inf_or_nothing_are_refused_as_the_other_methods_refuse_them(value):
+    """Per-document matrices holding NaN or inf were clustered, and all-zero ones fitted with
+    only scikit-learn's warning; the README says such input is refused."""
+    rng = np.random.default_rng(0)
+    docs = [rng.random((2, 5)) for _ in range(6)]
+    docs[1][0, 0] = value
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        NMAClustering(2, n_segments=2).fit(docs)
+    with pytest.raises(ValueError, match="all zero"):
+        NMAClustering(2, n_segments=2).fit([sp.csr_matrix((2, 5)) for _ in range(6)])

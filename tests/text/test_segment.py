@@ -168,3 +168,19 @@ def test_segmenters_beat_the_no_boundary_baseline(datasets_dir):
         errors["none"].append(pk(doc.masses, [n]))
     mean = {k: float(np.mean(v)) for k, v in errors.items()}
     assert mean["c99"] < 0.2 < mean["texttiling"] < mean["none"]
+
+
+def test_c99_refuses_at_once_a_document_whose_pairs_do_not_fit_in_free_memory(monkeypatch):
+    """C99 holds n x n matrices: a document of 16,000 sentences ran out of memory after a
+    minute of work, one of 250,000 after seven."""
+    import os
+
+    from docnmf.text import segment
+
+    pages = {"SC_PAGE_SIZE": 4096, "SC_AVPHYS_PAGES": 2**30 // 4096}      # 1 GiB free
+    monkeypatch.setattr(os, "sysconf", lambda name: pages[name])
+    sentences = [f"Sentence {i} about topic {i % 7}." for i in range(5000)]   # 1.1 GiB
+    with pytest.raises(MemoryError, match="C99 on a document of 5,000 sentences compares every "
+                                          "two of them: about 1.1 GiB, where 1.0 GiB are free"):
+        segment.c99_boundaries(sentences)
+    assert segment.c99_boundaries(sentences[:300], n_segments=3)      # 4 MiB: fits

@@ -301,8 +301,12 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             S = sp.csr_matrix(place @ W, dtype=np.float64)
             self.segments_ = segments
             self.vectorizer_ = vectorizer
+        if not np.all(np.isfinite(S.data)):     # (they were clustered, NaN and all)
+            raise ValueError("NMA's segment matrices hold NaN or infinite entries")
         if S.data.size and S.data.min() < 0:
             raise ValueError("NMA needs non-negative segment matrices")
+        if not fitted and not S.nnz:
+            raise ValueError("NMA's segment matrices are all zero: no term to cluster by")
         return _normalise_rows(S, c, self.norm)
 
     # ------------------------------------------------------------------ fit

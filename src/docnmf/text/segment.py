@@ -25,6 +25,7 @@ of them and returns the segment texts; :data:`SEGMENTERS` names them.
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 from typing import Callable, Literal, NamedTuple, Sequence
@@ -272,6 +273,7 @@ def c99_boundaries(sentences: Sequence[str], *, n_segments: int | None = None, m
     n = len(sentences)
     if n < 2:
         return []
+    _check_c99_memory(n)
     analyzer = analyzer or Analyzer()
     similarity = _sentence_cosines([analyzer(s) for s in sentences])
     rank = _rank_transform(similarity, mask)
@@ -284,6 +286,25 @@ def c99_boundaries(sentences: Sequence[str], *, n_segments: int | None = None, m
     while n_keep < len(smoothed) and smoothed[n_keep] > cut:
         n_keep += 1
     return sorted(order[:n_keep])
+
+
+#: Bytes C99 holds per pair of sentences: its n x n float64 matrices (similarities, ranks, the
+#: padded copy, the window count and the comparisons made on it) at their peak.
+C99_BYTES_PER_PAIR = 48
+
+
+def _check_c99_memory(n: int) -> None:
+    """A MemoryError at once when C99's ``n x n`` matrices would not fit in the memory the
+    system has free: a document of 16,000 sentences ran out after a minute, one of 250,000
+    after seven (468 GiB asked)."""
+    need = C99_BYTES_PER_PAIR * n * n
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):     # not a system that says
+        return
+    if need > free:
+        raise MemoryError(f"C99 on a document of {n:,} sentences compares every two of them: "
+                          f"about {need / 2**30:.1f} GiB, where {free / 2**30:.1f} GiB are free")
 
 
 def _sentence_cosines(token_lists: list[list[str]]) -> np.ndarray:
