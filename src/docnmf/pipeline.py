@@ -235,12 +235,16 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     timings["vectorize_s"] = time.perf_counter() - t0
     _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
-    if n_clusters > X.shape[1] and isinstance(model, (NMFClustering, LCCFClustering)):
+    if n_clusters > X.shape[1] and (isinstance(model, NMFClustering) or (
+            isinstance(model, LCCFClustering) and model.kernel == "linear")):
         # a factorization of that rank has more topics than terms: it ran for minutes and
-        # overflowed, or ended with fewer clusters than asked, without a word
-        raise CorpusError(f"{n_clusters} clusters need at least as many index terms, and "
-                          f"preprocessing left {X.shape[1]}: ask for fewer clusters, or keep "
-                          "more terms (--min-df, --max-df, --max-features)")
+        # overflowed, or ended with fewer clusters than asked, without a word (a kernel's
+        # feature space has more dimensions than the terms)
+        raise CorpusError(f"{n_clusters} clusters need at least as many index terms with "
+                          f"{method}, and preprocessing left {X.shape[1]}: ask for fewer "
+                          "clusters, keep more terms (--min-df, --max-df, --max-features), or "
+                          "use --method consensus or km, which may find more clusters than "
+                          "terms")
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConstraintWarning)    # the diagnostics count broken pairs

@@ -239,5 +239,6 @@ def test_matrices_with_nan_inf_or_nothing_are_refused_as_the_other_methods_refus
     docs[1][0, 0] = value
     with pytest.raises(ValueError, match="NaN or infinite"):
         NMAClustering(2, n_segments=2).fit(docs)
-    with pytest.raises(ValueError, match="all zero"):
-        NMAClustering(2, n_segments=2).fit([sp.csr_matrix((2, 5)) for _ in range(6)])
+    for zeros in (sp.csr_matrix((2, 5)), sp.csr_matrix((np.zeros(1), ([0], [0])), shape=(2, 5))):
+        with pytest.raises(ValueError, match="all zero"):
+            NMAClustering(2, n_segments=2).fit([zeros] * 6)

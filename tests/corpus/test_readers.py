@@ -437,6 +437,8 @@ def test_excel_csv_of_semicolons_or_with_a_sep_line_is_read(tmp_path, caplog):
     read = read_csv(plain, text_column="body", label_column="topic", id_column="key")
     assert (read.ids, read.texts, read.labels) == (["1", "2"], ["stars and planets", "bread"],
                                                    [("a",), ("b",)])
+    with pytest.raises(CorpusError, match="is empty"):      # (no record to look at: IndexError)
+        read_csv(write(tmp_path / "empty.csv", b""))
     twice = write(tmp_path / "bom.csv", b"\xef\xbb\xbf\xef\xbb\xbfid,text\nq,hello\n")
     assert read_csv(twice).ids == ["q"]
 

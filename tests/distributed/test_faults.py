@@ -6,6 +6,8 @@ import json
 import logging
 import os
 import signal
+import threading
+import time
 
 import dask.array as da
 import numpy as np
@@ -248,3 +250,53 @@ def test_a_worker_lost_while_the_results_are_written_is_clustered_again(tmp_path
     assert status == 0, err
     for name in ("assignments.csv", "clusters.csv"):
         assert (tmp_path / "out" / name).read_text() == (tmp_path / "quiet" / name).read_text()
+
+
+def _slow(x, seconds):
+    time.sleep(seconds)
+    return x
+
+
+def _column_missing(x):
+    raise KeyError(f"column {x} missing")
+
+
+def test_a_gather_says_what_failed_with_any_client_and_leaves_no_work_behind():
+    """The gather that waited for every result first asked Dask's default client: with a
+    client not made the default (or closed) a task's own error became "No clients found".
+    Gathering in a thread of its own, an interrupted gather left that thread holding the
+    futures, and the cluster computing them."""
+    from distributed import Client, LocalCluster
+
+    from docnmf.distributed import _rows
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster, \
+            Client(cluster, set_as_default=False) as client:
+        assert _rows.gather(client, [client.submit(_slow, 1, 0.0, pure=False)], "x") == [1]
+        with pytest.raises(KeyError, match="column 1 missing"):
+            _rows.gather(client, [client.submit(_column_missing, 1, pure=False)], "x")
+        futures = [client.submit(_slow, i, 6.0, pure=False) for i in range(2)]
+        threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            _rows.gather(client, futures, "x")
+        assert all(f.status == "cancelled" for f in futures)
+        deadline = time.monotonic() + 10
+        while any(t.name == "docnmf-gather" for t in threading.enumerate()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(t.name == "docnmf-gather" for t in threading.enumerate())
+
+
+def test_a_gather_on_a_cluster_that_closes_is_the_scheduler_lost():
+    from distributed import Client, LocalCluster
+
+    from docnmf.distributed import _rows
+
+    cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                           dashboard_address=None)
+    with Client(cluster) as client:
+        futures = [client.submit(_slow, i, 6.0, pure=False) for i in range(2)]
+        threading.Timer(1.0, cluster.close).start()
+        with pytest.raises(_rows.SchedulerLost, match="connection to the Dask scheduler was lost"):
+            _rows.gather(client, futures, "x")

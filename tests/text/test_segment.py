@@ -177,10 +177,19 @@ def test_c99_refuses_at_once_a_document_whose_pairs_do_not_fit_in_free_memory(mo
 
     from docnmf.text import segment
 
-    pages = {"SC_PAGE_SIZE": 4096, "SC_AVPHYS_PAGES": 2**30 // 4096}      # 1 GiB free
-    monkeypatch.setattr(os, "sysconf", lambda name: pages[name])
+    monkeypatch.setattr(segment, "_available_memory", lambda: 2**30)     # 1 GiB
     sentences = [f"Sentence {i} about topic {i % 7}." for i in range(5000)]   # 1.1 GiB
     with pytest.raises(MemoryError, match="C99 on a document of 5,000 sentences compares every "
-                                          "two of them: about 1.1 GiB, where 1.0 GiB are free"):
+                                          "two of them: about 1.1 GiB, where 1.0 GiB are "
+                                          "available"):
         segment.c99_boundaries(sentences)
     assert segment.c99_boundaries(sentences[:300], n_segments=3)      # 4 MiB: fits
+    monkeypatch.setattr(segment, "_available_memory", lambda: None)     # a system that does
+    assert segment.c99_boundaries(sentences[:300], n_segments=3)        # not say: no check
+    monkeypatch.undo()
+    # MemAvailable, not MemFree (which leaves out the caches the system can drop)
+    meminfo = dict(line.split(":") for line in open("/proc/meminfo").read().splitlines()) \
+        if os.path.exists("/proc/meminfo") else {}
+    if "MemAvailable" in meminfo:
+        available = int(meminfo["MemAvailable"].split()[0]) * 1024
+        assert segment._available_memory() <= available * 1.05

@@ -305,7 +305,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             raise ValueError("NMA's segment matrices hold NaN or infinite entries")
         if S.data.size and S.data.min() < 0:
             raise ValueError("NMA needs non-negative segment matrices")
-        if not fitted and not S.nnz:
+        if not fitted and not np.any(S.data):       # (stored zeros are zeros too)
             raise ValueError("NMA's segment matrices are all zero: no term to cluster by")
         return _normalise_rows(S, c, self.norm)
 

@@ -748,13 +748,12 @@ def read_csv(
         # one column, not the one asked for: the rows of a file without a comma
         # ("body;topic;key") agree on one, and another delimiter may give that column
         asked = str(text_column).strip()
-        records = commas if commas is None or [f.strip() for f in commas[0][2]] == [asked] \
+        records = commas if not commas or [f.strip() for f in commas[0][2]] == [asked] \
             else None
         for other, name in ((";", "semicolons"), ("\t", "tabs")):
             if records is None and other in header:
                 found = _agreeing_records(lines, other, source)
-                if found is not None and (commas is None
-                                          or asked in (f.strip() for f in found[0][2])):
+                if found and (commas is None or asked in (f.strip() for f in found[0][2])):
                     records, delimiter = found, other
                     logger.info("%s: its header has no comma but %s: its fields are read as "
                                 "separated by %s", source, name, name)

@@ -9,9 +9,10 @@ client receives one terms x k matrix per reduction, not one per block.
 
 from __future__ import annotations
 
-import operator
 import asyncio
 import concurrent.futures
+import contextlib
+import operator
 import threading
 import time
 from typing import Any, Callable, Sequence
@@ -20,7 +21,7 @@ import dask
 import dask.array as da
 import numpy as np
 import scipy.sparse as sp
-from distributed import Client, Future, KilledWorker, default_client, futures_of, wait
+from distributed import Client, Future, KilledWorker, default_client, futures_of
 from distributed.comm.core import CommClosedError
 
 __all__ = ["DistributedFitError", "LOST", "NoWorkersLeft", "RowPartitions", "SchedulerLost",
@@ -149,15 +150,20 @@ def lost_work(what: str, exc: BaseException) -> DistributedFitError:
 
 def wait_for(client: Client, futures) -> None:
     """Wait until ``futures`` are done (finished, failed or lost), checking every
-    ``SCHEDULER_CHECK_S`` seconds that the client still has its scheduler and workers."""
+    ``SCHEDULER_CHECK_S`` seconds that the client still has its scheduler and workers. (Each
+    future is asked through its own client: ``distributed.wait`` looks for a default client,
+    and a client not made the default, or closed, made it fail with "No clients found".)"""
     pending = futures_of(futures)
-    watch = _Watch(client)
-    while pending:
-        try:
-            wait(pending, timeout=SCHEDULER_CHECK_S)
-            return
-        except (TimeoutError, asyncio.TimeoutError):
+    watch, checked = _Watch(client), time.monotonic()
+    while not all(future.done() for future in pending):
+        time.sleep(_POLL_S)
+        if time.monotonic() - checked >= SCHEDULER_CHECK_S:
             watch.check()
+            checked = time.monotonic()
+
+
+#: Seconds between two looks at the futures awaited.
+_POLL_S = 0.05
 
 
 class _Watch:
@@ -190,17 +196,25 @@ def _watched_gather(client: Client, futures):
     def run():
         try:
             outcome["value"] = client.gather(futures)
-        except BaseException as exc:        # handed to the caller's thread
+        except BaseException as exc:  # noqa: BLE001 (handed to the caller's thread)
             outcome["error"] = exc
 
     thread = threading.Thread(target=run, name="docnmf-gather", daemon=True)
     thread.start()
     watch = _Watch(client)
-    while True:
-        thread.join(SCHEDULER_CHECK_S)
-        if not thread.is_alive():
-            break
-        watch.check()
+    try:
+        while True:
+            thread.join(SCHEDULER_CHECK_S)
+            if not thread.is_alive():
+                break
+            watch.check()
+    except BaseException:
+        # (Ctrl-C, no workers left): the thread would hold the futures, and the cluster go on
+        # computing what nobody waits for
+        if client.status == "running":
+            with contextlib.suppress(Exception):
+                client.cancel(futures_of(futures))
+        raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
@@ -215,7 +229,9 @@ def gather(client: Client, futures, what: str):
             return _watched_gather(client, futures)
         except Unrecoverable:
             raise
-        except Exception:
+        except Exception as exc:
+            # a closed client cancels what it awaited: say so, not that the work was lost
+            check_scheduler(client, exc if isinstance(exc, CommClosedError) else None)
             # the first that failed in their order, not in the order they failed (a column
             # missing from every part was named in whichever part the workers read first)
             wait_for(client, futures)
