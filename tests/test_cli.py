@@ -689,7 +689,7 @@ def test_run_json_says_how_the_input_was_read(tmp_path, capsys, monkeypatch):
 def test_more_clusters_than_terms_is_refused_before_a_long_fit(tmp_path, capsys):
     """-k 5000 on 47 terms ran for over 15 minutes without a progress line; k=500 overflowed
     after 212 s and advised dividing X by its largest entry."""
-    words = "alpha beta gamma delta epsilon".split()
+    words = ["alpha", "beta", "gamma", "delta", "epsilon"]
     src = tmp_path / "docs.csv"
     src.write_text("text\n" + "".join(f"{words[i % 5]} {words[(i + 1) % 5]}\n"
                                       for i in range(40)))

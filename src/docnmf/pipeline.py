@@ -24,8 +24,8 @@ import scipy.sparse as sp
 from . import diagnostics
 from ._estimator import check_n_clusters, heaviest_columns, representative_documents
 from ._version import software_versions
-from .constraints import Constraints, ConstraintWarning, as_pair_array
 from .cluster import LCCFClustering, NMFClustering
+from .constraints import Constraints, ConstraintWarning, as_pair_array
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .corpus._text_io import readable_name

@@ -188,8 +188,10 @@ def test_c99_refuses_at_once_a_document_whose_pairs_do_not_fit_in_free_memory(mo
     assert segment.c99_boundaries(sentences[:300], n_segments=3)        # not say: no check
     monkeypatch.undo()
     # MemAvailable, not MemFree (which leaves out the caches the system can drop)
-    meminfo = dict(line.split(":") for line in open("/proc/meminfo").read().splitlines()) \
-        if os.path.exists("/proc/meminfo") else {}
+    meminfo = {}
+    if os.path.exists("/proc/meminfo"):
+        with open("/proc/meminfo") as fh:
+            meminfo = dict(line.split(":") for line in fh.read().splitlines())
     if "MemAvailable" in meminfo:
         available = int(meminfo["MemAvailable"].split()[0]) * 1024
         assert segment._available_memory() <= available * 1.05

@@ -25,7 +25,6 @@ of them and returns the segment texts; :data:`SEGMENTERS` names them.
 from __future__ import annotations
 
 import math
-import os
 import re
 from pathlib import Path
 from typing import Callable, Literal, NamedTuple, Sequence
