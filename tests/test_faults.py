@@ -28,6 +28,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -507,3 +508,32 @@ def test_ctrl_c_while_the_command_loads_its_libraries_is_one_line(tmp_path):
         said = [x for x in "".join(seen + [err]).splitlines() if not x.startswith("import time")]
         assert proc.returncode == 130 and said == ["docnmf: interrupted"], said
         assert not out.exists()
+
+
+def test_a_ctrl_c_python_cannot_raise_where_it_came_stops_the_command_in_one_line(tmp_path):
+    """A Ctrl-C in logging's at-fork handler, while `evaluate --jobs 2` started a worker, was
+    printed by Python as an ignored exception with a traceback, and the command went on
+    (1 of 50 tries of the long profile). A finalizer raising KeyboardInterrupt is the same
+    kind of place."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import sys, time
+        from docnmf import cli
+
+        class Trap:
+            def __del__(self):
+                raise KeyboardInterrupt
+
+        def command(args):
+            Trap()          # dropped at once: its finalizer raises where Python cannot
+            for _ in range(200):
+                time.sleep(0.01)
+            print("went on")
+            return 0
+
+        cli.COMMANDS["datasets"] = command
+        sys.exit(cli.main(["datasets"]))
+    """))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "docnmf: interrupted\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import difflib
 import logging
@@ -11,6 +12,7 @@ import re
 import signal
 import sys
 import textwrap
+import threading
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -2156,6 +2158,24 @@ def _interrupt_noted(signum, frame):
     raise KeyboardInterrupt
 
 
+def _unraisable(unraisable) -> None:
+    """``sys.unraisablehook``: a Ctrl-C that came where Python cannot raise it (logging's
+    at-fork handler while a worker process starts, a finalizer) is raised in the main thread
+    once this hook has returned, so the command stops as at any other moment; Python printed
+    it as an ignored exception, with a traceback, and went on. Anything else as Python
+    reports it."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        # from another thread, a moment later: raised here, in the hook, it would be ignored
+        # again
+        threading.Timer(_REINTERRUPT_S, _thread.interrupt_main).start()
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+#: Seconds after which a Ctrl-C the hook above took is raised again in the main thread.
+_REINTERRUPT_S = 0.01
+
+
 def _interrupted(exc: KeyboardInterrupt) -> int:
     """One line, and the status of a process the signal ended (128 + its number)."""
     if isinstance(exc, _Stopped):
@@ -2218,8 +2238,12 @@ def _main(argv: Sequence[str] | None) -> int:
             # PYTHONWARNINGS=error a skipped binary file stopped the command with a traceback
             warnings.filters[:] = [f for f in warnings.filters if f[0] != "error"]
             _check_current_folder()
-            with _output_held(args):
-                return COMMANDS[args.command](args)
+            hook, sys.unraisablehook = sys.unraisablehook, _unraisable
+            try:
+                with _output_held(args):
+                    return COMMANDS[args.command](args)
+            finally:
+                sys.unraisablehook = hook
     except (UsageError, CorpusError, ConstraintError) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 2
