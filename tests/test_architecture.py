@@ -15,14 +15,15 @@ ROOT = Path(docnmf.__file__).parent
 ALLOWED = {
     "_rng": set(),
     "_version": set(),
+    "_memory": set(),
     "_estimator": {"_rng", "constraints"},     # the warning of a result that breaks pairs
     "constraints": {"_rng", "io"},     # ids as docnmf's CSV output writes them
     "metrics": set(),
     "io": set(),
     "corpus": {"_rng", "io"},
-    "text": {"_rng", "corpus"},
+    "text": {"_memory", "_rng", "corpus"},
     "factor": {"_rng", "_estimator", "constraints", "text"},
-    "cluster": {"_rng", "_estimator", "constraints", "factor", "text"},
+    "cluster": {"_memory", "_rng", "_estimator", "constraints", "factor", "text"},
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
     "methods": {"cluster", "baselines", "factor"},
     "model": {"_version", "io", "methods", "text"},

@@ -175,16 +175,17 @@ def test_c99_refuses_at_once_a_document_whose_pairs_do_not_fit_in_free_memory(mo
     minute of work, one of 250,000 after seven."""
     import os
 
+    from docnmf import _memory
     from docnmf.text import segment
 
-    monkeypatch.setattr(segment, "_available_memory", lambda: 2**30)     # 1 GiB
+    monkeypatch.setattr(_memory, "available_memory", lambda: 2**30)     # 1 GiB
     sentences = [f"Sentence {i} about topic {i % 7}." for i in range(5000)]   # 1.1 GiB
     with pytest.raises(MemoryError, match="C99 on a document of 5,000 sentences compares every "
-                                          "two of them: about 1.1 GiB, where 1.0 GiB are "
-                                          "available"):
+                                          "two of them: it would need about 1.1 GiB, where "
+                                          "1.0 GiB are available"):
         segment.c99_boundaries(sentences)
     assert segment.c99_boundaries(sentences[:300], n_segments=3)      # 4 MiB: fits
-    monkeypatch.setattr(segment, "_available_memory", lambda: None)     # a system that does
+    monkeypatch.setattr(_memory, "available_memory", lambda: None)     # a system that does
     assert segment.c99_boundaries(sentences[:300], n_segments=3)        # not say: no check
     monkeypatch.undo()
     # MemAvailable, not MemFree (which leaves out the caches the system can drop)
@@ -194,4 +195,4 @@ def test_c99_refuses_at_once_a_document_whose_pairs_do_not_fit_in_free_memory(mo
             meminfo = dict(line.split(":") for line in fh.read().splitlines())
     if "MemAvailable" in meminfo:
         available = int(meminfo["MemAvailable"].split()[0]) * 1024
-        assert segment._available_memory() <= available * 1.05
+        assert _memory.available_memory() <= available * 1.05

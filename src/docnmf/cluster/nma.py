@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import warnings
 from typing import Callable, Literal
 
@@ -13,6 +12,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, clone
 from sklearn.cluster import KMeans
 from sklearn.utils.validation import check_is_fitted
 
+from .._memory import refuse_beyond_memory
 from .._estimator import (DocumentClusterer, _caller_outside_docnmf, best_restart,
                           check_n_clusters, check_numbers, check_positive_ints,
                           distance_memberships, fit_restarts, store_params, top_terms)
@@ -34,18 +34,6 @@ _FEW_WORDS = 3
 #: What a padded segment costs before the factorization at least (its text, its row of the
 #: stacked matrix); used only to refuse sizes no machine could hold.
 _BYTES_PER_SEGMENT = 64
-
-
-def _refuse_beyond_memory(n_bytes: int, what: str) -> None:
-    """MemoryError, before allocating, when ``n_bytes`` exceed this machine's physical memory
-    (where the system says how much it has)."""
-    try:
-        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):     # the system does not say
-        return
-    if total > 0 and n_bytes > total:
-        raise MemoryError(f"{what} would need {n_bytes / 2**30:,.0f} GiB, more than this "
-                          f"machine's {total / 2**30:,.0f} GiB")
 
 
 def _segment_texts(doc, i: int) -> list[str]:
@@ -320,7 +308,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         c = int(self.n_segments)
         if isinstance(X, (list, tuple)):
             # the documents are padded to c segments each before anything else is sized
-            _refuse_beyond_memory(len(X) * c * _BYTES_PER_SEGMENT,
+            refuse_beyond_memory(len(X) * c * _BYTES_PER_SEGMENT,
                                   f"{len(X):,} documents x n_segments={c:,}")
         S = self._segment_matrix(X)
         n_docs = S.shape[0] // c
@@ -338,7 +326,7 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
                           "clusters to tell apart; as many topics as clusters or more (the "
                           "default is 3 per cluster) separates them better", UserWarning,
                           stacklevel=_caller_outside_docnmf())
-        _refuse_beyond_memory(8 * (S.shape[1] * l1 + c * l2 + n_docs * l1 * l2),
+        refuse_beyond_memory(8 * (S.shape[1] * l1 + c * l2 + n_docs * l1 * l2),
                               f"the factors of n_topics=({l1:,}, {l2:,}) for {n_docs:,} documents")
         rng = as_generator(self.random_state)
         best, objectives = best_restart(

@@ -32,6 +32,7 @@ from typing import Callable, Literal, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from .._memory import refuse_beyond_memory
 from .sentences import split_sentences
 from .tokenize import Analyzer
 
@@ -272,7 +273,9 @@ def c99_boundaries(sentences: Sequence[str], *, n_segments: int | None = None, m
     n = len(sentences)
     if n < 2:
         return []
-    _check_c99_memory(n)
+    # its n x n matrices at once, not after minutes (16,000 sentences ran out after one)
+    refuse_beyond_memory(C99_BYTES_PER_PAIR * n * n, f"C99 on a document of {n:,} sentences "
+                         "compares every two of them: it", available=True)
     analyzer = analyzer or Analyzer()
     similarity = _sentence_cosines([analyzer(s) for s in sentences])
     rank = _rank_transform(similarity, mask)
@@ -290,41 +293,6 @@ def c99_boundaries(sentences: Sequence[str], *, n_segments: int | None = None, m
 #: Bytes C99 holds per pair of sentences: its n x n float64 matrices (similarities, ranks, the
 #: padded copy, the window count and the comparisons made on it) at their peak.
 C99_BYTES_PER_PAIR = 48
-
-
-def _check_c99_memory(n: int) -> None:
-    """A MemoryError at once when C99's ``n x n`` matrices would not fit in the memory the
-    system can give (:func:`_available_memory`): a document of 16,000 sentences ran out after
-    a minute, one of 250,000 after seven (468 GiB asked)."""
-    need, available = C99_BYTES_PER_PAIR * n * n, _available_memory()
-    if available is not None and need > available:
-        raise MemoryError(f"C99 on a document of {n:,} sentences compares every two of them: "
-                          f"about {need / 2**30:.1f} GiB, where {available / 2**30:.1f} GiB "
-                          "are available")
-
-
-def _available_memory() -> int | None:
-    """Bytes the system can give this process: Linux's MemAvailable (free memory and the
-    caches it can drop; MemFree alone refused documents that fit), within a cgroup's limit;
-    None where the system does not say."""
-    available = None
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    available = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        limit = Path("/sys/fs/cgroup/memory.max").read_text(encoding="ascii").strip()
-        used = int(Path("/sys/fs/cgroup/memory.current").read_text(encoding="ascii"))
-        if limit != "max":
-            room = int(limit) - used
-            available = room if available is None else min(available, room)
-    except (OSError, ValueError):
-        pass
-    return available
 
 
 def _sentence_cosines(token_lists: list[list[str]]) -> np.ndarray:
