@@ -61,6 +61,12 @@ def test_integer_labels_are_labels(demo):
         Corpus(texts, [1.5, 0, 0, 0], list("abcd"))
 
 
+def test_no_labels_at_all_is_an_unlabelled_corpus():
+    """Corpus(texts, None, ids): TypeError: object of type 'NoneType' has no len()."""
+    corpus = Corpus(["stars and planets", "bread in the oven"], None, ["a", "b"])
+    assert corpus.labels == [(), ()] and not corpus.is_labelled
+
+
 def test_summaries_refuse_what_they_cannot_honour(demo):
     texts = demo.texts[:10]
     with pytest.raises(ValueError, match="length must look like '665b'"):

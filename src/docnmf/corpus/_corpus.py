@@ -43,9 +43,9 @@ class Corpus:
     texts : list of str or None
         Raw document texts. ``None`` for collections distributed only as a
         matrix (MATLAB ``fea``/``gnd`` files, CLUTO sparse files).
-    labels : list of tuple of str
+    labels : list of tuple of str, or None
         Labels of each document; a document may carry several (Reuters) or
-        none (an empty tuple). A plain string or integer is taken as that one
+        none (an empty tuple); None for a collection without labels. A plain string or integer is taken as that one
         label (an integer as its digits, ``3`` as ``"3"``), None or NaN as none.
     ids : list of str
         A stable identifier per document (e.g. ``"sport/012.txt"``), each
@@ -75,6 +75,8 @@ class Corpus:
 
     def __post_init__(self) -> None:
         n = len(self.ids)
+        if self.labels is None:     # an unlabelled collection (it was: len() of None)
+            object.__setattr__(self, "labels", [()] * n)
         if len(self.labels) != n:
             raise ValueError(f"{len(self.labels)} label entries for {n} documents")
         if any(not isinstance(labs, tuple) or not all(isinstance(lab, str) for lab in labs)
