@@ -1,12 +1,14 @@
 """What every registered estimator shares through docnmf._estimator."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.cluster import KMeans
 
-from docnmf._estimator import DocumentClusterer, best_restart
+from docnmf._estimator import DocumentClusterer, FewerClustersWarning, best_restart
 from docnmf.baselines._common import kmeans_restarts
 from docnmf.methods import METHODS, make_estimator
 
@@ -373,3 +375,37 @@ def test_sparse_input_with_64_bit_indices_fits_as_with_32_bit(name):
     np.testing.assert_array_equal(fits[1].labels_, fits[0].labels_)
     if spec.places_new_documents:
         np.testing.assert_array_equal(fits[1].predict(wide), fits[0].predict(X))
+
+
+@pytest.mark.parametrize("name", [m for m in METHODS if METHODS[m].input != "texts"])
+def test_a_fit_with_empty_clusters_says_so(name):
+    # 20 copies of one document in 3 clusters: NMF, CF and LCCF put them in one, silently
+    X = np.tile([[1.0, 2.0, 0.0, 3.0]], (20, 1))
+    X[0, 2] = 1.0      # one term not in every document, for the methods that weigh tf-idf
+    X = sp.csr_matrix(X)
+    estimator = make_estimator(name, 3, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            labels = estimator.fit_predict(X)
+        except ValueError:
+            return      # refused, with its own message
+    found = np.unique(labels[labels >= 0]).size
+    said = [w for w in caught if issubclass(w.category, FewerClustersWarning)
+            or "distinct clusters" in str(w.message)]
+    assert (found < 3) == bool(said), (found, [str(w.message) for w in caught])
+    ours = [w for w in said if issubclass(w.category, FewerClustersWarning)]
+    assert len(ours) <= 1                   # not once more for each member of a consensus
+    assert all(w.filename == __file__ for w in ours)      # the user's line, not docnmf's
+
+
+def test_cluster_corpus_names_empty_clusters_without_the_estimators_warning():
+    from docnmf import Corpus, cluster_corpus
+
+    corpus = Corpus(texts=["apple banana"] * 10 + ["cherry durian"] * 10, labels=None,
+                    ids=[f"d{i}" for i in range(20)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run = cluster_corpus(corpus, 3, method="nmf", vectorizer_params={"min_df": 1})
+    assert 0 in run.sizes
+    assert not [w for w in caught if issubclass(w.category, FewerClustersWarning)]

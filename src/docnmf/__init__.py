@@ -22,6 +22,7 @@ _EXPORTS = {
     "DocumentVectorizer": ".text.vectorize", "TfidfWeighting": ".text.weighting",
     "tfidf_xu2003": ".text.weighting", "ncw_weights": ".text.weighting",
     "ConsensusClustering": ".cluster", "LCCFClustering": ".cluster", "NMFClustering": ".cluster",
+    "FewerClustersWarning": ".cluster",
     "cluster_corpus": ".pipeline", "clustering_accuracy": ".metrics", "nmi": ".metrics",
     "purity": ".metrics", "confusion_matrix": ".metrics", "score_all": ".metrics",
     "ClusteringModel": ".model", "save": ".model", "load": ".model",

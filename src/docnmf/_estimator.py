@@ -30,8 +30,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._rng import child_generators
 from .constraints import ConstraintWarning
 
-__all__ = ["KEYWORD_FLOOR", "DocumentClusterer", "SoftClusterer", "best_restart",
-           "check_fit_input", "check_n_clusters", "check_positive_ints", "cluster_means",
+__all__ = ["KEYWORD_FLOOR", "DocumentClusterer", "FewerClustersWarning", "SoftClusterer",
+           "best_restart", "check_fit_input", "check_n_clusters", "check_positive_ints", "cluster_means",
            "distance_memberships", "fit_restarts", "heaviest_columns", "kmeans_restarts",
            "memberships_from", "representative_documents", "store_params", "top_terms"]
 
@@ -477,11 +477,47 @@ def _checked_fit(fit: Callable) -> Callable:
                             "texts) (or scikit-learn's TfidfVectorizer) and fit on it")
         token = _FIT_DEPTH.set(_FIT_DEPTH.get() + 1)
         try:
-            return fit(self, X, *args, **kwargs)
+            fitted = fit(self, X, *args, **kwargs)
+            if _FIT_DEPTH.get() == 1:       # a consensus's members are its own business
+                _warn_fewer_clusters(self)
+            return fitted
         finally:
             _FIT_DEPTH.reset(token)
 
     return wrapper
+
+
+class FewerClustersWarning(UserWarning):
+    """A fit whose documents fell into fewer clusters than ``n_clusters``: some are empty."""
+
+
+def _warn_fewer_clusters(estimator) -> None:
+    """Warn when the fitted ``labels_`` use fewer clusters than asked. NMF, CF and LCCF put 20
+    identical documents in 1 cluster of the 3 asked, and said nothing; scikit-learn's k-means
+    warns of it itself (estimators whose labels are its say so by
+    ``_kmeans_warns_fewer_clusters``)."""
+    labels = getattr(estimator, "labels_", None)
+    k = getattr(estimator, "n_clusters", None)
+    if estimator._kmeans_warns_fewer_clusters or not isinstance(labels, np.ndarray) \
+            or isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        return
+    found = np.unique(labels[labels >= 0]).size
+    if found < k:
+        warnings.warn(f"{type(estimator).__name__} put the documents in {found} of the {k} "
+                      f"clusters asked, {k - found} left empty: the documents may be too alike "
+                      "(duplicates, very short texts) or have too few terms for that many "
+                      "clusters; ask for fewer", FewerClustersWarning,
+                      stacklevel=_outside_package())
+
+
+def _outside_package() -> int:
+    """The ``stacklevel`` of the first caller outside docnmf, for a warning raised here: the
+    user's line, whether it called ``fit``, ``fit_predict`` or a function that fits."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _texts_refused(method: Callable) -> Callable:
@@ -546,6 +582,10 @@ class DocumentClusterer:
 
     #: Whether ``fit`` reads raw texts (NMA) rather than a documents x terms matrix.
     _reads_texts = False
+
+    #: Whether the fitted labels are scikit-learn k-means' own, which warns when it finds fewer
+    #: clusters than asked; the others are warned of by ``fit`` (:class:`FewerClustersWarning`).
+    _kmeans_warns_fewer_clusters = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

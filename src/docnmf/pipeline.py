@@ -22,7 +22,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import diagnostics
-from ._estimator import check_n_clusters, heaviest_columns, representative_documents
+from ._estimator import (
+    FewerClustersWarning, check_n_clusters, heaviest_columns, representative_documents,
+)
 from ._version import software_versions
 from .cluster import LCCFClustering, NMFClustering
 from .constraints import Constraints, ConstraintWarning, as_pair_array
@@ -248,6 +250,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConstraintWarning)    # the diagnostics count broken pairs
+        warnings.simplefilter("ignore", FewerClustersWarning)   # and name the empty clusters
         fitted = np.asarray(model.fit_predict(data, **_pairs_among(fit_params, active,
                                                                    len(corpus))))
     timings["fit_s"] = time.perf_counter() - t0

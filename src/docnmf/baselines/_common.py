@@ -167,6 +167,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
     """
 
     _keyword_attribute = "centroids_"
+    _kmeans_warns_fewer_clusters = True
 
     def _positive_only(self) -> bool:
         return False

@@ -274,6 +274,8 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
     True
     """
 
+    _kmeans_warns_fewer_clusters = True
+
     def __init__(self, n_clusters: int = 8, *,
                  affinity: Literal["linear", "precomputed"] = "linear",
                  reward: float | None = None, penalty: float | None = None, closure: bool = True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -12,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import silhouette_score
 
+from .._estimator import FewerClustersWarning
 from .._rng import as_generator, child_generators
 from ..cluster import NMFClustering
 from ..io import to_jsonable
@@ -88,17 +90,22 @@ def _score_k(Xs, k: int, n_runs: int, weighting: str, rng: np.random.Generator,
              max_iter: int, tol: float) -> dict[str, Any]:
     t0 = time.perf_counter()
     labelings, topics = [], []
-    for child in child_generators(rng, n_runs):
-        model = NMFClustering(k, weighting=weighting, init="random", n_init=1, max_iter=max_iter,
-                              tol=tol, random_state=child).fit(Xs)
-        labelings.append(model.labels_)
-        topics.append(model.components_)
+    with warnings.catch_warnings():
+        # too many clusters is what the criteria measure, not something to warn of k by k
+        warnings.simplefilter("ignore", FewerClustersWarning)
+        for child in child_generators(rng, n_runs):
+            model = NMFClustering(k, weighting=weighting, init="random", n_init=1,
+                                  max_iter=max_iter, tol=tol, random_state=child).fit(Xs)
+            labelings.append(model.labels_)
+            topics.append(model.components_)
     cophenetic = cophenetic_correlation(consensus_matrix(labelings))
     stability_min, stability_mean = topic_stability(topics)
     # the clustering 'docnmf cluster' would make (NNDSVDa start) for the silhouette; its
     # randomized SVD draws from the same generator, so a seed gives the same table
-    model = NMFClustering(k, weighting=weighting, max_iter=max_iter, tol=tol,
-                          random_state=rng).fit(Xs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FewerClustersWarning)
+        model = NMFClustering(k, weighting=weighting, max_iter=max_iter, tol=tol,
+                              random_state=rng).fit(Xs)
     labels = model.labels_
     silhouette = (float(silhouette_score(Xs, labels, metric="cosine"))
                   if 1 < len(np.unique(labels)) < Xs.shape[0] else float("nan"))

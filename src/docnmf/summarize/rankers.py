@@ -17,6 +17,7 @@ from functools import cached_property
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from .._estimator import FewerClustersWarning
 from ..cluster.fsnmf import FSNMFClustering
 from ..factor.nmf import fit_nmf_mu, random_init
 from .matrices import SentencePool, TermMatrices
@@ -201,6 +202,7 @@ def rank_fsnmf(ctx: Context, rng: np.random.Generator, *, solver: str = "fit-the
                             verbose=int(X.size > LARGE))   # progress on large matrices
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", FewerClustersWarning)    # the sentences' clusters
         return model.fit(X).feature_ranking_
 
 
