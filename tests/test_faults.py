@@ -510,6 +510,35 @@ def test_ctrl_c_while_the_command_loads_its_libraries_is_one_line(tmp_path):
         assert not out.exists()
 
 
+@pytest.mark.parametrize("before", ["interrupted", "finished"])
+def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path, before):
+    """A Ctrl-C raised once the command's own handler has let go (after it said it was
+    interrupted, or after it finished) ended the process by the signal: status -2."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        from docnmf import __main__, cli
+
+        def command(args):
+            if {before!r} == "interrupted":
+                raise KeyboardInterrupt
+            print("done")
+            return 0
+
+        def last_lines(main=cli.main):
+            main(["datasets"])
+            raise KeyboardInterrupt        # as the signal would, after the handler let go
+
+        cli.COMMANDS["datasets"] = command
+        cli.main = last_lines
+        sys.exit(__main__.run())
+    """))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert (proc.returncode, proc.stderr) == (130, "docnmf: interrupted\n")
+    assert proc.stdout == ("done\n" if before == "finished" else "")
+
+
 def test_a_ctrl_c_python_cannot_raise_where_it_came_stops_the_command_in_one_line(tmp_path):
     """A Ctrl-C in logging's at-fork handler, while `evaluate --jobs 2` started a worker, was
     printed by Python as an ignored exception with a traceback, and the command went on

@@ -2006,6 +2006,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     it is done (``argv`` None: the process's own command line) a Ctrl-C
     while the interpreter shuts down is ignored.
     """
+    _SAID.clear()
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with it closed (>&-): its output is dropped
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
@@ -2141,6 +2142,13 @@ class _Output:
 
 #: The Ctrl-Cs the command received (noted by :func:`_interrupt_noted`).
 _INTERRUPTS: list[int] = []
+#: The interruptions the last command said it was stopped by (:func:`_interrupted`).
+_SAID: list[KeyboardInterrupt] = []
+
+
+def said_interrupted() -> bool:
+    """Whether the last command has said that a Ctrl-C or a signal stopped it."""
+    return bool(_SAID)
 
 
 def _interruption(exc: BaseException) -> KeyboardInterrupt | None:
@@ -2178,6 +2186,7 @@ _REINTERRUPT_S = 0.01
 
 def _interrupted(exc: KeyboardInterrupt) -> int:
     """One line, and the status of a process the signal ended (128 + its number)."""
+    _SAID.append(exc)
     if isinstance(exc, _Stopped):
         print(f"docnmf: stopped by {signal.Signals(exc.signum).name}", file=sys.stderr)
         return 128 + exc.signum
