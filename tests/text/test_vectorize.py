@@ -120,10 +120,23 @@ def test_a_vocabulary_pruned_away_says_which_bound_took_it():
     with pytest.raises(EmptyVocabularyError, match=r"\(3 terms before pruning: 3 in more than "
                                                    r"max_df=0.95 of the documents \(documents "
                                                    r"that share every word: raise max_df"):
-        DocumentVectorizer().fit(["stars planets orbit"] * 5)
+        DocumentVectorizer().fit(["stars planets orbit"] * 39 + ["stars planets"])
     with pytest.raises(EmptyVocabularyError, match=r"\(6 terms before pruning: 6 in fewer "
                                                    r"than min_df=2\)"):
         DocumentVectorizer().fit(["stars planets", "oven bread", "goal match"])
+
+
+def test_terms_in_every_document_point_to_a_weighting_that_keeps_them():
+    """Five copies of one text: the hint "raise max_df, e.g. to 1.0" led to a second error
+    (every idf log(n / n) = 0: "only 0 of the 5 documents have index terms")."""
+    from docnmf.text.vectorize import EmptyVocabularyError
+
+    texts = ["stars planets orbit", "stars planets orbit orbit"] * 3
+    with pytest.raises(EmptyVocabularyError, match=r"every term is in every document.*"
+                                                   r"max_df=1.0 with idf='smooth'"):
+        DocumentVectorizer().fit(texts)
+    X = DocumentVectorizer(max_df=1.0, idf="smooth").fit_transform(texts)   # as it says
+    assert X.shape == (6, 3) and np.diff(X.indptr).min() == 3
 
 
 def test_settings_that_cannot_work_are_named(tiny_texts):

@@ -183,7 +183,7 @@ class DaskVectorizer(DocumentVectorizer):
         kept = kept_terms(summary.df, summary.totals, low, high, self.max_features)
         if not kept.size:
             raise EmptyVocabularyError.after_pruning(len(summary.terms), summary.df, low, high,
-                                                     self.min_df, self.max_df)
+                                                     self.min_df, self.max_df, summary.n_docs)
         vocabulary = summary.terms[kept]
         self.analyzer_ = analyzer
         self.vocabulary_ = {str(term): j for j, term in enumerate(vocabulary)}

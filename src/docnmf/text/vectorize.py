@@ -24,10 +24,12 @@ class EmptyVocabularyError(ValueError):
 
     @classmethod
     def after_pruning(cls, n_terms: int, df: np.ndarray | None = None, low: float = 0,
-                      high: float = np.inf, min_df=None, max_df=None) -> "EmptyVocabularyError":
+                      high: float = np.inf, min_df=None, max_df=None,
+                      n_docs: int | None = None) -> "EmptyVocabularyError":
         """The error when pruning by document frequency left none of ``n_terms`` terms; with
         their document frequencies ``df`` and the bounds (``low``/``high`` documents, from
-        ``min_df``/``max_df``), what each bound removed."""
+        ``min_df``/``max_df``), what each bound removed, and with ``n_docs`` whether every term
+        is in every document."""
         if n_terms == 0:
             return cls("no index terms in the texts: every word is a stop word or not a word "
                        "of the token pattern")
@@ -37,7 +39,13 @@ class EmptyVocabularyError(ValueError):
             parts = ([f"{common} in more than max_df={max_df!r} of the documents"] * bool(common)
                      + [f"{rare} in fewer than min_df={min_df!r}"] * bool(rare))
             why = ": " + ", ".join(parts) if parts else ""
-            if common == n_terms:
+            if common == n_terms and n_docs is not None and np.all(df >= n_docs):
+                # raising max_df alone kept them with an idf of log(n / n) = 0: "only 0 of the
+                # documents have index terms", a second error
+                why += (" (every term is in every document, so none tells them apart by being "
+                        "there: max_df=1.0 with idf='smooth', --max-df 1.0 --idf smooth, "
+                        "weighs them by how often each document uses them)")
+            elif common == n_terms:
                 why += " (documents that share every word: raise max_df, e.g. to 1.0)"
         return cls("no index terms left after tokenization, stop words and document-frequency "
                    f"pruning ({n_terms} term{'s' * (n_terms != 1)} before pruning{why})")
@@ -193,7 +201,7 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
         if not kept.size:
             raise EmptyVocabularyError.after_pruning(
                 len(terms), np.bincount(counts.indices, minlength=len(terms)), low, high,
-                self.min_df, self.max_df)
+                self.min_df, self.max_df, len(docs))
         counts = counts[:, kept]
         vocabulary = [terms[j] for j in kept]
         self.analyzer_ = analyzer
