@@ -340,6 +340,24 @@ def test_too_few_documents_with_terms_are_one_line_as_in_memory(tmp_path, capsys
                                        "least as many")
 
 
+def test_more_clusters_than_terms_is_one_line_as_in_memory(tmp_path, capsys):
+    """k above the terms ran on the cluster and ended with empty clusters and status 0, where
+    the in-memory path refuses it."""
+    (tmp_path / "in").mkdir()
+    words = ["galaxy", "planets", "comet"]
+    for i in range(12):
+        text = " ".join(words[(i + j) % 3] for j in range(i % 3 + 1))
+        (tmp_path / "in" / f"{i}.txt").write_text(text)
+    for where in (["--dask-workers", "1"], []):
+        code = main(["-q", "cluster", str(tmp_path / "in"), "-k", "4", "--method", "nmf-ncw",
+                     *where, "-o", str(tmp_path / "out")])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert "4 clusters need at least as many index terms with nmf-ncw, and preprocessing " \
+            "left 3" in err
+        assert not (tmp_path / "out").exists()
+
+
 def test_a_part_without_documents_is_a_part_like_any_other(tmp_path, capsys):
     """A CSV part of a header only (or a bag partition a filter emptied): the weighting of
     its zero rows failed on the worker."""

@@ -330,6 +330,10 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
         raise CorpusError(f"only {active} of the {int(X.shape[0])} documents have index terms "
                           f"left after preprocessing; {n_clusters} clusters need at least as "
                           "many")
+    if n_clusters > X.shape[1]:     # as in memory: more topics than terms leave some empty
+        raise CorpusError(f"{n_clusters} clusters need at least as many index terms with "
+                          f"{method}, and preprocessing left {X.shape[1]}: ask for fewer "
+                          "clusters or keep more terms (--min-df, --max-df, --max-features)")
     params = {**DASK_METHODS[method], **(estimator_params or {})}
     model = DaskNMFClustering(n_clusters, random_state=random_state, client=client, **params)
     blocks = X.to_delayed().ravel()
