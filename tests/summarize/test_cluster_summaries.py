@@ -189,6 +189,18 @@ def test_a_page_s_menu_and_copyright_line_are_no_sentences():
     ("Summary: Revenue grew strongly.\nKeywords: revenue\n\nBody text.",
      "Summary: Revenue grew strongly.\nKeywords: revenue\n\nBody text."),
     ("\ufeffPlain text. Second.", "Plain text. Second."),
+    # the other quote marks of newsreaders, and signatures under a rule or in a box
+    (("From: a@b\nSubject: x\n\nIn article <1@c> d writes:\n|> Why not do this?\n"
+      "| | old words\n: more old words\n}old too\n& and this\nMy reply is here.\n\n====\n"
+      "John Stafford\n"
+      "All standard disclaimers apply.\n"), "My reply is here."),
+    (("From: a@b\nSubject: x\n\nMy reply is here.\n+-------+\n|Tony Kidson | PGP |\n"
+      "+-------+\n"), "My reply is here."),
+    ("From: a@b\nSubject: x\n\nMy reply is here.\n--- Ed Green, former Ninjaite\n",
+     "My reply is here."),
+    # a rule with more than a signature's lines after it is the post's own
+    (("From: a@b\nSubject: x\n\nPart one.\n=====\n" + "Line.\n" * 9),
+     "Part one.\n=====\n" + "Line.\n" * 8 + "Line."),
 ])
 def test_a_post_s_signature_and_wrapped_attribution_are_no_sentences(post, body):
     from docnmf.summarize.matrices import body_of
