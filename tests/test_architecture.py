@@ -28,8 +28,8 @@ ALLOWED = {
     "methods": {"cluster", "baselines", "factor"},
     "model": {"_version", "io", "methods", "text"},
     "diagnostics": {"text"},
-    "report": {"io", "diagnostics"},
-    "selection": {"_rng", "cluster", "io", "text"},
+    "report": {"io", "diagnostics", "text"},      # a post's own text for its snippet
+    "selection": {"_rng", "_estimator", "cluster", "io", "text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "constraints", "corpus", "text",
                  "io", "metrics", "cluster", "model", "diagnostics", "report"},
     "experiments": {"_rng", "_estimator", "_version", "constraints", "methods", "corpus", "text",

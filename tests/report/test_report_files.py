@@ -672,3 +672,20 @@ def test_ids_a_spreadsheet_would_run_are_shown_as_they_are(tmp_path):
     assignments.write_text(assignments.read_text(encoding="utf-8").replace("''doc", "'doc"),
                            encoding="utf-8")
     assert read_run_folder(tmp_path / "out").ids == ids
+
+
+def test_a_post_is_shown_by_its_subject_and_own_words_not_its_header_block():
+    """Every 20 Newsgroups snippet and map label began "From: ... Subject: ... Lines: ..."."""
+    from docnmf.corpus import Corpus
+    from docnmf.report.collect import collect_report_data
+
+    demo = load_demo()
+    texts = [f"From: user{i}@example.edu\nSubject: Re: note {i}\nLines: 3\n\n"
+             f"In article <{i}@x> someone writes:\n> quoted words\n{text}\n-- \nUser {i}"
+             for i, text in enumerate(demo.texts)]
+    corpus = Corpus(texts=texts, labels=list(demo.labels), ids=list(demo.ids))
+    data = collect_report_data(cluster_corpus(corpus, 5, DEFAULT_METHOD))
+    shown = data["map"]["text"] + [r["snippet"] for c in data["clusters"]
+                                   for r in c["representatives"]]
+    assert shown and all(re.match(r"note \d+ — ", s) for s in shown), shown[:3]
+    assert not any("From:" in s or "quoted words" in s or "User " in s for s in shown)

@@ -7,10 +7,23 @@ from typing import Any
 
 import numpy as np
 
+from ..text.posts import body_of, post_subject
 from .data import (MAP_MAX_DOCUMENTS, cluster_similarity, distinguishing_terms, map_layout,
                    map_sample, snippet)
 
 __all__ = ["REPORT_DATA_FORMAT", "collect_report_data"]
+
+
+def _readable(text: str) -> str:
+    """``text`` as :func:`_document_text` shows it: every 20 Newsgroups snippet and map label
+    began "From: nfotis@ntua.gr (Nick C. Fotis) Subject: ... Lines: 1566"."""
+    if not isinstance(text, str):
+        return text
+    body = body_of(text)
+    if body is text:
+        return text
+    subject = post_subject(text)
+    return " — ".join(part for part in (subject, body.strip()) if part) or text
 
 #: Version of the layout of ``report_data.json``.
 REPORT_DATA_FORMAT = 1
@@ -20,10 +33,12 @@ _MAP_SNIPPET = 100      # characters of a map point's text (shown on hover and i
 
 
 def _document_text(run, i: int, length: int) -> str:
-    """The start of document ``i``; for a count matrix, its heaviest terms."""
+    """The start of document ``i`` as a reader sees it (a post's subject and its own words, not
+    its header block, quotes or signature; a web page's text, not its markup); for a count
+    matrix, its heaviest terms."""
     texts = run.corpus.texts
     if texts is not None:
-        return snippet(texts[i], length)
+        return snippet(_readable(texts[i]), length)
     row = run.X.getrow(i)
     order = np.argsort(-row.data, kind="stable")[:12]
     return "terms: " + " ".join(str(run.feature_names[row.indices[j]]) for j in order)

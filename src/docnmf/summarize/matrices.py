@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..corpus.formats import page_text, unix_lines
 from ..text.boilerplate import normalized, repeated_lines
+from ..text.posts import body_of
 from ..text.sentences import split_sentences
 from ..text.vectorize import DocumentVectorizer
 
@@ -38,68 +38,6 @@ def split_news_sentences(text: str) -> list[str]:
     ['Mr. Smith left the U.S. Army base.', 'He met Gen. Lee.']
     """
     return split_sentences(text, rules="news")
-
-
-#: Header fields a mail or news post opens with (RFC 5322 / 1036), lower-cased; the block may
-#: hold any other field after the first ("Summary:" or "Keywords:" first is a note, not a post).
-_MAIL_FIELDS = frozenset("""from subject newsgroups path date message-id organization xref
-    to reply-to sender article-i.d. received return-path""".split())
-_FIELD = re.compile(r"([A-Za-z][\w.-]*):[ \t]")
-#: The line that introduces a quotation in a post.
-_ATTRIBUTION = re.compile(r"\b(?:writes|wrote|said):\s*$")
-#: The line that opens a signature ("-- ", or "--" as many posts write it).
-_SIGNATURE = re.compile(r"--[ \t]*")
-#: A quoted line: ">" or "|" first (after any indent; "|>", "| >" too), or ":", "}" or "& " in
-#: the first column, the other marks newsreaders quote with (10% of 20 Newsgroups' test posts
-#: quote with "|", "|>" or ":"; a "|" line is otherwise a box or a table, no sentence either).
-_QUOTED = re.compile(r"[ \t]*[>|]|[:}]|& ")
-#: A rule that opens a signature without "--" alone: a line of "=", "-", "_", "*", "+", "~" or
-#: "#" (a box's top "+-----+", "=====" above a name), or "--" and a name ("--- Ed Green,
-#: former ..."), within a signature's length of the end.
-_RULE = re.compile(r"[ \t]*[-=_*+~#][-=_*+~# \t]{3,}|--.*")
-_SIGNATURE_LINES = 8
-def body_of(text: str) -> str:
-    r"""``text`` without what a mail or news post (20 Newsgroups) holds besides its own
-    sentences: the header block (lines of ``Field: value`` up to the first blank line, the
-    first a mail field, at least two in all), quoted lines (``>``, ``|``, ``|>``; ``:`` or
-    ``}`` in the first column) and the line introducing them (``... writes:``, over one line or
-    two) and its signature (from a ``--`` line on, or from a rule of ``=``, ``-``, ``+``, ...
-    or a line starting ``--`` with at most 8 lines after it); an
-    HTML page (``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` first, after any
-    byte-order mark, XML declaration and comments) as its text, without markup, scripts or
-    styles. Other texts are returned as they are.
-
-    Examples
-    --------
-    >>> body_of("From: a@b.edu\nSubject: Re: orbits\n\nIn article <1@c> x writes:\n"
-    ...         "> old words\nThe comet is back.")
-    'The comet is back.'
-    >>> body_of("Note: the comet is back.\nSubject: none\n\nMore.")
-    'Note: the comet is back.\nSubject: none\n\nMore.'
-    """
-    text = text.lstrip("\ufeff")      # a byte-order mark is no text
-    page = page_text(text)
-    if page is not None:
-        return page                     # a saved web page: its text, not its markup
-    head, blank, rest = unix_lines(text).partition("\n\n")
-    lines = head.strip("\n").split("\n")
-    first = _FIELD.match(lines[0])
-    if not blank or len(lines) < 2 or first is None \
-            or first.group(1).lower() not in _MAIL_FIELDS \
-            or not all(_FIELD.match(line) or line[:1] in (" ", "\t") for line in lines):
-        return text
-    kept, lines = [], rest.split("\n")
-    for i, line in enumerate(lines):
-        if _SIGNATURE.fullmatch(line) or (_RULE.fullmatch(line) and sum(
-                1 for after in lines[i + 1:] if after.strip()) <= _SIGNATURE_LINES):
-            break                       # the signature: a name, an address, a motto
-        # an attribution wrapped over two lines ("In article <1@a> j@a (John" / "Doe)
-        # writes:"): its first line goes with the second
-        wrapped = line.startswith("In article") and i + 1 < len(lines) \
-            and _ATTRIBUTION.search(lines[i + 1])
-        if not (_QUOTED.match(line) or _ATTRIBUTION.search(line) or wrapped):
-            kept.append(line)
-    return "\n".join(kept)
 
 
 #: A page's footer, not a sentence of its text: a copyright line ("Copyright 2024 ...",
