@@ -51,6 +51,16 @@ def test_sentences_longer_than_the_length_are_named_as_the_reason(tmp_path, cli,
     assert code == 0 and 0 < len(out.split()) <= 5
 
 
+def test_posts_of_quoted_lines_only_are_said_to_hold_no_sentence(tmp_path, cli):
+    """Said: "no sentence fits within --length 500w: every one is longer"."""
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a").write_text("From: a@b.edu\nSubject: t\nLines: 1\n\n"
+                                      "> a quoted line here with words\n")
+    code, out, err = cli(["summarize", str(tmp_path / "d"), "--length", "500w"])
+    assert code == 2 and out == ""
+    assert "hold no sentence to summarize (of a mail or news post, only its own" in err
+
+
 def test_summary_options_are_checked_before_the_fit(tmp_path, cli, text_folder):
     out = tmp_path / "out"
     code, printed, err = cli(["cluster", text_folder(tmp_path / "d", TOPICS), "-k", "2",
