@@ -647,6 +647,18 @@ def test_an_overlapping_cluster_with_segments_is_not_called_empty():
                       "(clusters overlap)")]
 
 
+def test_many_small_clusters_are_one_line():
+    """At k=60 on Reuters, 36 lines of "cluster N has only ..." filled the report's overview."""
+    found = [{"cluster": c, "size": 40 + c, "examples": ["a"]} for c in range(6)] \
+        + [{"cluster": 9, "size": 0, "examples": []}]
+    lines = diagnostics.warning_lines({"small_clusters": found})
+    assert lines[0] == ("6 clusters have under 1% of the documents (or under 3) and under half "
+                        "the mean size: clusters 0 (40 documents), 1 (41), 2 (42), 3 (43), "
+                        "4 (44), 5 (45)")
+    assert lines[1] == "cluster 9 is empty" and lines[2].startswith("small clusters often")
+    assert len(diagnostics.warning_lines({"small_clusters": found[:5]})) == 6    # 5: a line each
+
+
 def test_keywords_are_terms_a_cluster_holds_not_others_at_a_hair_above_zero():
     """A cluster of two documents on giraffes listed butter and flour after its own three words:
     the solvers keep factors at 1e-10 of the largest, and those ranked as keywords (and pulled

@@ -624,6 +624,10 @@ SMALL_CLUSTER_HINT = ("small clusters often hold documents that share few words 
                       "clusters by topic")
 
 
+#: Small clusters up to this many are named one a line, with examples; more, in one line.
+_LISTED_ONE_BY_ONE = 5
+
+
 def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str]:
     """One line per finding of a diagnostics report (as :func:`docnmf.pipeline` builds it).
 
@@ -641,7 +645,18 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if unassigned.get("count"):
         lines.append(f"{documents_phrase(unassigned['count'])} with {unassigned['reason']}, not "
                      f"assigned (cluster -1): {_examples(unassigned['ids'])}")
-    for c in report.get("small_clusters", []):
+    small = report.get("small_clusters", [])
+    plain = [c for c in small if c["size"] and c.get("with_segments", 0) <= c["size"]]
+    if len(plain) > _LISTED_ONE_BY_ONE:
+        # one line for them all: at k=60 on Reuters, 36 lines of "cluster N has only ..."
+        # filled the report's overview and the terminal (clusters of a skewed corpus)
+        lines.append(f"{len(plain)} clusters have under {SMALL_SHARE:.0%} of the documents "
+                     f"(or under {SMALL_SIZE}) and under half the mean size: clusters "
+                     + ", ".join(f"{c['cluster']} ({c['size']}"
+                                 + (" documents)" if i == 0 else ")")
+                                 for i, c in enumerate(plain)))
+        small = [c for c in small if c not in plain]
+    for c in small:
         if not c["size"] and c.get("with_segments"):
             lines.append(f"cluster {c['cluster']} holds most of the segments of no document, "
                          f"but some of {documents_phrase(c['with_segments'])} (clusters "
