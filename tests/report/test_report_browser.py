@@ -281,3 +281,47 @@ def test_a_closed_confusion_matrix_is_printed(browser, demo_report, tmp_path):
     assert page.errors == []
     text = " ".join(p.extract_text() or "" for p in PdfReader(pdf).pages)
     assert "class \\ cluster" in text
+
+
+#: Each keyword bar's width, and whether the clusters-at-a-glance keywords lie inside the window.
+_KEYWORDS = """() => {
+  const bars = [...document.querySelectorAll("li.kw .b")].map(b => b.getBoundingClientRect().width);
+  const cells = [...document.querySelectorAll("table.index tbody td:last-child")];
+  return {narrowest_bar: Math.min(...bars), window: document.documentElement.clientWidth,
+          keywords_right: Math.max(...cells.map(c => c.getBoundingClientRect().right))};
+}"""
+
+
+LONG_WORD = "donaudampfschifffahrtsgesellschaftskapitaenswitwenrentenkasse "
+
+
+@pytest.fixture(scope="module")
+def long_keyword_out(tmp_path_factory):
+    """The demo corpus with a 61-letter word in every document of one topic: a keyword."""
+    import json
+
+    from docnmf.corpus.demo import load_demo
+
+    demo = load_demo()
+    folder = tmp_path_factory.mktemp("longkw")
+    with open(folder / "docs.jsonl", "w", encoding="utf-8") as fh:
+        for doc_id, text, labels in zip(demo.ids, demo.texts, demo.labels):
+            if labels[0] == demo.labels[0][0]:
+                text += " " + LONG_WORD * 5
+            fh.write(json.dumps({"id": doc_id, "text": text, "label": labels[0]}) + "\n")
+    assert main(["-q", "cluster", str(folder / "docs.jsonl"), "-k", "5",
+                 "-o", str(folder / "out")]) == 0
+    return folder / "out" / "report.html"
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+def test_a_long_keyword_keeps_its_bar_and_a_phone_sees_the_keywords(browser, long_keyword_out,
+                                                                     tmp_path, width):
+    """A long keyword took its bar's room (0 px), and at 400 px the clusters-at-a-glance
+    keywords lay off the screen, behind a scroll, one word a line."""
+    assert LONG_WORD[:50] in long_keyword_out.read_text()
+    page = browser(long_keyword_out, tmp_path / f"kw{width}.png", width=width,
+                   measure=_KEYWORDS)
+    assert page.errors == []
+    assert page.measured["narrowest_bar"] > 20
+    assert page.measured["keywords_right"] <= page.measured["window"]

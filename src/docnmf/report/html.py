@@ -237,11 +237,12 @@ def _cluster_index(f: RunFolder) -> str:
                     f'style="background:{colours[c]}"></span>{c}</a></td><td class="r">{size}</td>'
                     f'<td class="r">{100 * size / n:.1f}%</td><td class="bar"><span style='
                     f'"width:{100 * size / largest:.1f}%;background:{colours[c]}"></span></td>'
-                    f'<td class="r">{_e(coh) if coh else "–"}</td>'
+                    f'<td class="r coh">{_e(coh) if coh else "–"}</td>'
                     f'<td>{_e(" ".join((row.get("top_keywords") or "").split()[:8]))}</td></tr>')
     return ('<h3>Clusters at a glance</h3><div class="scroll"><table class="index"><thead><tr>'
-            '<th>cluster</th><th>size</th><th colspan="2">share</th><th title="NPMI of the top '
-            'keywords, -1 to 1">coherence</th><th>keywords</th></tr></thead><tbody>'
+            '<th>cluster</th><th>size</th><th>share</th><th class="bar"></th>'
+            '<th class="coh" title="NPMI of the top keywords, -1 to 1">coherence</th>'
+            '<th>keywords</th></tr></thead><tbody>'
             + "".join(rows) + "</tbody></table></div>")
 
 
