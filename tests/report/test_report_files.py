@@ -689,3 +689,18 @@ def test_a_post_is_shown_by_its_subject_and_own_words_not_its_header_block():
                                    for r in c["representatives"]]
     assert shown and all(re.match(r"note \d+ — ", s) for s in shown), shown[:3]
     assert not any("From:" in s or "quoted words" in s or "User " in s for s in shown)
+
+
+def test_an_empty_cluster_s_card_says_it_is_empty(tmp_path):
+    """Its keywords and coherence were shown as those of any topic, with 0 documents."""
+    from docnmf.corpus import Corpus
+    from docnmf.pipeline import write_run
+
+    corpus = Corpus(texts=["apple banana"] * 10 + ["cherry durian"] * 10, labels=None,
+                    ids=[f"d{i}" for i in range(20)])
+    run = cluster_corpus(corpus, 3, "nmf", vectorizer_params={"min_df": 1})
+    write_run(run, tmp_path)
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    cards = html.split('<article class="cluster"')[1:]
+    said = ["Empty: no document belongs most to this cluster" in card for card in cards]
+    assert said == [size == 0 for size in run.sizes] and any(said)

@@ -276,7 +276,12 @@ def _cluster_sections(f: RunFolder) -> str:
                    f'<small>{documents_phrase(size)} ({100 * size / n:.1f}%)'
                    + (f" · {documents_phrase(int(f.overlapping[c]))} with segments in it "
                       "(overlapping)" if f.overlapping is not None else "")
-                   + f' · keyword coherence {_e(coh_text)}</small></h3><div class="cols3">')
+                   + f' · keyword coherence {_e(coh_text)}</small></h3>'
+                   + ('<p class="note">Empty: no document belongs most to this cluster. Its '
+                      'keywords are a topic of the fit that no document follows most; a '
+                      'smaller k may suit these documents better.</p>'
+                      if size == 0 and (f.overlapping is None or not f.overlapping[c]) else "")
+                   + '<div class="cols3">')
         if weighed:
             out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
                        f'{_bars(keywords, colours[c])}</ol></div>')
