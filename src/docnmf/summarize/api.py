@@ -76,12 +76,15 @@ def summarize_documents(documents: Sequence[str], length: str = "665b", *,
                             max_similarity=max_similarity, policy=policy)
 
 
-def summarize_texts(texts: Sequence[str], length: str = "665b", method: str = "fsnmf",
-                    random_state=0, **options) -> str:
+def summarize_texts(texts: Sequence[str], length: str = "665b", method: str = "nmf",
+                    random_state=0, *, policy: LengthPolicy = "skip", **options) -> str:
     """The summary of ``texts`` (one document each) as one string, one sentence per line.
 
     The string never exceeds ``length`` (``"665b"`` bytes in UTF-8, or
-    ``"100w"`` words). ``options`` go to :func:`summarize_documents`.
+    ``"100w"`` words). The defaults are ``docnmf summarize``'s: the NMF ranking, whole
+    sentences (``policy="truncate"`` fills the limit with the start of the next one, as
+    ``--fill`` does; :func:`summarize_documents` keeps the paper's FS-NMF and truncation, as
+    DUC 2004 scores them). ``options`` go to :func:`summarize_documents`.
 
     Examples
     --------
@@ -92,7 +95,7 @@ def summarize_texts(texts: Sequence[str], length: str = "665b", method: str = "f
     True
     """
     return "\n".join(summarize_documents(texts, length, method=method,
-                                         random_state=random_state, **options))
+                                         random_state=random_state, policy=policy, **options))
 
 
 def pick_documents(n_docs: int, max_documents: int | None, *, scores=None,
@@ -128,7 +131,7 @@ def pick_documents(n_docs: int, max_documents: int | None, *, scores=None,
 
 def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: int, *,
                        length: str = "665b", method: str = "nmf", max_documents: int | None = 100,
-                       random_state=0, **options) -> list[str]:
+                       random_state=0, policy: LengthPolicy = "skip", **options) -> list[str]:
     """One summary per cluster: of its ``max_documents`` most representative documents.
 
     Parameters
@@ -140,7 +143,10 @@ def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: in
         Ranks a cluster's documents when it has more than ``max_documents``.
     n_clusters : int
     length, method, random_state, options :
-        As :func:`summarize_documents` (``policy`` etc.).
+        As :func:`summarize_documents`.
+    policy : {"skip", "truncate"}
+        Whole sentences only (as ``docnmf summarize``), or the limit filled with the start
+        of the next one (``--fill``).
     max_documents : int or None
         Documents per summary at most (None or 0: all).
 
@@ -169,7 +175,8 @@ def summarize_clusters(texts: Sequence[str], labels, memberships, n_clusters: in
         picked = members[pick_documents(members.size, max_documents,
                                         scores=memberships[members, c])]
         lines = summarize_documents([texts[i] for i in picked], length, method=method,
-                                    random_state=random_state, **options) if picked.size else []
+                                    random_state=random_state, policy=policy,
+                                    **options) if picked.size else []
         out.append("\n".join(lines))
         logger.info("summary of cluster %d (%d of %d): %d of its %d documents (%.1fs)", c, c + 1,
                     n_clusters, picked.size, members.size, time.perf_counter() - t0)
