@@ -1625,9 +1625,9 @@ _SENTENCES_OF_RUNS = "sentences are ranked, and a --length in words counted, by 
 def _no_summary(args, texts) -> str:
     """Why a summary came out empty: every sentence longer than --length, or none at all (a
     post of quoted lines only was said to have sentences longer than --length 500w)."""
-    from .summarize.matrices import body_of, build_pool
+    from .summarize.matrices import build_pool, prose_of
 
-    if not args.fill and len(build_pool([body_of(t) for t in texts])):
+    if not args.fill and len(build_pool([prose_of(t) for t in texts])):
         return (f"no sentence fits within --length {args.length}: every one is longer "
                 "(give a longer --length, or --fill to cut the best one to fit)")
     return ("the documents hold no sentence to summarize (of a mail or news post, only its "

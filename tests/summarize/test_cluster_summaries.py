@@ -253,3 +253,22 @@ def test_python_summaries_are_the_commands_whole_sentences(tmp_path, cli):
         (tmp_path / f"{i}.txt").write_text(text)
     code, out, _ = cli(["summarize", str(tmp_path), "--length", "17w"])
     assert code == 0 and out.rstrip("\n") == summary
+
+
+def test_a_wire_story_s_headline_and_sign_off_are_no_part_of_a_sentence():
+    """Reuters summaries read "U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS The United States and
+    Japan ..." and ended on "Reuter"; a Choi file's "==========" stood inside a sentence."""
+    stories = ["U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS\nThe United States and Japan are not "
+               "involved in a trade war, the trade representative said.\n    He spoke to "
+               "reporters after a meeting with the Japanese minister\n Reuter",
+               "COCOA SHOWERS HELP BAHIA CROP\nShowers continued throughout the week in the "
+               "cocoa zone, traders said.\n    Prospects for the coming harvest improved after "
+               "the long drought\n REUTER"]
+    lines = summarize_texts(stories, length="200w").splitlines()
+    assert lines and not any(w in line for line in lines
+                             for w in ("SAYS", "BAHIA", "Reuter", "REUTER"))
+    segments = ("The war ended in the spring of that year after the long winter .\n==========\n"
+                "Analysis means the study of a thing by its parts and their relations .")
+    assert sorted(summarize_texts([segments], length="100w").splitlines()) == [
+        "Analysis means the study of a thing by its parts and their relations .",
+        "The war ended in the spring of that year after the long winter ."]

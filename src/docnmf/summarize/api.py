@@ -12,7 +12,7 @@ import numpy as np
 from .._rng import as_generator
 from ..text.vectorize import as_text_list
 from .assemble import LengthPolicy, assemble_summary
-from .matrices import body_of, build_pool, term_matrices
+from .matrices import build_pool, prose_of, term_matrices
 from .rankers import RANKERS, Context
 from .rouge import parse_length
 
@@ -60,8 +60,9 @@ def summarize_documents(documents: Sequence[str], length: str = "665b", *,
     if length is None:       # ROUGE's "no limit"; a summary without one would be every sentence
         raise ValueError("length must look like '665b' (bytes) or '100w' (words), got None")
     parse_length(length)
-    # a post's or a page's own text, once: not its header, quotations, signature or markup
-    documents = [body_of(d) for d in as_text_list(documents)]
+    # a post's or a page's own text, once: not its header, quotations, signature or markup;
+    # a wire story's without headline or sign-off
+    documents = [prose_of(d) for d in as_text_list(documents)]
     pool = build_pool(documents, min_words=min_words)
     if len(pool) == 0:
         pool = build_pool(documents, min_words=0)
