@@ -179,6 +179,14 @@ def test_a_page_s_menu_and_copyright_line_are_no_sentences():
     assert len(summary) == 4 and "Telescopes will see its tail at its brightest in April." \
         in summary
     assert not any(word in line for line in summary for word in ("|", "Copyright", "»"))
+    # on a line of their own in plain text, where one line break goes on a sentence
+    texts = ["The new observatory telescope mirror was installed on Tuesday after a long "
+             "journey.\n(c) 2024 Example Media\n",
+             "Home | News | Sport\nEngineers said the telescope mirror would be aligned with "
+             "lasers next month.\n"]
+    assert sorted(summarize_texts(texts, length="200w").splitlines()) == [
+        "Engineers said the telescope mirror would be aligned with lasers next month.",
+        "The new observatory telescope mirror was installed on Tuesday after a long journey."]
     # prose about copyright, quotes in guillemets and a pipe in a sentence are sentences
     prose = ["Copyright holders argue that the ruling would gut protection for programs.",
              "The treaty says that all rights reserved to the member states remain with them.",

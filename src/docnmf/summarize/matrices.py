@@ -51,7 +51,8 @@ _RULE_LINE = re.compile(r"\n[^\S\n]*([-=_*~#])\1{4,}[^\S\n]*(?=\n|$)")
 
 def prose_of(text: str) -> str:
     r"""The sentences' text of a document: :func:`body_of` (a post's own lines, a page's
-    text), without a wire story's headline or sign-off, rules as paragraph breaks. Reuters
+    text), without a wire story's headline or sign-off or a line that is a copyright line or
+    a menu (:func:`_boilerplate`), rules as paragraph breaks. Reuters
     summaries read "U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS The United States and Japan"
     and ended on "Reuter"; a Choi file's "==========" stood inside a sentence. None of DUC
     2004's 500 documents has a headline, a sign-off or a rule.
@@ -70,7 +71,12 @@ def prose_of(text: str) -> str:
     if headline and re.search(r"[a-z]", text[headline.end():]):
         text = text[headline.end():]
     text = _SIGN_OFF.sub("", text)
-    return _RULE_LINE.sub("\n", text)
+    text = _RULE_LINE.sub("\n", text)
+    # a page's copyright line or menu on a line of its own, which the sentence rules join to
+    # the line before or after (single line breaks go on a sentence) where no test finds it
+    lines = text.split("\n")
+    kept = [line for line in lines if not (line.strip() and _boilerplate(line.strip()))]
+    return "\n".join(kept) if len(kept) < len(lines) else text
 
 
 #: A page's footer, not a sentence of its text: a copyright line ("Copyright 2024 ...",
