@@ -406,6 +406,22 @@ def test_concept_options_rejected_elsewhere(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf", "--lam", "5",
                         "-o", str(tmp_path / "o")], capsys)
     assert code == 2 and "--lam does not apply to cf (cf is defined by lam=0.0)" in err
+    # nor the options of a graph cf does not have: they were taken and did nothing
+    for option in (["--neighbors", "3"], ["--lam-scale", "none"]):
+        code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "cf-ncw", *option,
+                            "-o", str(tmp_path / "o")], capsys)
+        assert code == 2 and f"{option[0]} does not apply to cf-ncw; methods that take it: " \
+            "lccf," in err
+
+
+def test_the_papers_scale_of_lambda_without_a_lambda_is_warned(folder, tmp_path, capsys):
+    """--lam-scale none kept the default lam 0.01 as the paper's lambda: a graph of no weight."""
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "lccf", "--lam-scale",
+                        "none", "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and "with --lam-scale none, --lam is the paper's lambda as is" in err
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "lccf", "--lam-scale",
+                        "none", "--lam", "100", "-o", str(tmp_path / "p")], capsys)
+    assert code == 0 and "--lam-scale none" not in err
 
 
 def test_an_init_the_method_does_not_take_is_refused_as_other_options_are(folder, tmp_path,

@@ -740,6 +740,11 @@ def _estimator_params(args) -> dict:
                          f"{users}")
     if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
+    if params.get("lam_scale") == "none" and "lam" not in params and "lam" not in spec.preset:
+        # the default lam then weighed the graph next to nothing, without a word
+        logger.warning("with --lam-scale none, --lam is the paper's lambda as is, and its default "
+                       "%g (in units of the data term) weighs the graph next to nothing: give "
+                       "--lam (the paper's is 100)", spec.parameters()["lam"])
     return {**params, "verbose": 1}
 
 

@@ -56,9 +56,16 @@ class Method:
         --------
         >>> "lam" in METHODS["lccf"].parameters(), "lam" in METHODS["cf"].parameters()
         (True, False)
+
+        CF has no graph (lambda = 0), so none of its options: they were taken and did nothing.
+
+        >>> "n_neighbors" in METHODS["cf"].parameters()
+        False
         """
         defaults = self.estimator(**self.fixed, **self.preset).get_params(deep=False)
-        return {k: v for k, v in defaults.items() if k != "n_clusters" and k not in self.fixed}
+        inert = _GRAPH_OPTIONS if self.fixed.get("lam") == 0 else ()
+        return {k: v for k, v in defaults.items()
+                if k != "n_clusters" and k not in self.fixed and k not in inert}
 
     @property
     def places_new_documents(self) -> bool:
@@ -114,6 +121,9 @@ _CF_PAPER = dict(labels="kmeans", **_CONCEPT_PAPER)
 
 #: NMF as Xu et al. (2003) read its clusters: argmax of the document factor.
 _NMF_PAPER = {**PAPER_SOLVER, "labels": "argmax"}
+
+#: The options of LCCF's graph, which CF (lambda = 0) does not have.
+_GRAPH_OPTIONS = ("n_neighbors", "lam_scale", "ncw_graph")
 
 _NONE, _NCW = dict(weighting="none"), dict(weighting="ncw")
 _CF, _POLY2 = dict(lam=0.0), dict(kernel="poly2")
