@@ -466,8 +466,9 @@ def _add_assign_parser(sub) -> None:
                     "of 'docnmf cluster -o OUT' (or OUT/model, or a folder written by "
                     "docnmf.save). Writes assignments.csv in the layout of 'docnmf cluster' "
                     "(cluster -1 for a document with no word the model knows, also listed in "
-                    "unassigned.csv), clusters.csv, memberships.npz, run.json, and metrics.json "
-                    "when INPUT is labelled.")
+                    "unassigned.csv), clusters.csv, memberships.npz, run.json, report.html "
+                    "with its report_data.json, overlapping.csv for an overlapping NMA model, "
+                    "and metrics.json when INPUT is labelled.")
     p.add_argument("model", type=Path, help="model folder, or the output folder of 'cluster'")
     p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
                                  "dataset name")

@@ -125,6 +125,10 @@ def parse_entry(spec: str) -> Entry:
 vectorizer=(('tf', 'sublinear'),), pairs=None)
     >>> parse_entry("sklearn-km").is_peer
     True
+    >>> parse_entry("nmf,nmf-ncw")
+    Traceback (most recent call last):
+    ...
+    docnmf.experiments.conditions.ProtocolError: unknown suite entry 'nmf,nmf-ncw': give the entries separated by spaces (nmf nmf-ncw); a comma separates an entry's options (lccf:lam=0.1,tf=sublinear)
     """
     spec = spec.strip()
     if spec in PEERS:
@@ -132,6 +136,12 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
     head, _, tail = spec.partition(":")
     method = DEFAULT_METHOD if head == "default" else head
     if method not in METHODS:
+        listed = [p.strip() for p in head.split(",")]
+        if len(listed) > 1 and all(p in METHODS or p in PEERS or p == "default" for p in listed):
+            # evaluate takes --methods nmf,nmf-ncw; here a comma starts an entry's options
+            raise ProtocolError(f"unknown suite entry {spec!r}: give the entries separated by "
+                                f"spaces ({' '.join(listed)}); a comma separates an entry's "
+                                "options (lccf:lam=0.1,tf=sublinear)")
         raise ProtocolError(f"unknown suite entry {spec!r}; give a method "
                             f"({', '.join(METHODS)}), 'default' or a peer ({', '.join(PEERS)})")
     options: dict[str, Any] = {}
