@@ -415,8 +415,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         best = fit_lccf(K, W0.astype(dtype), V0.astype(dtype), graph=graph, lam=lam,
                         max_iter=int(self.max_iter), tol=float(self.tol), normalize="v")
         if self.verbose:
-            logger.info("LCCF from NMF's solution: %d rounds, objective %.6g", best.n_iter,
-                        best.losses[-1])
+            logger.info("%s from NMF's solution: %d rounds, objective %.6g",
+                        "LCCF" if self.lam else "CF", best.n_iter, best.losses[-1])
         if not best.converged:
             warn_unconverged("LCCF", self.tol, self.max_iter)
         if dtype != np.float64:

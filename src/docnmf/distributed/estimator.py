@@ -140,8 +140,9 @@ class DaskNMFClustering(SharesClient, NMFClustering):
         n_init = 1 if self.init in DETERMINISTIC_INITS else int(self.n_init)
         t0 = time.perf_counter()
         if self.verbose:        # (a minute without a word on 94,000 documents)
-            logger.info("the start: %s over %d blocks", "NNDSVD of a randomized SVD"
-                        if self.init.startswith("nndsvd") else "random draws", len(X.blocks))
+            logger.info("the start: %s over %d block%s", "NNDSVD of a randomized SVD"
+                        if self.init.startswith("nndsvd") else "random draws", len(X.blocks),
+                        "s" * (len(X.blocks) != 1))
         U0, V0 = dask_starts(Xw, self.n_clusters, self.init, child_generators(rng, n_init))
         self.init_time_ = time.perf_counter() - t0
         if self.verbose:

@@ -455,7 +455,8 @@ def write_partitioned_run(run: PartitionedRun, outdir: str | os.PathLike) -> lis
     """
     outdir = Path(outdir)
     t0 = time.perf_counter()
-    logger.info("writing the assignments of %d partitions", len(run.labels))
+    logger.info("writing the assignments of %d partition%s", len(run.labels),
+                "s" * (len(run.labels) != 1))
     labelled = run.metrics is not None
     header = ["id", "cluster", "membership"] + (["label"] if labelled else [])
     client = run.client
