@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from html import escape as html_escape
 
 import numpy as np
 import pytest
@@ -704,3 +705,24 @@ def test_an_empty_cluster_s_card_says_it_is_empty(tmp_path):
     cards = html.split('<article class="cluster"')[1:]
     said = ["Empty: no document belongs most to this cluster" in card for card in cards]
     assert said == [size == 0 for size in run.sizes] and any(said)
+
+
+def test_each_cluster_s_summary_is_on_its_card(tmp_path, demo_out, capsys):
+    """cluster --summaries wrote summaries.csv, and the report, where an analyst reads the
+    clusters, did not show them."""
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", "demo", "-k", "4", "--summaries", "--summary-length", "40w",
+                 "-o", str(out)]) == 0
+    with open(out / "summaries.csv", newline="", encoding="utf-8") as fh:
+        summaries = {int(r["cluster"]): r["summary"] for r in csv.DictReader(fh)}
+    html = (out / "report.html").read_text(encoding="utf-8")
+    cards = html.split('<article class="cluster"')[1:]
+    assert len(cards) == 4
+    for c, card in enumerate(cards):
+        shown = re.findall(r'<div class="summary">.*?</div>', card)[0]
+        assert summaries[c] and all(f"<p>{html_escape(line)}</p>" in shown
+                                    for line in summaries[c].splitlines())
+    assert 'class="summary"' not in (demo_out / "report.html").read_text(encoding="utf-8")
+    (out / "summaries.csv").write_text("cluster,summary\nx,y\n", encoding="utf-8")
+    assert main(["-q", "report", str(out)]) == 2
+    assert "summaries.csv, data row 1" in capsys.readouterr().err

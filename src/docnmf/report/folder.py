@@ -36,6 +36,8 @@ class RunFolder:
     selection: dict[str, Any] | None = None
     #: documents with a share in each cluster (overlapping.csv, overlapping NMA), or None
     overlapping: np.ndarray | None = None
+    #: each cluster's summary (summaries.csv, docnmf cluster --summaries), or None
+    summaries: dict[int, str] | None = None
 
     @property
     def n_clusters(self) -> int:
@@ -170,11 +172,22 @@ def read_run_folder(path: str | Path) -> RunFolder:
             except (KeyError, ValueError, TypeError, IndexError):
                 raise ReportError(f"{path / 'overlapping.csv'}, data row {number}: no cluster of "
                                   "clusters.csv; rebuild the folder with docnmf cluster") from None
+    summaries = None
+    if (path / "summaries.csv").is_file():
+        summaries = {}
+        for number, row in enumerate(_read_csv(path / "summaries.csv"), start=1):
+            try:
+                summaries[int(row["cluster"])] = str(row["summary"] or "")
+            except (KeyError, ValueError, TypeError):
+                raise ReportError(f"{path / 'summaries.csv'}, data row {number}: no cluster "
+                                  "and summary; rebuild the folder with docnmf cluster "
+                                  "--summaries") from None
     return RunFolder(path, run, clusters, ids, labels, M,
                      _read_json(path / "metrics.json", required=False),
                      _checked_report_data(_read_json(path / "report_data.json", required=False),
                                           len(clusters), path / "report_data.json"),
-                     _read_json(path / "choose_k.json", required=False), overlapping)
+                     _read_json(path / "choose_k.json", required=False), overlapping,
+                     summaries)
 
 
 def _number(value) -> bool:

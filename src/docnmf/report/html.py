@@ -304,7 +304,15 @@ def _cluster_sections(f: RunFolder) -> str:
                           if r.get("membership") is not None else "")
                        + f'<div class="snip">{_e(r.get("snippet", ""))}</div></li>' for r in reps)
         out.append(f'<div><h4>Representative documents <small>membership</small></h4>'
-                   f'<ul class="docs">{docs or "<li>–</li>"}</ul></div></div></article>')
+                   f'<ul class="docs">{docs or "<li>–</li>"}</ul></div></div>')
+        if f.summaries is not None:      # docnmf cluster --summaries: its summaries.csv
+            lines = (f.summaries.get(c) or "").splitlines()
+            out.append('<div class="summary"><h4>Summary <small>extractive, from '
+                       'summaries.csv</small></h4>'
+                       + ("".join(f"<p>{_e(line)}</p>" for line in lines)
+                          or '<p class="note">No sentence of this cluster fits the summary\'s '
+                             'length.</p>') + "</div>")
+        out.append("</article>")
     out.append("</section>")
     return "".join(out)
 
