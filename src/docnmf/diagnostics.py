@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from .text.boilerplate import BOILERPLATE_WORDS, MENU_LINES, evenly_spaced, repeated_lines
-from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer
+from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer, unspaced_script
 
 __all__ = ["NEARLY_EMPTY_SHARE", "SMALL_CLUSTER_HINT", "SMALL_SHARE", "SMALL_SIZE",
            "at_most_half", "boilerplate", "constraint_report", "copies_finding", "degenerate",
@@ -358,9 +358,9 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
     upper = sum(sum(map(str.isupper, t)) for t in chunk)
     latin = sum(sum(map(str.isalpha, t.encode("ascii", "ignore").decode())) for t in chunk)
     # runs of such letters between spaces: words are 1-4 letters long, sentences far more
-    runs = [len(w) for t in chunk for w in t.split() if _unspaced_script(w[0])]
+    runs = [len(w) for t in chunk for w in t.split() if unspaced_script(w[0])]
     unspaced = sum(runs) if runs and np.mean(runs) > 6 else 0
-    unspaced_script = bool(letters and unspaced / letters >= 0.5)
+    of_unspaced_script = bool(letters and unspaced / letters >= 0.5)
     stop_share = float(n_stop / n_words) if n_words else None
     # a text of English words without its stop words (preprocessed) has neither kind: English
     accented = letters - latin          # letters beyond ASCII
@@ -368,7 +368,7 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
         (n_other > n_stop and n_other >= OTHER_LANGUAGE_SHARE * n_words
          and n_other_distinct >= OTHER_LANGUAGE_DISTINCT)
         or (n_stop < ENGLISH_STOP_SHARE * n_words and accented >= ACCENTED_SHARE * letters)))
-    not_english = bool(letters and (unspaced_script or latin / letters < 0.5 or other_language))
+    not_english = bool(letters and (of_unspaced_script or latin / letters < 0.5 or other_language))
     # Porter stemming and letter case say something of English text only: a Greek, Chinese or
     # German text is neither "stemmed" nor "lower-cased" (German nouns' endings, which Porter
     # does not know, looked "stemmed")
@@ -377,7 +377,7 @@ def text_hints(texts: Sequence[str], *, sample: int = HINT_SAMPLE) -> dict[str, 
             "changed_by_stemming": round(changed, 4),
             "lowercased": bool(english and letters >= 10_000 and upper == 0),
             "uppercase_share": round(upper / letters, 4) if letters else None,
-            "unspaced_script": unspaced_script,
+            "unspaced_script": of_unspaced_script,
             "english_stop_word_share": None if stop_share is None else round(stop_share, 4),
             "not_english": not_english,
             "characters_read": sum(map(len, chunk))}
@@ -479,15 +479,6 @@ def _first_characters(texts: Sequence[str], sample: int) -> list[str]:
         if size >= sample:
             break
     return chunk
-
-
-def _unspaced_script(ch: str) -> bool:
-    """A letter of a script written without spaces between words (Chinese, Japanese, Thai,
-    Lao, Khmer, Myanmar)."""
-    code = ord(ch)
-    return (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x3040 <= code <= 0x30FF
-            or 0x0E00 <= code <= 0x0EFF or 0x1780 <= code <= 0x17FF or 0x1000 <= code <= 0x109F
-            or 0x20000 <= code <= 0x2A6DF or 0xF900 <= code <= 0xFAFF)
 
 
 def not_english_line(stop_share: float, remedy: str | None = None, *, stem: bool = True,

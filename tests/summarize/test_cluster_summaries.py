@@ -280,3 +280,13 @@ def test_a_wire_story_s_headline_and_sign_off_are_no_part_of_a_sentence():
     assert sorted(summarize_texts([segments], length="100w").splitlines()) == [
         "Analysis means the study of a thing by its parts and their relations .",
         "The war ended in the spring of that year after the long winter ."]
+
+
+def test_sentences_of_a_script_without_spaces_are_candidates_beside_others():
+    """In a collection of German, Russian and Japanese texts, the Japanese one was left out of
+    the summary: each of its sentences counted as one word, under the five-word minimum."""
+    texts = ["Die Regierung hat am Montag neue Regeln für den Handel beschlossen.",
+             "Правительство в понедельник приняло новые правила для торговли.",
+             "政府は月曜日に貿易の新しい規則を決定しました。"]
+    summary = summarize_texts(texts, length="300w").splitlines()
+    assert "政府は月曜日に貿易の新しい規則を決定しました。" in summary and len(summary) == 3

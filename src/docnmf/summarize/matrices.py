@@ -21,6 +21,7 @@ import scipy.sparse as sp
 from ..text.boilerplate import normalized, repeated_lines
 from ..text.posts import body_of
 from ..text.sentences import split_sentences
+from ..text.tokenize import unspaced_script
 from ..text.vectorize import DocumentVectorizer
 
 __all__ = ["SentencePool", "TermMatrices", "body_of", "build_pool", "prose_of",
@@ -151,6 +152,19 @@ def _in_repeated(sentence: str, lines: Sequence[str]) -> bool:
     return rest != sentence and len(rest.strip()) <= _BESIDE_LINE
 
 
+def _words(sentence: str) -> int:
+    """The words of ``sentence``: its runs between spaces, or, in a script written without
+    them (Chinese, Japanese, Thai), one for every two of its letters (a sentence of Japanese
+    was one "word", under any ``min_words``, and left out of a summary of mixed languages).
+
+    >>> _words("Five six seven eight."), _words("天文学家观测到明亮的彗星。")
+    (4, 6)
+    """
+    spaced = len(sentence.split())
+    unspaced = sum(1 for ch in sentence if unspaced_script(ch))
+    return max(spaced, unspaced // 2)
+
+
 def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     r"""Split every document into sentences; keep those with at least ``min_words`` words that
     are not a page's footer or menu (a copyright line, items between ``|`` or ``»``), nor
@@ -175,7 +189,7 @@ def build_pool(documents: Sequence[str], *, min_words: int = 0) -> SentencePool:
     sentences, doc_index, position = [], [], []
     for d, text in enumerate(documents):
         for p, s in enumerate(split_news_sentences(text)):
-            if len(s.split()) >= min_words and not _boilerplate(s) \
+            if _words(s) >= min_words and not _boilerplate(s) \
                     and not _in_repeated(normalized(s), repeated):
                 sentences.append(s)
                 doc_index.append(d)

@@ -14,7 +14,8 @@ import numpy as np
 import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-__all__ = ["Analyzer", "CorpusTokens", "ENGLISH_STOP_WORDS", "most_frequent_forms"]
+__all__ = ["Analyzer", "CorpusTokens", "ENGLISH_STOP_WORDS", "most_frequent_forms",
+           "unspaced_script"]
 
 logger = logging.getLogger(__name__)
 
@@ -292,3 +293,16 @@ class Analyzer:
         tokens = self.tokenize(texts)
         return most_frequent_forms(tokens.words, self.stem_words(tokens.words),
                                    tokens.word_counts())
+
+
+def unspaced_script(ch: str) -> bool:
+    """A letter of a script written without spaces between words (Chinese, Japanese, Thai,
+    Lao, Khmer, Myanmar).
+
+    >>> unspaced_script("天"), unspaced_script("a")
+    (True, False)
+    """
+    code = ord(ch)
+    return (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x3040 <= code <= 0x30FF
+            or 0x0E00 <= code <= 0x0EFF or 0x1780 <= code <= 0x17FF or 0x1000 <= code <= 0x109F
+            or 0x20000 <= code <= 0x2A6DF or 0xF900 <= code <= 0xFAFF)
