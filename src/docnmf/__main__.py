@@ -16,14 +16,12 @@ def run() -> int:
         return 130
     try:
         return cli.main()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # in the command's last lines (a Ctrl-C Python could not raise where it came is raised
         # again 10 ms later): it ended the process by the signal (status -2), after the
         # command's line, in 1 of 50 tries of the long fault profile under load
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if not cli.said_interrupted():
-            print("docnmf: interrupted", file=sys.stderr)
-        return 130
+        return 130 if cli.said_interrupted() else cli._interrupted(exc)
 
 
 if __name__ == "__main__":

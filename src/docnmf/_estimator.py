@@ -31,9 +31,10 @@ from ._rng import child_generators
 from .constraints import ConstraintWarning
 
 __all__ = ["KEYWORD_FLOOR", "DocumentClusterer", "FewerClustersWarning", "SoftClusterer",
-           "best_restart", "check_fit_input", "check_n_clusters", "check_positive_ints", "cluster_means",
-           "distance_memberships", "fit_restarts", "heaviest_columns", "kmeans_restarts",
-           "memberships_from", "representative_documents", "store_params", "top_terms"]
+           "best_restart", "check_fit_input", "check_n_clusters", "check_positive_ints",
+           "cluster_means", "distance_memberships", "fit_restarts", "heaviest_columns",
+           "kmeans_restarts", "memberships_from", "representative_documents", "store_params",
+           "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 

@@ -14,6 +14,13 @@ from .data import (MAP_MAX_DOCUMENTS, cluster_similarity, distinguishing_terms, 
 __all__ = ["REPORT_DATA_FORMAT", "collect_report_data"]
 
 
+#: Version of the layout of ``report_data.json``.
+REPORT_DATA_FORMAT = 1
+
+_SNIPPET = 240          # characters of a representative document's text
+_MAP_SNIPPET = 100      # characters of a map point's text (shown on hover and in search)
+
+
 def _readable(text: str) -> str:
     """``text`` as :func:`_document_text` shows it: every 20 Newsgroups snippet and map label
     began "From: nfotis@ntua.gr (Nick C. Fotis) Subject: ... Lines: 1566"."""
@@ -24,12 +31,6 @@ def _readable(text: str) -> str:
         return text
     subject = post_subject(text)
     return " — ".join(part for part in (subject, body.strip()) if part) or text
-
-#: Version of the layout of ``report_data.json``.
-REPORT_DATA_FORMAT = 1
-
-_SNIPPET = 240          # characters of a representative document's text
-_MAP_SNIPPET = 100      # characters of a map point's text (shown on hover and in search)
 
 
 def _document_text(run, i: int, length: int) -> str:
