@@ -750,3 +750,18 @@ def test_documents_in_another_script_or_a_language_beyond_the_list_are_named():
     for text in OTHER_SCRIPTS:
         texts = list(demo.texts) + [f"{text} ({i})" for i in range(4)]
         assert diagnostics.foreign_documents(texts)["documents"] == 4, text[:20]
+
+
+@pytest.mark.parametrize("method", ["consensus", "lsi-km", "nmf-ncw"])
+def test_copies_of_a_document_share_its_cluster_and_memberships(method):
+    """The consensus put 10 copies of a text in two clusters, with memberships 0.885, 0.771
+    and 1.0 (three clusters asked of two distinct texts)."""
+    from docnmf.corpus import Corpus
+
+    texts = ["planet star telescope galaxy orbit"] * 10 + ["bank bonds shares market rates"] * 10
+    corpus = Corpus(texts=texts, labels=None, ids=[f"d{i}" for i in range(20)])
+    run = cluster_corpus(corpus, 3, method, vectorizer_params={"min_df": 1})
+    for group in (slice(0, 10), slice(10, 20)):
+        assert len(set(run.labels[group].tolist())) == 1
+        assert np.all(run.memberships[group] == run.memberships[group][0])
+    assert run.labels[0] != run.labels[10]

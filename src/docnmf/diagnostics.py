@@ -681,7 +681,10 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
     if dup.get("groups"):
         lines.append(f"{documents_phrase(dup['documents'])} repeating another exactly "
                      f"({dup['groups']} group{'s' if dup['groups'] != 1 else ''}), e.g. "
-                     + " = ".join(dup["examples"][0]))
+                     + " = ".join(dup["examples"][0])
+                     + (f"; the fit had put {documents_phrase(dup['moved_to_their_copies'])} "
+                        "in another cluster than most of their copies: each group is in one "
+                        "cluster now" if dup.get("moved_to_their_copies") else ""))
     foreign = report.get("languages") or {}
     if foreign.get("documents"):
         lines.append(f"{foreign['documents']} of the {foreign['of']} documents read look "

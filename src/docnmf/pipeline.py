@@ -277,6 +277,9 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     memberships = np.zeros((len(corpus), n_clusters))
     memberships[active] = (model.memberships_ if hasattr(model, "memberships_")
                            else np.eye(n_clusters)[fitted])
+    copies_moved = 0
+    if kind != "texts" and not spec.constraints:    # a pair may keep copies apart on purpose
+        copies_moved = _copies_together(data, labels, memberships, active)
     if kind == "texts":
         # document-level view on the segments' vocabulary, for keywords and sizes
         X = model.vectorizer_.transform(corpus.texts)
@@ -290,7 +293,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
                         "reason": "no index term left after preprocessing"}, reps, method, X,
                        overlap=_with_segments(model, memberships, labels),
-                       text_options=vectorizer_params)
+                       text_options=vectorizer_params, copies_moved=copies_moved)
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -310,6 +313,26 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
                       keywords, reps, metrics, record, timings, report, saved,
                       keyword_columns=columns, keyword_weights=weights,
                       coherence=npmi_coherence(X, columns))
+
+
+def _copies_together(data, labels: np.ndarray, memberships: np.ndarray,
+                     active: np.ndarray) -> int:
+    """Put each group of documents the fit saw alike (identical rows of ``data``, the fitted
+    documents ``active``) in the cluster most of them got, the lowest on a tie, with the
+    memberships of its first member there; returns how many documents moved. The consensus
+    and LSI k-means split 50 copies of a text over three clusters (more clusters asked than
+    distinct texts, and rows of copies that differed by rounding), and NMF gave copies
+    memberships that differed in the last digits: copies share a cluster and memberships."""
+    moved = 0
+    for group in diagnostics.duplicate_groups(counts=data):
+        rows = active[np.asarray(group)]
+        got = labels[rows]
+        winner = int(np.bincount(got).argmax())
+        first = rows[np.flatnonzero(got == winner)[0]]
+        moved += int(np.sum(got != winner))
+        labels[rows] = winner
+        memberships[rows] = memberships[first]
+    return moved
 
 
 def _fall_back(method: str, sizes: list[int], fallback: str,
@@ -470,13 +493,15 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               constraint_files: Mapping[str, str | Path] | None,
               unassigned: dict[str, Any], representatives=None,
               method: str | None = None, X=None, overlap=None,
-              text_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              text_options: Mapping[str, Any] | None = None,
+              copies_moved: int = 0) -> dict[str, Any]:
     """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning.
 
     ``X``, the matrix clustered, adds the small groups of documents sharing no term with the
     rest (:func:`docnmf.diagnostics.small_isolated_groups`); ``overlap``, the documents with
     a share in each cluster of overlapping clusters, what a small cluster holds besides;
-    ``text_options``, the vectorizer's settings, which options a finding still advises.
+    ``text_options``, the vectorizer's settings, which options a finding still advises;
+    ``copies_moved``, the documents :func:`_copies_together` put with their copies.
     """
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
@@ -487,7 +512,8 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                            else diagnostics.small_clusters(labels, n_clusters, ids,
                                                            examples=representatives,
                                                            overlap=overlap)),
-        "duplicates": diagnostics.duplicates_finding(groups, ids),
+        "duplicates": {**diagnostics.duplicates_finding(groups, ids),
+                       **({"moved_to_their_copies": copies_moved} if copies_moved else {})},
         **({} if X is None or n_clusters is None else {"isolated": _isolated(X, ids,
                                                                               n_clusters)}),
         **(text_findings(corpus.texts, ids, text_options) if corpus.texts is not None
