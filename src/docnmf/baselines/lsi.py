@@ -56,6 +56,21 @@ class _ProjectedKMeans(NearestCentre, EmbeddingKMeans):
         wanted = self.n_clusters if self.n_components is None else self.n_components
         return min(int(wanted), min(X.shape))
 
+    def _projected(self, X) -> np.ndarray:
+        """The fitted documents projected as new ones are (:meth:`_embed_new`), after the
+        directions of a zero singular value (below NumPy's rank tolerance, ``s_max max(shape)
+        eps``) are set to 0. The solver's own ``U S`` gave copies of a document rows that
+        differed by rounding (1e-16, and beyond the matrix's rank a direction of noise), which
+        changed from process to process: k-means split identical documents at random, the same
+        seed giving other clusters. A product row by row gives copies the same row."""
+        s = np.asarray(self.singular_values_, dtype=np.float64)
+        null = s <= (s.max(initial=0.0) * max(X.shape) * np.finfo(np.float64).eps)
+        if null.any():
+            self.components_ = np.array(self.components_, dtype=np.float64)
+            self.components_[null] = 0.0
+        self.embedding_ = self._embed_new(X)
+        return self.embedding_
+
     def _embed_new(self, X) -> np.ndarray:
         """New documents projected as the fitted ones were: ``(X - 1 m^T) V_r``."""
         E = np.asarray(X @ self.components_.T)
@@ -121,7 +136,7 @@ class LSIClustering(_ProjectedKMeans):
             self.singular_values_ = svd.singular_values_
         self.mean_ = np.zeros(X.shape[1])
         self.n_components_ = r
-        return self.embedding_, None
+        return self._projected(X), None
 
 
 class PCAClustering(_ProjectedKMeans):
@@ -180,4 +195,4 @@ class PCAClustering(_ProjectedKMeans):
         self.singular_values_ = pca.singular_values_
         self.mean_ = pca.mean_
         self.n_components_ = r
-        return self.embedding_, None
+        return self._projected(X), None
