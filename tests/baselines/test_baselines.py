@@ -368,3 +368,29 @@ def test_pca_on_identical_documents_says_why(sparse):
     X = np.tile([[1.0, 2.0, 0.0, 3.0]], (5, 1))
     with pytest.raises(ValueError, match="all 5 documents are the same vector"):
         PCAClustering(3, random_state=0).fit(sp.csr_matrix(X) if sparse else X)
+
+
+_COPIES_SCRIPT = """
+import json
+from docnmf import DocumentVectorizer
+from docnmf.baselines.lsi import LSIClustering, PCAClustering
+texts = ["planet star telescope galaxy orbit"] * 10 + ["bank bonds shares market rates"] * 10
+X = DocumentVectorizer(min_df=1).fit_transform(texts)
+print(json.dumps([E(3, random_state=0).fit(X).labels_.tolist()
+                  for E in (LSIClustering, PCAClustering)]))
+"""
+
+
+def test_lsi_and_pca_km_give_copies_one_cluster_the_same_in_every_process():
+    """Copies' rows of U S differed by rounding, and the direction beyond the rank was noise
+    that changed from process to process: the same seed split the copies differently."""
+    import json
+    import subprocess
+    import sys
+
+    runs = [json.loads(subprocess.run([sys.executable, "-c", _COPIES_SCRIPT], check=True,
+                                      capture_output=True, text=True).stdout)
+            for _ in range(4)]
+    assert all(run == runs[0] for run in runs)
+    for labels in runs[0]:
+        assert len(set(labels[:10])) == 1 and len(set(labels[10:])) == 1
