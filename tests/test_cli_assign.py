@@ -163,3 +163,30 @@ def test_an_unreadable_model_is_one_line(fitted, tmp_path, text_folder, locked):
         (fitted / locked).chmod(0o755)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip() == f"docnmf: error: cannot read {fitted / locked}: Permission denied"
+
+
+def test_a_restart_without_a_finite_objective_is_said_in_the_report(tmp_path, cli):
+    """A model may keep a diverged restart's NaN (what places documents may not): its report
+    ended the command with a TypeError traceback (here an edited model's infinity)."""
+    import hashlib
+    import io
+
+    import numpy as np
+
+    out = tmp_path / "out"
+    code, _, err = cli(["cluster", "demo", "-k", "5", "--method", "nmf-ncw", "-o", out])
+    assert code == 0, err
+    model = out / "model"
+    with np.load(model / "arrays.npz") as npz:
+        arrays = {k: npz[k].copy() for k in npz.files}
+    arrays["estimator.restart_objectives_"] = np.array([np.inf])
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    (model / "arrays.npz").write_bytes(buf.getvalue())
+    record = json.loads((model / "model.json").read_text())
+    record["arrays"]["sha256"] = hashlib.sha256(buf.getvalue()).hexdigest()
+    (model / "model.json").write_text(json.dumps(record))
+    code, _, err = cli(["assign", model, "demo", "-o", tmp_path / "placed"])
+    assert code == 0 and "Traceback" not in err, err
+    page = (tmp_path / "placed" / "report.html").read_text(encoding="utf-8")
+    assert "The run ended without a finite objective." in page

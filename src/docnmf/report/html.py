@@ -414,13 +414,22 @@ def _restarts_chart(restarts: Sequence[float], title: str,
     objective."""
     if not restarts:
         return '<p class="note">One start (an SVD start runs once).</p>'
+    # a diverged restart's NaN (a model keeps it) or an edited model's: not drawn, said
+    finite = [x for x in map(_number, restarts) if x is not None]
+    left = len(restarts) - len(finite)
+    lost = ("" if not left else " (The run ended without a finite objective.)"
+            if len(restarts) == 1 else
+            f" ({left} of the {len(restarts)} restarts ended without a finite objective.)")
+    if not finite:
+        return f'<p class="note">{_e(lost.strip(" ()"))}</p>'
     if len(restarts) == 1:
-        return f'<p class="note">{_e(one.format(restarts[0]))}</p>'
-    v = np.asarray(restarts, dtype=float)
+        return f'<p class="note">{_e(one.format(finite[0]))}</p>'
+    v = np.asarray(finite, dtype=float)
     if np.ptp(v) <= 1e-9 * max(abs(float(v.max())), 1.0):
         return (f'<p class="note">All {v.size} restarts ended at the same objective, '
-                f"{v[0]:.6g}.</p>")
-    return _svg_line(v, title, "restart", points=True)
+                f"{v[0]:.6g}.{_e(lost)}</p>")
+    return _svg_line(v, title, "restart", points=True) + (
+        f'<p class="note">{_e(lost.strip(" ()"))}</p>' if lost else "")
 
 
 #: The choose-k criteria charted, as choose_k.csv names them: label, short label, colour, dashes.
