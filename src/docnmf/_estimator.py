@@ -508,17 +508,8 @@ def _warn_fewer_clusters(estimator) -> None:
                       f"clusters asked, {k - found} left empty: the documents may be too alike "
                       "(duplicates, very short texts) or have too few terms for that many "
                       "clusters; ask for fewer", FewerClustersWarning,
-                      stacklevel=_outside_package())
+                      stacklevel=_caller_outside_docnmf())
 
-
-def _outside_package() -> int:
-    """The ``stacklevel`` of the first caller outside docnmf, for a warning raised here: the
-    user's line, whether it called ``fit``, ``fit_predict`` or a function that fits."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _texts_refused(method: Callable) -> Callable:
