@@ -374,11 +374,17 @@ def test_a_part_without_documents_is_a_part_like_any_other(tmp_path, capsys):
         out = tmp_path / f"out{len(where)}"
         assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "5", "--method", "nmf-ncw",
                      *where, "-o", str(out)]) == 0, capsys.readouterr().err
+        if where:   # the part files number the others: part-00001.csv holds part2.csv's
+            assert "1 of the 3 partitions holds no documents (part1.csv)" in \
+                capsys.readouterr().err
     with open(tmp_path / "out2" / "assignments.csv") as fh:
         dask_rows = list(csv.reader(fh))
     with open(tmp_path / "out0" / "assignments.csv") as fh:
         memory_rows = list(csv.reader(fh))
     assert [r[:2] for r in dask_rows] == [r[:2] for r in memory_rows]
+    record = json.loads((tmp_path / "out2" / "run.json").read_text())
+    assert record["parameters"]["partition_sources"] == {"part-00000.csv": "part0.csv",
+                                                         "part-00001.csv": "part2.csv"}
 
 
 def test_many_small_partitions_are_said_to_be_slow(tmp_path, capsys):

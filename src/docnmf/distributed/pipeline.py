@@ -316,6 +316,15 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     X = vectorizer.fit_transform(texts)
     # a partition without documents (a CSV part of a header only) is no block of X
     meta = [m for m, rows in zip(meta, vectorizer.partition_rows_) if rows]
+    sources = [name for name, rows in zip(corpus.part_names, vectorizer.partition_rows_) if rows]
+    emptied = [name for name, rows in zip(corpus.part_names, vectorizer.partition_rows_)
+               if not rows]
+    if emptied:     # the part files number the others: said, and in run.json part by part
+        logger.warning("%d of the %d partitions %s no documents (%s): assignments/ has a "
+                       "part file for each of the others, in order (run.json's "
+                       "partition_sources)", len(emptied), len(corpus.part_names),
+                       "holds" if len(emptied) == 1 else "hold",
+                       ", ".join(emptied[:5]) + (" ..." if len(emptied) > 5 else ""))
     timings["vectorize_s"] = time.perf_counter() - t0
     logger.info("%d documents x %d terms in %d partition%s (%.1fs)", vectorizer.n_docs_,
                 X.shape[1], X.numblocks[0], "s" if X.numblocks[0] != 1 else "",
@@ -416,6 +425,9 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                   "vectorizer": vectorizer_params or {}, "n_docs": int(X.shape[0]),
                   "n_terms": int(X.shape[1]), "empty_documents": len(unassigned),
                   "partitions": int(X.numblocks[0]),
+                  # what each part file of assignments/ was read from
+                  "partition_sources": {f"part-{p:05d}.csv": name
+                                        for p, name in enumerate(sources)},
                   "workers": len(client.scheduler_info()["workers"]),
                   "dashboard": client.dashboard_link}
     return PartitionedRun(corpus, method, n_clusters, model, vectorizer, meta, names,
