@@ -765,3 +765,16 @@ def test_copies_of_a_document_share_its_cluster_and_memberships(method):
         assert len(set(run.labels[group].tolist())) == 1
         assert np.all(run.memberships[group] == run.memberships[group][0])
     assert run.labels[0] != run.labels[10]
+
+
+def test_documents_whose_cluster_is_a_tie_are_said():
+    """FS-NMF by the paper's updates put 78 of the demo's 80 documents in cluster 0 at
+    memberships of 1/5 each, and nothing said their cluster was a tie."""
+    demo = load_demo()
+    run = cluster_corpus(demo, 5, "fsnmf-paper")
+    tied = run.diagnostics["ties"]
+    assert tied["documents"] == int(np.sum(np.ptp(run.memberships, axis=1) == 0)) > 0
+    line = next(x for x in diagnostics.warning_lines(run.diagnostics, "fsnmf-paper")
+                if "belong to every cluster alike" in x)
+    assert "--method fsnmf does not" in line
+    assert "ties" not in cluster_corpus(demo, 5, "nmf-ncw").diagnostics

@@ -293,7 +293,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
                        {"count": int(empty.size), "ids": [corpus.ids[i] for i in empty],
                         "reason": "no index term left after preprocessing"}, reps, method, X,
                        overlap=_with_segments(model, memberships, labels),
-                       text_options=vectorizer_params, copies_moved=copies_moved)
+                       text_options=vectorizer_params, copies_moved=copies_moved,
+                       memberships=memberships)
     record = {"method": method, "n_clusters": n_clusters, "random_state": random_state,
               "estimator": _plain_params(model.get_params()),
               "vectorizer": vectorizer_params or {},
@@ -494,14 +495,15 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
               unassigned: dict[str, Any], representatives=None,
               method: str | None = None, X=None, overlap=None,
               text_options: Mapping[str, Any] | None = None,
-              copies_moved: int = 0) -> dict[str, Any]:
+              copies_moved: int = 0, memberships: np.ndarray | None = None) -> dict[str, Any]:
     """The findings of :mod:`docnmf.diagnostics` on a result; each logged as a warning.
 
     ``X``, the matrix clustered, adds the small groups of documents sharing no term with the
     rest (:func:`docnmf.diagnostics.small_isolated_groups`); ``overlap``, the documents with
     a share in each cluster of overlapping clusters, what a small cluster holds besides;
     ``text_options``, the vectorizer's settings, which options a finding still advises;
-    ``copies_moved``, the documents :func:`_copies_together` put with their copies.
+    ``copies_moved``, the documents :func:`_copies_together` put with their copies;
+    ``memberships``, the documents that belong to every cluster alike (their label a tie).
     """
     ids = corpus.ids
     groups = diagnostics.duplicate_groups(corpus.texts, corpus.counts
@@ -520,6 +522,10 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
            else {"vocabulary": diagnostics.vocabulary_hints(corpus.vocabulary)
                  if corpus.vocabulary else {}}),
     }
+    ties = {} if memberships is None or n_clusters is None \
+        else diagnostics.tied_memberships(memberships, labels, ids)
+    if ties:    # a run without (most) records none
+        report["ties"] = ties
     if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
         report["constraints"] = diagnostics.constraint_report(
             labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)
