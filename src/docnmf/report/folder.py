@@ -155,6 +155,7 @@ def read_run_folder(path: str | Path) -> RunFolder:
     # cluster -1: a document in no cluster (nothing left to cluster it by)
     if labels.size and (labels.min() < -1 or labels.max() >= k):
         raise ReportError(f"{path / 'assignments.csv'} names a cluster that clusters.csv lacks")
+    _check_sizes(path, clusters, labels)
     M, ids = _read_memberships(path / "memberships.npz", ids, k)
     if M is None:   # older folders: the assigned cluster's strength is all that is known
         M = np.zeros((len(ids), k))
@@ -188,6 +189,22 @@ def read_run_folder(path: str | Path) -> RunFolder:
                                           len(clusters), path / "report_data.json"),
                      _read_json(path / "choose_k.json", required=False), overlapping,
                      summaries)
+
+
+def _check_sizes(path: Path, clusters: list[dict[str, str]], labels: np.ndarray) -> None:
+    """clusters.csv's sizes must be assignments.csv's counts: a folder without memberships.npz
+    (a run on Dask) whose assignments.csv lost half its rows made a page of 40 documents in
+    clusters of 15 to 17, shares adding up to 200%."""
+    try:
+        sizes = [int(row["size"]) for row in clusters]
+    except (KeyError, ValueError, TypeError):
+        return      # an older layout, or an edit the page shows as it is
+    counted = np.bincount(labels[labels >= 0], minlength=len(clusters)).tolist()
+    if sizes != counted:
+        c = next(c for c, (a, b) in enumerate(zip(sizes, counted)) if a != b)
+        raise ReportError(f"{path / 'clusters.csv'} gives cluster {c} {sizes[c]} documents, "
+                          f"{path / 'assignments.csv'} {counted[c]}: the files are not of one "
+                          "run; rebuild the folder with docnmf cluster")
 
 
 def _number(value) -> bool:
