@@ -188,10 +188,13 @@ def _add_dask_options(p: argparse.ArgumentParser) -> None:
                             "(e.g. tcp://host:8786); its workers must see INPUT")
     where.add_argument("--dask-workers", type=_positive_int, default=None, metavar="N",
                        help="start a Dask cluster of N worker processes on this machine")
-    g.add_argument("--files-per-partition", type=_positive_int, default=2000, metavar="N",
+    g.add_argument("--files-per-partition", type=_positive_int, default=None, metavar="N",
                    help="text files per partition when INPUT is a folder of documents "
                         "(default 2000); CSV/JSONL files are one partition each")
 
+
+#: Text files a partition of a folder holds on Dask when --files-per-partition is not given.
+_FILES_PER_PARTITION = 2000
 
 #: Restarts of ``cluster`` when --restarts is not given (each method's n_init).
 _DEFAULT_RESTARTS = 10
@@ -1169,6 +1172,8 @@ def _cmd_cluster(args) -> int:
     logger.info("reading %s", args.input)
     if args.k_range is not None and args.clusters != "auto":
         logger.warning("--k-range is read with -k auto only; -k %s is used", args.clusters)
+    if getattr(args, "files_per_partition", None) is not None:
+        logger.warning("--files-per-partition is read with --scheduler or --dask-workers only")
     k_values = _k_range(args.k_range or "2-30") if args.clusters == "auto" else None
     corpus = _load_input(args)
     outdir = args.output or _default_output("docnmf-out", corpus.metadata.get("name")
@@ -1451,6 +1456,7 @@ def _start_ignoring_fork_server() -> None:
 
 
 def _cmd_cluster_dask(args) -> int:
+    from .corpus.readers import TABLE_SUFFIXES
     from .distributed import DistributedFitError, PartitionedCorpus
     from .distributed._rows import Unrecoverable
     from .distributed.pipeline import (DASK_METHODS, cluster_partitioned,
@@ -1473,8 +1479,12 @@ def _cmd_cluster_dask(args) -> int:
     if not Path(args.input).exists():
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")
+    if args.files_per_partition is not None \
+            and Path(args.input).suffix.lower() in TABLE_SUFFIXES:
+        logger.warning("--files-per-partition groups text files; a CSV/JSONL file is one "
+                       "partition")
     corpus = PartitionedCorpus.from_path(
-        args.input, files_per_partition=args.files_per_partition,
+        args.input, files_per_partition=args.files_per_partition or _FILES_PER_PARTITION,
         text_column=args.text_column or "text",
         label_column=args.label_column, id_column=args.id_column, encoding=args.encoding)
     outdir = args.output or _default_output("docnmf-out", corpus.name, corpus.source)

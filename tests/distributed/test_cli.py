@@ -515,3 +515,20 @@ def test_the_texts_findings_are_said_on_dask_as_in_memory(tmp_path, capsys):
     assert found[0]["languages"]["documents"] == 6
     assert found[0]["boilerplate"]["lines"] == 1
     assert found[0]["unassigned"]["ids"] == ["blank"]
+
+
+def test_files_per_partition_where_it_groups_nothing_is_said(tmp_path, capsys):
+    """--files-per-partition 10 with a CSV file, or without Dask, was taken without a word."""
+    from docnmf.corpus.demo import load_demo
+
+    demo = load_demo()
+    with open(tmp_path / "docs.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["id", "text"])
+        writer.writerows(zip(demo.ids, demo.texts))
+    for where, said in ((["--dask-workers", "1"], "a CSV/JSONL file is one partition"),
+                        ([], "--files-per-partition is read with --scheduler or --dask-workers")):
+        assert main(["cluster", str(tmp_path / "docs.csv"), "-k", "5", "--method", "nmf-ncw",
+                     "--files-per-partition", "10", *where,
+                     "-o", str(tmp_path / f"o{len(where)}")]) == 0
+        assert said in capsys.readouterr().err
