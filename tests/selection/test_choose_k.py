@@ -455,3 +455,14 @@ def test_the_plot_ticks_whole_ks_and_names_a_criterion_undefined_everywhere():
     ax = selection_figure(select_k(X, range(2, 16), n_runs=2, random_state=0)).axes[0]
     assert all(float(t).is_integer() for t in ax.get_xticks())
     assert "silhouette" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_no_k_above_the_different_documents_is_tried(caplog):
+    """6 different texts among 104 were tried up to k=27: copies fill clusters only by being
+    split, and every fit ran short of converging."""
+    rng = np.random.default_rng(0)
+    distinct = sp.csr_matrix(rng.random((6, 40)) * (rng.random((6, 40)) < 0.3))
+    X = sp.vstack([distinct[[i % 6]] for i in range(60)]).tocsr()
+    selection = select_k(X, range(2, 12), n_runs=2, random_state=0)
+    assert max(selection.k_values) == 6
+    assert "not trying k=7-11: above the 6 different documents" in caplog.text

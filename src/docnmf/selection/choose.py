@@ -86,6 +86,18 @@ def _restrict(X, rows: np.ndarray) -> sp.csr_matrix:
     return sp.csr_matrix(Xs[:, used])
 
 
+def _different_rows(X) -> int:
+    """How many different rows the CSR matrix ``X`` has (copies of a document count once).
+
+    >>> _different_rows(sp.csr_matrix([[1.0, 0.0], [1.0, 0.0], [0.0, 2.0]]))
+    2
+    """
+    X = sp.csr_matrix(X, copy=True)
+    X.sum_duplicates()
+    return len({(X.indices[a:b].tobytes(), X.data[a:b].tobytes())
+                for a, b in zip(X.indptr[:-1], X.indptr[1:])})
+
+
 def _score_k(Xs, k: int, n_runs: int, weighting: str, rng: np.random.Generator,
              max_iter: int, tol: float) -> dict[str, Any]:
     t0 = time.perf_counter()
@@ -282,6 +294,15 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     if len(fits) < len(ks):
         logger.warning("not trying k=%s: above the %d index terms of %s",
                        _describe(ks[len(fits):]), Xs.shape[1], used)
+        ks = fits
+    # nor more clusters than different documents: copies fill them only by being split (6
+    # different texts among 104 were tried up to k=27, each fit short of converging)
+    # (documents all alike are scored as they are: the command refuses them before)
+    different = _different_rows(Xs)
+    fits = [k for k in ks if k <= different]
+    if fits and len(fits) < len(ks):
+        logger.warning("not trying k=%s: above the %d different documents of %s (the others "
+                       "are copies)", _describe(ks[len(fits):]), different, used)
         ks = fits
     # counted after the trim: a range written wide (2-250) on a few hundred documents is fine
     if len(ks) > MAX_K_VALUES:
