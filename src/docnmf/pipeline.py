@@ -794,16 +794,21 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
 
 
 #: Control characters as escapes: an id holding a newline (a file name may) keeps the table's lines.
-_ONE_LINE = {c: f"\\x{c:02x}" for c in (*range(32), 127)} | {10: "\\n", 13: "\\r", 9: "\\t"}
+_ONE_LINE = {c: f"\\x{c:02x}" for c in (*range(32), 127)} | {10: "\\n", 13: "\\r", 9: "\\t"} \
+    | {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                  *range(0x2066, 0x206A))}
 
 
 def _one_line(text: str) -> str:
-    r"""``text`` with its control characters escaped.
+    r"""``text`` with its control characters escaped, and the marks that turn the direction of
+    the text (an id holding U+202E wrote the rest of its terminal line backwards).
 
     Examples
     --------
     >>> print(_one_line("a\nb\tc.txt"))
     a\nb\tc.txt
+    >>> print(_one_line("evil\u202etxt.exe"))
+    evil\u202etxt.exe
     """
     return text.translate(_ONE_LINE)
 
