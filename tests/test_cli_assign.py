@@ -190,3 +190,18 @@ def test_a_restart_without_a_finite_objective_is_said_in_the_report(tmp_path, cl
     assert code == 0 and "Traceback" not in err, err
     page = (tmp_path / "placed" / "report.html").read_text(encoding="utf-8")
     assert "The run ended without a finite objective." in page
+
+
+def test_not_enough_memory_to_place_advises_what_assign_can_change(fitted, tmp_path, cli,
+                                                                   text_folder, monkeypatch):
+    """It advised --max-features and fewer clusters, which the model fixes, not assign."""
+    import docnmf.model
+
+    def out_of_memory(self, *args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(docnmf.model.ClusteringModel, "place", out_of_memory)
+    code, _, err = cli(["assign", fitted, text_folder(tmp_path / "new", NEW),
+                        "-o", tmp_path / "placed"])
+    assert code == 2 and "not enough memory to place these documents; place fewer" in err
+    assert "--max-features" not in err and not (tmp_path / "placed").exists()
