@@ -641,11 +641,13 @@ SMALL_CLUSTER_HINT = ("small clusters often hold documents that share few words 
 _LISTED_ONE_BY_ONE = 5
 
 
-def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str]:
+def warning_lines(report: dict[str, Any], method: str | None = None, *,
+                  method_chosen: bool = True) -> list[str]:
     """One line per finding of a diagnostics report (as :func:`docnmf.pipeline` builds it).
 
     ``method`` is the method that made the result: the advice on small clusters does not
-    suggest the consensus to a consensus.
+    suggest the consensus to a consensus, nor to a command without ``--method``
+    (``method_chosen=False``: ``docnmf keywords``).
     """
     lines = []
     replaced = report.get("replaced")
@@ -682,13 +684,13 @@ def warning_lines(report: dict[str, Any], method: str | None = None) -> list[str
                   "overlap)" if c.get("with_segments", 0) > c["size"] else "")
         lines.append(f"cluster {c['cluster']} has only {c['size']} of the documents (under "
                      f"{SMALL_SHARE:.0%} of them or under {SMALL_SIZE}, and under half the mean "
-                     "size): "
-                     + _examples(c["examples"]) + beside)
+                     "size)" + (": " + _examples(c["examples"]) if c["examples"] else "")
+                     + beside)
     overlapping = any("with_segments" in c for c in report.get("small_clusters", []))
     if any(c["size"] for c in report.get("small_clusters", [])) and not overlapping:
         # (the consensus has no overlapping clusters to offer instead)
         lines.append(SMALL_CLUSTER_HINT.format(
-            "removing them or a smaller -k" if method == "consensus"
+            "removing them or a smaller -k" if method == "consensus" or not method_chosen
             else "removing them, a smaller -k, or --method consensus"))
     isolated = report.get("isolated", {})
     if isolated.get("groups"):
