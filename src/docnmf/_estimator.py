@@ -257,16 +257,22 @@ def _warn_empty_rows(name: str, X, placing: bool = False) -> None:
             else int(np.sum(np.asarray(abs(X).sum(axis=1)).ravel() == 0))
     else:
         empty = int(np.sum(~np.any(np.asarray(X) != 0, axis=1)))
+    warn_empty_documents(name, empty, X.shape[0], placing)
+
+
+def warn_empty_documents(name: str, empty: int, n_docs: int, placing: bool = False) -> None:
+    """:func:`_warn_empty_rows`' warning, for ``empty`` of ``n_docs`` documents counted where
+    they are (the blocks of a matrix on Dask)."""
     if empty and placing:
-        warnings.warn(f"{name}: {empty} of the {X.shape[0]} documents placed have no terms the "
+        warnings.warn(f"{name}: {empty} of the {n_docs} documents placed have no terms the "
                       "model knows (all-zero rows); their labels come from ties, not content "
                       "(ClusteringModel.place and docnmf assign label them -1)",
                       UserWarning, stacklevel=_caller_outside_docnmf())
     elif empty:
-        warnings.warn(f"{name}: {empty} of the {X.shape[0]} documents have no terms (all-zero "
+        warnings.warn(f"{name}: {empty} of the {n_docs} documents have no terms (all-zero "
                       "rows); their labels come from ties, not content: leave them out before "
                       "fitting (docnmf.cluster_corpus and docnmf cluster label them -1)",
-                      UserWarning, stacklevel=6)   # the caller of fit
+                      UserWarning, stacklevel=_caller_outside_docnmf())
 
 
 def _final_loss(result) -> float:

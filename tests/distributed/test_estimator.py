@@ -252,3 +252,25 @@ def test_placing_with_an_unfitted_model_is_refused_at_once(client):
     X = da.from_array(sp.csr_matrix(np.eye(4) + 0.1), chunks=(2, 4), asarray=False)
     with pytest.raises(NotFittedError, match="This DaskNMFClustering instance is not fitted"):
         DaskNMFClustering(2, client=client).predict(X)
+
+
+def test_documents_without_terms_are_named_as_in_memory(client):
+    """DaskNMFClustering gave 3 empty documents of 7 cluster 0 without a word, where the
+    in-memory estimator says their labels come from ties."""
+    from docnmf.distributed import DaskCFClustering
+
+    X = unequal_clusters().tolil()
+    X[[3, 60, 61]] = 0
+    X = sp.csr_matrix(X)
+    X.eliminate_zeros()
+    for estimator in (DaskNMFClustering(n_clusters=4, max_iter=5, random_state=0, client=client),
+                      DaskCFClustering(n_clusters=4, max_iter=5, random_state=0, client=client)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            estimator.fit(da.from_array(X, chunks=(50, 50), asarray=False))
+        said = [str(w.message) for w in caught if "have no terms" in str(w.message)]
+        assert said == [f"{type(estimator).__name__}: 3 of the {X.shape[0]} documents have no "
+                        "terms (all-zero rows); their labels come from ties, not content: leave "
+                        "them out before fitting (docnmf.cluster_corpus and docnmf cluster label "
+                        "them -1)"]
+        assert all(w.filename == __file__ for w in caught if "have no terms" in str(w.message))

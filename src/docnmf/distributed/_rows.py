@@ -300,11 +300,12 @@ def _as_csr(block) -> sp.csr_matrix:
     return X
 
 
-def _block_facts(X) -> tuple[float, float, int, float, float]:
-    """Sum, squared norm, stored entries, smallest entry and largest absolute entry of one
-    row block."""
+def _block_facts(X) -> tuple[float, float, int, float, float, int]:
+    """Sum, squared norm, stored entries, smallest entry, largest absolute entry and rows
+    without a stored entry of one row block."""
     return (float(X.sum()), float(np.square(X.data).sum()), int(X.nnz),
-            float(X.data.min(initial=0.0)), float(np.abs(X.data).max(initial=0.0)))
+            float(X.data.min(initial=0.0)), float(np.abs(X.data).max(initial=0.0)),
+            int(np.count_nonzero(np.diff(X.indptr) == 0)))
 
 
 def refuse_non_finite(X: RowPartitions, name: str) -> None:
@@ -338,6 +339,8 @@ class RowPartitions:
         self.nnz = int(sum(f[2] for f in facts))
         self.min = min(f[3] for f in facts) if facts else 0.0
         self.top = max(f[4] for f in facts) if facts else 0.0
+        #: documents without a stored entry (rows of a block are CSR)
+        self.empty = int(sum(f[5] for f in facts))
 
     @property
     def shape(self) -> tuple[int, int]:

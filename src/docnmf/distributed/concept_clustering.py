@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._estimator import _scaled as _times_power_of_two
 from .._estimator import best_restart, check_n_clusters, check_positive_ints, \
-    fit_scale_exponent, memberships_from, store_params, warn_unconverged
+    fit_scale_exponent, memberships_from, store_params, warn_empty_documents, warn_unconverged
 from .._rng import as_generator, child_generators
 from ._rows import (RowPartitions, SharesClient, add_tree, gather, get_client,
                     refuse_non_finite)
@@ -95,6 +95,9 @@ class DaskCFClustering(SharesClient, ClusterMixin, BaseEstimator):
         client = get_client(self.client)
         X = RowPartitions.from_array(X, client)
         refuse_non_finite(X, type(self).__name__)
+        # as in memory (their labels come from ties): DaskNMFClustering gave 3 empty texts of 7
+        # cluster 0 without a word
+        warn_empty_documents(type(self).__name__, X.empty, X.shape[0])
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
                              "(input X)")

@@ -11,7 +11,7 @@ from distributed import Client, futures_of
 from sklearn.utils.validation import check_is_fitted
 
 from .._estimator import (_scaled, best_restart, fit_scale_exponent, memberships_from,
-                          store_params)
+                          store_params, warn_empty_documents)
 from .._rng import as_generator, child_generators
 from ..cluster.nmf import DETERMINISTIC_INITS, NMFClustering, _dtype_name, _scale_rows
 from ._rows import (LOST, DistributedFitError, RowPartitions, SharesClient, Unrecoverable,
@@ -120,6 +120,9 @@ class DaskNMFClustering(SharesClient, NMFClustering):
     def _fit(self, X, client: Client):
         X = RowPartitions.from_array(X, client)
         refuse_non_finite(X, type(self).__name__)
+        # as in memory (their labels come from ties): DaskNMFClustering gave 3 empty texts of 7
+        # cluster 0 without a word
+        warn_empty_documents(type(self).__name__, X.empty, X.shape[0])
         if X.min < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__} "
                              "(input X)")
