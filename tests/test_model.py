@@ -651,3 +651,20 @@ def test_a_model_without_a_vectorizer_says_what_it_needs(demo_split):
     with pytest.raises(ValueError, match="NMFClustering reads no text itself: give the model the "
                                          "vectorizer whose documents it was fitted on"):
         bare.place(demo_split[1])
+
+
+@pytest.mark.parametrize("method", ["nmf-ncw", "consensus", "lccf-ncw", "fsnmf", "ssnmf-ncw"])
+def test_negative_numbers_where_a_fit_gives_none_are_refused(method, tmp_path, demo_split):
+    """An idf edited to its negative placed the demo's documents at an accuracy of 0.425
+    instead of 0.988, without a word (centres, concept factors likewise)."""
+    folder = docnmf.save(_fitted(method, demo_split[0]), tmp_path / "model")
+    model = docnmf.load(folder)
+    for attr in model.estimator._non_negative_state:
+        if getattr(model.estimator, attr, None) is None:
+            continue
+        copy = tmp_path / attr
+        shutil.copytree(folder, copy)
+        _edit_array(copy, f"estimator.{attr}", lambda a: np.negative(a, out=a))
+        with pytest.raises(ModelFormatError, match=f"'s {attr} holds negative numbers"):
+            docnmf.load(copy)
+    assert model.estimator._non_negative_state

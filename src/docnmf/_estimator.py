@@ -601,6 +601,9 @@ class DocumentClusterer:
     #: ``predict_memberships``) and keywords need: what a saved model keeps
     #: (:mod:`docnmf.model`). An attribute a fit did not set is left out.
     _placement_state: tuple[str, ...] = ()
+    #: Of the placement state, the arrays a fit gives without a negative number (a loaded model
+    #: whose arrays hold one is refused: it was edited).
+    _non_negative_state: tuple[str, ...] = ()
     #: What a fit found about the documents it was fitted on, kept beside the placement
     #: state in a saved model when numeric, so that a loaded estimator reads as the fitted one
     #: did (a list comes back as an array).

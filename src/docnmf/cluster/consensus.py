@@ -152,6 +152,7 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
 
     _keyword_attribute = "centroids_"
     _placement_state = ("n_features_in_", "idf_", "centroids_", "cluster_centers_")
+    _non_negative_state = ("idf_", "centroids_", "cluster_centers_")
 
     def __init__(self, n_clusters: int = 8, *, members: Sequence[str] = ("nmf-ncw", "nmf", "lsa"),
                  tf: Sequence[str] = TF_SCHEMES, n_components: int = 50, n_init: int = 10,

@@ -140,6 +140,7 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
     _placement_state = ("n_features_in_", "components_", "_g_weights", "feature_weights_",
                         "feature_ranking_")
+    _non_negative_state = ("components_", "feature_weights_")
 
     #: The values ``solver`` takes.
     SOLVERS = SOLVERS

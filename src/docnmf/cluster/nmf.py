@@ -143,6 +143,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     """
 
     _placement_state = ("n_features_in_", "components_", "ncw_column_sums_", "cluster_centers_")
+    _non_negative_state = ("components_", "ncw_column_sums_")
 
     def __init__(self, n_clusters: int = 8, *, weighting: Weighting = "none", n_init: int = 10,
                  max_iter: int = 500, tol: float = 1e-5, solver: str = "hals",

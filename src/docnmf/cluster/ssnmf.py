@@ -184,6 +184,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
     _placement_state = ("n_features_in_", "embedding_", "components_", "S_", "_GtG",
                         "ncw_column_sums_", "idf_", "cluster_centers_")
+    _non_negative_state = ("idf_", "ncw_column_sums_")
 
     def _placement_blocker(self) -> str | None:
         if self.affinity == "precomputed":

@@ -362,9 +362,21 @@ def _decode_estimator(record: Any, store: ArrayStore):
         # what the fit found may hold a diverged restart's NaN; what places documents may not
         setattr(estimator, attr, decode_value(value, store, finite=attr not in cls._fit_results))
     _check_params(estimator, name)
+    _check_non_negative(estimator, name)
     _check_placement(estimator, name)
     _check_saved_results(estimator, name)
     return estimator
+
+
+def _check_non_negative(estimator, name: str) -> None:
+    """The saved arrays a fit gives non-negative (an idf, a factorization's factors, the mean
+    documents of tf-idf) must be so: an idf edited to its negative placed the demo's documents
+    at an accuracy of 0.425 instead of 0.988, without a word."""
+    for attr in estimator._non_negative_state:
+        value = getattr(estimator, attr, None)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f" and np.any(value < 0):
+            raise ModelFormatError(f"the saved {name}'s {attr} holds negative numbers, which a "
+                                   "fit does not give: was the model edited?")
 
 
 def _check_params(estimator, name: str) -> None:
