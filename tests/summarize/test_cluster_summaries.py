@@ -211,8 +211,8 @@ def test_a_page_s_menu_and_copyright_line_are_no_sentences():
     ("\ufeffPlain text. Second.", "Plain text. Second."),
     # the other quote marks of newsreaders, and signatures under a rule or in a box
     (("From: a@b\nSubject: x\n\nIn article <1@c> d writes:\n|> Why not do this?\n"
-      "| | old words\n: more old words\n}old too\n& and this\nMy reply is here.\n\n====\n"
-      "John Stafford\n"
+      "| | old words\n: more old words\n}old too\n& and this\n+> and that\n"
+      "My reply is here.\n\n====\nJohn Stafford\n"
       "All standard disclaimers apply.\n"), "My reply is here."),
     (("From: a@b\nSubject: x\n\nMy reply is here.\n+-------+\n|Tony Kidson | PGP |\n"
       "+-------+\n"), "My reply is here."),

@@ -19,10 +19,10 @@ _FIELD = re.compile(r"([A-Za-z][\w.-]*):[ \t]")
 _ATTRIBUTION = re.compile(r"\b(?:writes|wrote|said):\s*$")
 #: The line that opens a signature ("-- ", or "--" as many posts write it).
 _SIGNATURE = re.compile(r"--[ \t]*")
-#: A quoted line: ">" or "|" first (after any indent; "|>", "| >" too), or ":", "}" or "& " in
-#: the first column, the other marks newsreaders quote with (10% of 20 Newsgroups' test posts
-#: quote with "|", "|>" or ":"; a "|" line is otherwise a box or a table, no sentence either).
-_QUOTED = re.compile(r"[ \t]*[>|]|[:}]|& ")
+#: A quoted line: ">" or "|" first (after any indent; "|>", "| >", "+>" too), or ":", "}" or
+#: "& " in the first column, the other marks newsreaders quote with (10% of 20 Newsgroups' test
+#: posts quote with "|", "|>" or ":"; a "|" line is otherwise a box or a table, no sentence).
+_QUOTED = re.compile(r"[ \t]*\+?[>|]|[:}]|& ")
 #: A rule that opens a signature without "--" alone: a line of "=", "-", "_", "*", "+", "~" or
 #: "#" (a box's top "+-----+", "=====" above a name), or "--" and a name ("--- Ed Green,
 #: former ..."), within a signature's length of the end.
