@@ -41,13 +41,23 @@ def split_news_sentences(text: str) -> list[str]:
     return split_sentences(text, rules="news")
 
 
-#: A headline: a first line with letters, none of them lower-case (Reuters' "BAHIA COCOA
-#: REVIEW"), before a text that has lower-case letters.
-_HEADLINE = re.compile(r"[^\S\n]*(?=[^\n]*[A-Z])[^a-z\n]+\n")
-#: A wire's sign-off, a last line of one word ("Reuter", "REUTER").
-_SIGN_OFF = re.compile(r"\n[^\S\n]*[A-Za-z]+[^\S\n]*\s*$")
+#: A wire's sign-off: a last line of one word ("Reuter", "REUTER"), or a word in capitals after
+#: the last sentence on its line ("... an ounce. REUTER").
+_SIGN_OFF = re.compile(r"(?:\n[^\S\n]*[A-Za-z]+|(?<=[.!?])[^\S\n]+[A-Z]{3,})[^\S\n]*\s*$")
 #: A line of a rule alone ("==========" between Choi's segments): a paragraph break.
 _RULE_LINE = re.compile(r"\n[^\S\n]*([-=_*~#])\1{4,}[^\S\n]*(?=\n|$)")
+
+
+def _headline(line: str) -> bool:
+    """A line of letters all in capitals (Reuters' "BAHIA COCOA REVIEW"): not "Компания NASA
+    запустила спутник.", whose other letters are lower case, nor a line of Japanese, whose
+    letters have no case.
+
+    >>> _headline("U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS"), _headline("東京でIBMが発表")
+    (True, False)
+    """
+    letters = [ch for ch in line if ch.isalpha()]
+    return bool(letters) and all(ch.isupper() for ch in letters)
 
 
 def prose_of(text: str) -> str:
@@ -66,12 +76,13 @@ def prose_of(text: str) -> str:
     'It ended in 1945 .\n\nAnalysis means a study.'
     """
     text = body_of(text)
-    if not re.search(r"[a-z]", text):     # a text in capitals: its lines are its sentences
+    if not any(ch.islower() for ch in text):  # a text in capitals: its lines are its sentences
         return text
-    headline = _HEADLINE.match(text)
-    if headline and re.search(r"[a-z]", text[headline.end():]):
-        text = text[headline.end():]
-    text = _SIGN_OFF.sub("", text)
+    first, newline, rest = text.lstrip(" \t").partition("\n")
+    if newline and _headline(first) and any(ch.islower() for ch in rest):
+        text = rest
+    for _ in range(2):      # "REUTER\n Reuter": two of them
+        text = _SIGN_OFF.sub("", text)
     text = _RULE_LINE.sub("\n", text)
     # a page's copyright line or menu on a line of its own, which the sentence rules join to
     # the line before or after (single line breaks go on a sentence) where no test finds it
