@@ -28,6 +28,11 @@ _QUOTED = re.compile(r"[ \t]*\+?[>|]|[:}]|& ")
 #: former ..."), within a signature's length of the end.
 _RULE = re.compile(r"[ \t]*[-=_*+~#][-=_*+~# \t]{3,}|--.*")
 _SIGNATURE_LINES = 8
+#: Words a ``--- name`` line may hold, and a line after a rule may not (a sentence, not a
+#: signature's name, address or motto).
+_NAME_WORDS, _SENTENCE_WORDS = 6, 10
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_DASHES = re.compile(r"[ \t]*-{2,}[ \t]*")
 
 
 def body_of(text: str) -> str:
@@ -58,8 +63,8 @@ def body_of(text: str) -> str:
         return text
     kept, lines = [], rest.split("\n")
     for i, line in enumerate(lines):
-        if _SIGNATURE.fullmatch(line) or (_RULE.fullmatch(line) and sum(
-                1 for after in lines[i + 1:] if after.strip()) <= _SIGNATURE_LINES):
+        if _SIGNATURE.fullmatch(line) or (_RULE.fullmatch(line) and _signature_after(line,
+                                                                             lines[i + 1:])):
             break                       # the signature: a name, an address, a motto
         # an attribution wrapped over two lines ("In article <1@a> j@a (John" / "Doe)
         # writes:"): its first line goes with the second
@@ -68,6 +73,21 @@ def body_of(text: str) -> str:
         if not (_QUOTED.match(line) or _ATTRIBUTION.search(line) or wrapped):
             kept.append(line)
     return "\n".join(kept)
+
+
+def _signature_after(rule: str, after: list[str]) -> bool:
+    """Whether a rule line (``=====``, ``+-----+``, ``--- name``) opens a signature: dashes alone
+    before at most :data:`_SIGNATURE_LINES` lines; another rule, or dashes and a few words,
+    before as many lines, none a question or a sentence of ten words or more (a box's ``|``
+    lines aside). The poster's own questions after a rule of ``=`` under a
+    log, and a post that began ``---Hey isn't it funny ...``, were cut as signatures."""
+    rest = [line for line in after if line.strip()]
+    if _DASHES.fullmatch(rule):     # "---" alone, a "-- " of one dash more: any short tail
+        return len(rest) <= _SIGNATURE_LINES
+    return (len(_WORD.findall(rule)) <= _NAME_WORDS and len(rest) <= _SIGNATURE_LINES
+            and all(line.lstrip().startswith("|") or (len(_WORD.findall(line)) < _SENTENCE_WORDS
+                                                      and not line.rstrip().endswith("?"))
+                    for line in rest))
 
 
 def post_subject(text: str) -> str | None:
