@@ -713,10 +713,12 @@ def warning_lines(report: dict[str, Any], method: str | None = None, *,
     if dup.get("groups"):
         lines.append(f"{documents_phrase(dup['documents'])} repeating another exactly "
                      f"({dup['groups']} group{'s' if dup['groups'] != 1 else ''}), e.g. "
-                     + " = ".join(dup["examples"][0])
-                     + (f"; the fit had put {documents_phrase(dup['moved_to_their_copies'])} "
-                        "in another cluster than most of their copies: each group is in one "
-                        "cluster now" if dup.get("moved_to_their_copies") else ""))
+                     + " = ".join(dup["examples"][0]))
+    if report.get("copies_moved"):
+        lines.append(f"the fit had put {documents_phrase(report['copies_moved'])} in another "
+                     "cluster than most of their copies (documents it saw alike: the same terms "
+                     "weighted alike, texts that may differ in numbers, stop words or case): "
+                     "each group of copies is in one cluster now")
     foreign = report.get("languages") or {}
     if foreign.get("documents"):
         lines.append(f"{foreign['documents']} of the {foreign['of']} documents read look "

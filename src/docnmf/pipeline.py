@@ -514,8 +514,7 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
                            else diagnostics.small_clusters(labels, n_clusters, ids,
                                                            examples=representatives,
                                                            overlap=overlap)),
-        "duplicates": {**diagnostics.duplicates_finding(groups, ids),
-                       **({"moved_to_their_copies": copies_moved} if copies_moved else {})},
+        "duplicates": diagnostics.duplicates_finding(groups, ids),
         **({} if X is None or n_clusters is None else {"isolated": _isolated(X, ids,
                                                                               n_clusters)}),
         **(text_findings(corpus.texts, ids, text_options) if corpus.texts is not None
@@ -526,6 +525,8 @@ def _diagnose(corpus: Corpus, labels: np.ndarray, n_clusters: int | None,
         else diagnostics.tied_memberships(memberships, labels, ids)
     if ties:    # a run without (most) records none
         report["ties"] = ties
+    if copies_moved:
+        report["copies_moved"] = copies_moved
     if fit_params and any(fit_params.get(k) is not None for k in ("must_link", "cannot_link")):
         report["constraints"] = diagnostics.constraint_report(
             labels, fit_params.get("must_link"), fit_params.get("cannot_link"), ids)
