@@ -1479,14 +1479,15 @@ def _cmd_cluster_dask(args) -> int:
     if not Path(args.input).exists():
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")
-    if args.files_per_partition is not None \
-            and Path(args.input).suffix.lower() in TABLE_SUFFIXES:
-        logger.warning("--files-per-partition groups text files; a CSV/JSONL file is one "
-                       "partition")
     corpus = PartitionedCorpus.from_path(
         args.input, files_per_partition=args.files_per_partition or _FILES_PER_PARTITION,
         text_column=args.text_column or "text",
         label_column=args.label_column, id_column=args.id_column, encoding=args.encoding)
+    if args.files_per_partition is not None and (
+            Path(args.input).suffix.lower() in TABLE_SUFFIXES
+            or all(Path(name).suffix.lower() in TABLE_SUFFIXES for name in corpus.part_names)):
+        logger.warning("--files-per-partition groups text files; a CSV/JSONL file is one "
+                       "partition")
     outdir = args.output or _default_output("docnmf-out", corpus.name, corpus.source)
     paths = []
     client = _dask_client(args)
@@ -2171,8 +2172,11 @@ _INTERRUPTS: list[int] = []
 _SAID: list[KeyboardInterrupt] = []
 
 
-def said_interrupted() -> bool:
-    """Whether the last command has said that a Ctrl-C or a signal stopped it."""
+def said_interrupted(first: bool = False):
+    """Whether the last command has said that a Ctrl-C or a signal stopped it; with ``first``,
+    the interruption it said (None if none)."""
+    if first:
+        return _SAID[0] if _SAID else None
     return bool(_SAID)
 
 

@@ -204,6 +204,8 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
     True
     """
 
+    #: its labels are k-means' (scikit-learn's, in the subspace), which warns of fewer clusters
+    _kmeans_warns_fewer_clusters = True
     _placement_state = ("n_features_in_", "cluster_centers_", "centroids_", "components_",
                         "mean_", "n_components_")
 

@@ -260,6 +260,11 @@ def _cluster_sections(f: RunFolder) -> str:
     data = (f.data or {}).get("clusters") or []
     n = max(len(f.ids), 1)
     out = ['<section id="clusters"><h2>Clusters</h2>']
+    # placed by docnmf assign: the model's clusters, which no k of these documents changes
+    placed_note = ("of the model that none of the documents placed follows most." if
+                   (f.run or {}).get("objectives_of") else
+                   "of the fit that no document follows most; a smaller k may suit these "
+                   "documents better.")
     for c, row in enumerate(f.clusters):
         size = int(row.get("size") or 0)
         info = data[c] if c < len(data) else {}
@@ -277,9 +282,8 @@ def _cluster_sections(f: RunFolder) -> str:
                    + (f" · {documents_phrase(int(f.overlapping[c]))} with segments in it "
                       "(overlapping)" if f.overlapping is not None else "")
                    + f' · keyword coherence {_e(coh_text)}</small></h3>'
-                   + ('<p class="note">Empty: no document belongs most to this cluster. Its '
-                      'keywords are a topic of the fit that no document follows most; a '
-                      'smaller k may suit these documents better.</p>'
+                   + (f'<p class="note">Empty: no document belongs most to this cluster. Its '
+                      f'keywords are a topic {placed_note}</p>'
                       if size == 0 and (f.overlapping is None or not f.overlapping[c]) else "")
                    + '<div class="cols3">')
         if weighed:

@@ -186,7 +186,10 @@ def _flat(table: list[dict[str, Any]]) -> bool:
     return len(stability) > 1 and max(stability) - min(stability) < 1e-9
 
 
-def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int | None], int, str]:
+def _choose(table: list[dict[str, Any]], different: int | None = None
+            ) -> tuple[dict[str, int | None], int, str]:
+    """The chosen k and why; ``different``, when the documents' different texts cut the range,
+    their number (a k there is the most clusters they fill, not the top of a range)."""
     ks = [row["k"] for row in table]
     chosen = {
         "cophenetic": _where_it_begins_to_fall(ks, [row["cophenetic"] for row in table]),
@@ -211,7 +214,9 @@ def _choose(table: list[dict[str, Any]]) -> tuple[dict[str, int | None], int, st
         reason = (f"stability: no k keeps the restarts' topic vectors, grouped one per restart, "
                   f"at a mean silhouette >= {STABILITY_THRESHOLD} (NMFk-style); the k where it "
                   "is highest")
-    if k == ks[-1]:
+    if k == ks[-1] and k == different:
+        reason += f"; k = {k} is the number of different documents, the most clusters they fill"
+    elif k == ks[-1]:
         # stability often creeps up to the threshold at the top of the range (many small,
         # trivially stable clusters): the choice is then the range's, not the documents'
         reason += (f"; k = {k} is the largest k tried"
@@ -300,7 +305,9 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     # (documents all alike are scored as they are: the command refuses them before)
     different = _different_rows(Xs)
     fits = [k for k in ks if k <= different]
+    capped = None       # the number of different documents, when it cut the range
     if fits and len(fits) < len(ks):
+        capped = different
         logger.warning("not trying k=%s: above the %d different documents of %s (the others "
                        "are copies)", _describe(ks[len(fits):]), different, used)
         ks = fits
@@ -319,12 +326,12 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
                     "(%.1fs)", k, row["cophenetic"], row["stability"], row["stability_mean"],
                     row["silhouette"], row["seconds"])
         table.append(row)
-    chosen, k, reason = _choose(table)
+    chosen, k, reason = _choose(table, capped)
     if _flat(table):
         logger.warning("every k tried scores the same stability (%.4g): the documents show no "
                        "number of clusters to choose; check their index terms (%d in %d "
                        "documents)", table[0]["stability_mean"], Xs.shape[1], Xs.shape[0])
-    elif k == ks[-1] and len(ks) > 1:
+    elif k == ks[-1] and len(ks) > 1 and k != capped:
         logger.warning("k = %d is the largest k tried: the stability rule may be reading the "
                        "range, not the documents; the other criteria pick %s", k,
                        _other_picks(chosen))
