@@ -205,3 +205,15 @@ def test_not_enough_memory_to_place_advises_what_assign_can_change(fitted, tmp_p
                         "-o", tmp_path / "placed"])
     assert code == 2 and "not enough memory to place these documents; place fewer" in err
     assert "--max-features" not in err and not (tmp_path / "placed").exists()
+
+
+def test_an_empty_cluster_of_placed_documents_is_no_advice_on_k(fitted, tmp_path, cli,
+                                                                text_folder):
+    """Placing documents of one topic left the model's other cluster empty, and its card
+    advised a smaller k, which the model fixes."""
+    new = text_folder(tmp_path / "new", {"space": NEW["space"]})
+    code, _, err = cli(["assign", fitted, new, "-o", tmp_path / "placed"])
+    assert code == 0, err
+    page = (tmp_path / "placed" / "report.html").read_text(encoding="utf-8")
+    assert "Empty: no document belongs most to this cluster" in page
+    assert "none of the documents placed follows most" in page and "smaller k" not in page

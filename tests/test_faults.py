@@ -510,7 +510,7 @@ def test_ctrl_c_while_the_command_loads_its_libraries_is_one_line(tmp_path):
         assert not out.exists()
 
 
-@pytest.mark.parametrize("before", ["interrupted", "finished"])
+@pytest.mark.parametrize("before", ["interrupted", "finished", "stopped"])
 def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path, before):
     """A Ctrl-C raised once the command's own handler has let go (after it said it was
     interrupted, or after it finished) ended the process by the signal: status -2."""
@@ -522,6 +522,8 @@ def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path
         def command(args):
             if {before!r} == "interrupted":
                 raise KeyboardInterrupt
+            if {before!r} == "stopped":
+                raise cli._Stopped(15)
             print("done")
             return 0
 
@@ -535,7 +537,9 @@ def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path
     """))
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=120)
-    assert (proc.returncode, proc.stderr) == (130, "docnmf: interrupted\n")
+    said = "stopped by SIGTERM" if before == "stopped" else "interrupted"
+    assert (proc.returncode, proc.stderr) == (143 if before == "stopped" else 130,
+                                              f"docnmf: {said}\n")
     assert proc.stdout == ("done\n" if before == "finished" else "")
 
 

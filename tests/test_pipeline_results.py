@@ -778,3 +778,21 @@ def test_documents_whose_cluster_is_a_tie_are_said():
                 if "belong to every cluster alike" in x)
     assert "--method fsnmf does not" in line
     assert "ties" not in cluster_corpus(demo, 5, "nmf-ncw").diagnostics
+
+
+def test_documents_moved_to_their_copies_are_said_without_exact_duplicates():
+    """Texts that differ only in a number ("Item 3. ...", "Item 4. ...") are copies to the fit;
+    moving them was noted on the exact duplicates' line, which such texts do not print."""
+    from docnmf.corpus import Corpus
+
+    bodies = ["The telescope saw a comet near the bright star tonight.",
+              "Bake the bread with butter in the hot oven today.",
+              "The striker scored a goal in the league final match."]
+    texts = [f"Item {i}. {body}" for i in range(15) for body in bodies]
+    corpus = Corpus(texts=texts, labels=None, ids=[f"d{i}" for i in range(45)])
+    run = cluster_corpus(corpus, 5, "consensus", vectorizer_params={"min_df": 1})
+    assert sorted(run.sizes.tolist()) == [0, 0, 15, 15, 15]
+    assert run.diagnostics["duplicates"]["groups"] == 0
+    lines = diagnostics.warning_lines(run.diagnostics, "consensus")
+    moved = run.diagnostics.get("copies_moved", 0)
+    assert (moved > 0) == any(line.startswith("the fit had put") for line in lines)

@@ -526,9 +526,13 @@ def test_files_per_partition_where_it_groups_nothing_is_said(tmp_path, capsys):
         writer = csv.writer(fh)
         writer.writerow(["id", "text"])
         writer.writerows(zip(demo.ids, demo.texts))
-    for where, said in ((["--dask-workers", "1"], "a CSV/JSONL file is one partition"),
-                        ([], "--files-per-partition is read with --scheduler or --dask-workers")):
-        assert main(["cluster", str(tmp_path / "docs.csv"), "-k", "5", "--method", "nmf-ncw",
+    (tmp_path / "parts").mkdir()
+    shutil.copy(tmp_path / "docs.csv", tmp_path / "parts" / "a.csv")
+    for given, where, said in (
+            ("docs.csv", ["--dask-workers", "1"], "a CSV/JSONL file is one partition"),
+            ("parts", ["--dask-workers", "1"], "a CSV/JSONL file is one partition"),
+            ("docs.csv", [], "--files-per-partition is read with --scheduler or --dask-workers")):
+        assert main(["cluster", str(tmp_path / given), "-k", "5", "--method", "nmf-ncw",
                      "--files-per-partition", "10", *where,
-                     "-o", str(tmp_path / f"o{len(where)}")]) == 0
+                     "-o", str(tmp_path / f"o{given}{len(where)}")]) == 0
         assert said in capsys.readouterr().err

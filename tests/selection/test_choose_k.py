@@ -466,3 +466,14 @@ def test_no_k_above_the_different_documents_is_tried(caplog):
     selection = select_k(X, range(2, 12), n_runs=2, random_state=0)
     assert max(selection.k_values) == 6
     assert "not trying k=7-11: above the 6 different documents" in caplog.text
+
+
+def test_a_k_at_the_number_of_different_documents_is_not_called_the_range_s():
+    """With the range cut at the 4 different documents, k=4 was said to be "the largest k
+    tried: the stability rule may be reading the range, not the documents"."""
+    table = [{"k": k, "cophenetic": 0.99, "stability": 0.9, "stability_mean": 0.9 + k / 100,
+              "silhouette": 0.5} for k in (2, 3, 4)]
+    _, k, reason = _choose(table, different=4)
+    assert k == 4 and "the number of different documents" in reason
+    assert "largest k tried" not in reason
+    assert "largest k tried" in _choose(table)[2]

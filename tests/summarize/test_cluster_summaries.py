@@ -221,6 +221,12 @@ def test_a_page_s_menu_and_copyright_line_are_no_sentences():
     # a rule with more than a signature's lines after it is the post's own
     (("From: a@b\nSubject: x\n\nPart one.\n=====\n" + "Line.\n" * 9),
      "Part one.\n=====\n" + "Line.\n" * 8 + "Line."),
+    # and so are sentences after a rule, or a line that only starts with dashes
+    (("From: a@b\nSubject: x\n\nServer error.\n=====\nWhy am I getting these messages "
+      "when I type in xinit?\n"), "Server error.\n=====\nWhy am I getting these messages "
+     "when I type in xinit?"),
+    ("From: a@b\nSubject: x\n\n---Hey isn't it funny how betas have bugs in them so often?\n",
+     "---Hey isn't it funny how betas have bugs in them so often?"),
 ])
 def test_a_post_s_signature_and_wrapped_attribution_are_no_sentences(post, body):
     from docnmf.summarize.matrices import body_of
@@ -272,9 +278,18 @@ def test_a_wire_story_s_headline_and_sign_off_are_no_part_of_a_sentence():
                "COCOA SHOWERS HELP BAHIA CROP\nShowers continued throughout the week in the "
                "cocoa zone, traders said.\n    Prospects for the coming harvest improved after "
                "the long drought\n REUTER"]
+    stories[1] = stories[1].replace(" REUTER", " REUTER\n Reuter")     # two of them
+    stories.append("GOLD FALLS IN LONDON\nGold fell to 400 dlrs an ounce in quiet London "
+                   "trading today. REUTER")                         # on the sentence's line
     lines = summarize_texts(stories, length="200w").splitlines()
     assert lines and not any(w in line for line in lines
-                             for w in ("SAYS", "BAHIA", "Reuter", "REUTER"))
+                             for w in ("SAYS", "BAHIA", "LONDON", "Reuter", "REUTER"))
+    # a lead line with an acronym in a script with lower case, or in one without case, is no
+    # headline: Russian and Japanese texts lost their first sentence
+    for lead in ("Агентство NASA запустило новый спутник для наблюдения за погодой.",
+                 "東京でIBMが新しい計算機を発表しました。"):
+        text = lead + "\nПодробности на сайте www.example.org сегодня вечером."
+        assert lead in summarize_texts([text], length="200w").splitlines()
     segments = ("The war ended in the spring of that year after the long winter .\n==========\n"
                 "Analysis means the study of a thing by its parts and their relations .")
     assert sorted(summarize_texts([segments], length="100w").splitlines()) == [
