@@ -28,11 +28,13 @@ _QUOTED = re.compile(r"[ \t]*\+?[>|]|[:}]|& ")
 #: former ..."), within a signature's length of the end.
 _RULE = re.compile(r"[ \t]*[-=_*+~#][-=_*+~# \t]{3,}|--.*")
 _SIGNATURE_LINES = 8
-#: Words a ``--- name`` line may hold, and a line after a rule may not (a sentence, not a
-#: signature's name, address or motto).
-_NAME_WORDS, _SENTENCE_WORDS = 6, 10
-_WORD = re.compile(r"[^\W\d_]{2,}")
-_DASHES = re.compile(r"[ \t]*-{2,}[ \t]*")
+#: Dashes before more words than a name and a title have: a sentence's start ("---Hey isn't
+#: it funny how betas ...", "-- From what I could see, you can order ..."), not a signature's
+#: ("--Dave", "-- Ken Jenks, NASA/JSC/GM2, Space Shuttle Program Office").
+_DASHES_AND_WORD = re.compile(r"[ \t]*-{2,}[ \t]*\w")
+_WORD = re.compile(r"[^\W\d_]+")
+_ADDRESS = re.compile(r"\S+@\S+|\S+://\S+")
+_NAME_WORDS = 10
 
 
 def body_of(text: str) -> str:
@@ -76,18 +78,17 @@ def body_of(text: str) -> str:
 
 
 def _signature_after(rule: str, after: list[str]) -> bool:
-    """Whether a rule line (``=====``, ``+-----+``, ``--- name``) opens a signature: dashes alone
-    before at most :data:`_SIGNATURE_LINES` lines; another rule, or dashes and a few words,
-    before as many lines, none a question or a sentence of ten words or more (a box's ``|``
-    lines aside). The poster's own questions after a rule of ``=`` under a
-    log, and a post that began ``---Hey isn't it funny ...``, were cut as signatures."""
+    """Whether a rule line (``=====``, ``+-----+``, ``--- name``) opens a signature: at most
+    :data:`_SIGNATURE_LINES` lines follow it, not all of them questions (a poster's questions
+    under a log's ``=====``, comp.windows.x/68259, were cut as a signature), and a ``--`` line
+    with words holds a name's few (``--Dave``, not ``---Hey isn't it funny how betas have bugs
+    in them``, a post's first line)."""
     rest = [line for line in after if line.strip()]
-    if _DASHES.fullmatch(rule):     # "---" alone, a "-- " of one dash more: any short tail
-        return len(rest) <= _SIGNATURE_LINES
-    return (len(_WORD.findall(rule)) <= _NAME_WORDS and len(rest) <= _SIGNATURE_LINES
-            and all(line.lstrip().startswith("|") or (len(_WORD.findall(line)) < _SENTENCE_WORDS
-                                                      and not line.rstrip().endswith("?"))
-                    for line in rest))
+    if len(rest) > _SIGNATURE_LINES or (rest and all(line.rstrip().endswith("?")
+                                                     for line in rest)):
+        return False
+    named = _ADDRESS.sub(" ", rule)     # an address is no words of a sentence
+    return not (_DASHES_AND_WORD.match(rule) and len(_WORD.findall(named)) > _NAME_WORDS)
 
 
 def post_subject(text: str) -> str | None:
@@ -105,7 +106,7 @@ def post_subject(text: str) -> str | None:
     for line in header or ():
         field = _FIELD.match(line)
         if field and field.group(1).lower() == "subject":
-            subject = re.sub(r"^(?:re:\s*)+", "", line[field.end():].strip(), flags=re.I)
+            subject = re.sub(r"^(?:re:\s*)+", "", line[field.end():].strip(), flags=re.IGNORECASE)
             return subject or None
     return None
 
