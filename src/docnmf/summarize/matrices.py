@@ -41,9 +41,10 @@ def split_news_sentences(text: str) -> list[str]:
     return split_sentences(text, rules="news")
 
 
-#: A wire's sign-off: a last line of one word ("Reuter", "REUTER"), or a word in capitals after
-#: the last sentence on its line ("... an ounce. REUTER").
-_SIGN_OFF = re.compile(r"(?:\n[^\S\n]*[A-Za-z]+|(?<=[.!?])[^\S\n]+[A-Z]{3,})[^\S\n]*\s*$")
+#: A wire's sign-off at the end of a story: "Reuter" or "REUTER" on the last line, or after the
+#: last sentence on its line ("... an ounce. REUTER"); AP's "MORE". Any last word of one line
+#: was one: a line wrapped before "properties" or "London" lost it.
+_SIGN_OFF = re.compile(r"(?:\n|(?<=[.!?])[^\S\n])[^\S\n]*(?:Reuters?|REUTERS?|MORE)[^\S\n]*\s*$")
 #: A line of a rule alone ("==========" between Choi's segments): a paragraph break.
 _RULE_LINE = re.compile(r"\n[^\S\n]*([-=_*~#])\1{4,}[^\S\n]*(?=\n|$)")
 
