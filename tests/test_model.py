@@ -668,3 +668,16 @@ def test_negative_numbers_where_a_fit_gives_none_are_refused(method, tmp_path, d
         with pytest.raises(ModelFormatError, match=f"'s {attr} holds negative numbers"):
             docnmf.load(copy)
     assert model.estimator._non_negative_state
+
+
+def test_a_fit_of_data_with_negative_entries_saves_and_loads(tmp_path):
+    """LCCF's unweighted forms take any data, and its term vectors are then negative: the
+    non-negative check refused to save such a fit ("was the model edited?")."""
+    from docnmf.cluster import LCCFClustering
+
+    X = np.random.default_rng(0).normal(size=(40, 12))
+    for i, params in enumerate(({}, {"lam": 0.0}, {"labels": "kmeans"})):
+        model = LCCFClustering(n_clusters=3, random_state=0, **params).fit(X)
+        assert model.components_.min() < 0
+        folder = docnmf.save(model, tmp_path / f"m{i}")
+        np.testing.assert_array_equal(docnmf.load(folder).predict(X), model.predict(X))

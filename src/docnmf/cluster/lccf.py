@@ -249,7 +249,9 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
                         "label_rule_", "lam_effective_", "ncw_scale_", "_degrees", "_p", "_W",
                         "_V", "_norms", "_WKW", "_WKW_pos", "_linear", "_concepts_W",
                         "_concepts_V", "_column_sums", "_X_fit", "_fit_kernel_diag")
-    _non_negative_state = ("components_", "_concepts_W")
+    #: (``components_`` is negative for data with negative entries, which the unweighted forms
+    #: take)
+    _non_negative_state = ("_concepts_W",)
 
     def _keyword_weights(self) -> np.ndarray:
         if not hasattr(self, "components_"):
