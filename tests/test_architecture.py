@@ -27,7 +27,7 @@ ALLOWED = {
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
     "methods": {"cluster", "baselines", "factor"},
     "model": {"_version", "io", "methods", "text"},
-    "diagnostics": {"text"},
+    "diagnostics": {"io", "text"},     # ids escaped as the summary escapes them
     "report": {"io", "diagnostics", "text"},      # a post's own text for its snippet
     "selection": {"_rng", "_estimator", "cluster", "io", "text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "constraints", "corpus", "text",

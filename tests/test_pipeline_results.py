@@ -795,4 +795,15 @@ def test_documents_moved_to_their_copies_are_said_without_exact_duplicates():
     assert run.diagnostics["duplicates"]["groups"] == 0
     lines = diagnostics.warning_lines(run.diagnostics, "consensus")
     moved = run.diagnostics.get("copies_moved", 0)
-    assert (moved > 0) == any(line.startswith("the fit had put") for line in lines)
+    assert moved > 0 and any(line.startswith(f"the fit had put {moved} documents in another "
+                                             "cluster than most of their copies")
+                             for line in lines)
+
+
+def test_ids_in_diagnostics_are_escaped_as_in_the_summary():
+    """An id holding U+202E wrote the rest of a warning line backwards on the terminal (the
+    summary on standard output escaped it, standard error did not)."""
+    lines = diagnostics.warning_lines({"unassigned": {"count": 1, "ids": ["tiny\u202e.txt"],
+                                                      "reason": "no index terms"}})
+    assert lines == [("1 document with no index terms, not assigned (cluster -1): "
+                      "tiny\\u202e.txt")]

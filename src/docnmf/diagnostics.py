@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from .io import one_line
 from .text.boilerplate import BOILERPLATE_WORDS, MENU_LINES, evenly_spaced, repeated_lines
 from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer, unspaced_script
 
@@ -625,7 +626,7 @@ def documents_phrase(n: int) -> str:
 
 
 def _examples(items: Sequence[str], n: int = 5) -> str:
-    shown = ", ".join(items[:n])
+    shown = ", ".join(map(one_line, items[:n]))   # an id's newline or U+202E: escaped
     return shown + (f" and {len(items) - n} more" if len(items) > n else "")
 
 
@@ -713,7 +714,7 @@ def warning_lines(report: dict[str, Any], method: str | None = None, *,
     if dup.get("groups"):
         lines.append(f"{documents_phrase(dup['documents'])} repeating another exactly "
                      f"({dup['groups']} group{'s' if dup['groups'] != 1 else ''}), e.g. "
-                     + " = ".join(dup["examples"][0]))
+                     + " = ".join(map(one_line, dup["examples"][0])))
     if report.get("copies_moved"):
         lines.append(f"the fit had put {documents_phrase(report['copies_moved'])} in another "
                      "cluster than most of their copies (documents it saw alike: the same terms "

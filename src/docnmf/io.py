@@ -39,7 +39,8 @@ except ImportError:  # Windows: folders are still published whole, without the l
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_csv", "write_json", "json_text",
            "to_jsonable", "spreadsheet_safe", "from_spreadsheet", "OutputFolder",
-           "OutputFolderError", "writes_folder", "published_path", "note_written", "swap_folders"]
+           "OutputFolderError", "writes_folder", "published_path", "note_written", "swap_folders",
+           "one_line"]
 
 logger = logging.getLogger(__name__)
 
@@ -749,3 +750,23 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+#: Control characters as escapes: an id holding a newline (a file name may) keeps the table's lines.
+_ONE_LINE = {c: f"\\x{c:02x}" for c in (*range(32), 127)} | {10: "\\n", 13: "\\r", 9: "\\t"} \
+    | {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                  *range(0x2066, 0x206A))}
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with its control characters escaped, and the marks that turn the direction of
+    the text (an id holding U+202E wrote the rest of its terminal line backwards).
+
+    Examples
+    --------
+    >>> print(one_line("a\nb\tc.txt"))
+    a\nb\tc.txt
+    >>> print(one_line("evil\u202etxt.exe"))
+    evil\u202etxt.exe
+    """
+    return text.translate(_ONE_LINE)

@@ -23,7 +23,10 @@ import scipy.sparse as sp
 
 from . import diagnostics
 from ._estimator import (
-    FewerClustersWarning, check_n_clusters, heaviest_columns, representative_documents,
+    FewerClustersWarning,
+    check_n_clusters,
+    heaviest_columns,
+    representative_documents,
 )
 from ._version import software_versions
 from .cluster import LCCFClustering, NMFClustering
@@ -31,7 +34,7 @@ from .constraints import Constraints, ConstraintWarning, as_pair_array
 from .corpus._corpus import Corpus
 from .corpus._errors import CorpusError
 from .corpus._text_io import readable_name
-from .io import atomic_write_bytes, write_csv, write_json, writes_folder
+from .io import atomic_write_bytes, one_line, write_csv, write_json, writes_folder
 from .methods import (
     DEFAULT_FALLBACK,
     DEFAULT_METHOD,
@@ -794,24 +797,6 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
                          n_keywords, unassigned=unassigned, with_segments=run.with_segments)
 
 
-#: Control characters as escapes: an id holding a newline (a file name may) keeps the table's lines.
-_ONE_LINE = {c: f"\\x{c:02x}" for c in (*range(32), 127)} | {10: "\\n", 13: "\\r", 9: "\\t"} \
-    | {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
-                                  *range(0x2066, 0x206A))}
-
-
-def _one_line(text: str) -> str:
-    r"""``text`` with its control characters escaped, and the marks that turn the direction of
-    the text (an id holding U+202E wrote the rest of its terminal line backwards).
-
-    Examples
-    --------
-    >>> print(_one_line("a\nb\tc.txt"))
-    a\nb\tc.txt
-    >>> print(_one_line("evil\u202etxt.exe"))
-    evil\u202etxt.exe
-    """
-    return text.translate(_ONE_LINE)
 
 
 def cluster_table(title: str, sizes, keywords: list[list[str]],
@@ -823,13 +808,13 @@ def cluster_table(title: str, sizes, keywords: list[list[str]],
     ``unassigned``, (count, reason), adds a line for documents left out of every cluster;
     ``with_segments``, of overlapping clusters, the documents with a share in each.
     """
-    lines = [_one_line(title), ""]
+    lines = [one_line(title), ""]
     for c in range(len(sizes)):
         also = "" if with_segments is None else f" ({with_segments[c]} with segments)"
         lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs{also}  "
                      f"{', '.join(keywords[c][:n_keywords])}")
         if representatives[c]:
-            lines.append(f"{'':>22}e.g. {', '.join(map(_one_line, representatives[c]))}")
+            lines.append(f"{'':>22}e.g. {', '.join(map(one_line, representatives[c]))}")
     if unassigned is not None:
         lines.append(f"{'':>9}{unassigned[0]:>5} docs  unassigned ({unassigned[1]})")
     if metrics is not None:
