@@ -536,7 +536,7 @@ def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path
         sys.exit(__main__.run())
     """))
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=120)
+                          check=False, timeout=120)
     said = "stopped by SIGTERM" if before == "stopped" else "interrupted"
     assert (proc.returncode, proc.stderr) == (143 if before == "stopped" else 130,
                                               f"docnmf: {said}\n")

@@ -2298,8 +2298,7 @@ def _main(argv: Sequence[str] | None) -> int:
         said = f" ({exc})" if str(exc) else ""
         if args.command == "assign":    # its model fixes the terms, clusters and segmenter
             print(f"docnmf: error: not enough memory to place these documents{said}; place "
-                  "fewer or shorter ones at a time (a model of --method nma --segmenter c99 "
-                  "compares every two sentences of each)", file=sys.stderr)
+                  "fewer or shorter ones at a time", file=sys.stderr)
             return 2
         print(f"docnmf: error: not enough memory for this run{said}; "
               f"try {fewer}, terms (--max-features) or clusters{c99}", file=sys.stderr)

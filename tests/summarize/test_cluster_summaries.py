@@ -180,10 +180,10 @@ def test_a_page_s_menu_and_copyright_line_are_no_sentences():
         in summary
     assert not any(word in line for line in summary for word in ("|", "Copyright", "»"))
     # on a line of their own in plain text, where one line break goes on a sentence
-    texts = ["The new observatory telescope mirror was installed on Tuesday after a long "
-             "journey.\n(c) 2024 Example Media\n",
-             "Home | News | Sport\nEngineers said the telescope mirror would be aligned with "
-             "lasers next month.\n"]
+    texts = [("The new observatory telescope mirror was installed on Tuesday after a long "
+              "journey.\n(c) 2024 Example Media\n"),
+             ("Home | News | Sport\nEngineers said the telescope mirror would be aligned with "
+              "lasers next month.\n")]
     assert sorted(summarize_texts(texts, length="200w").splitlines()) == [
         "Engineers said the telescope mirror would be aligned with lasers next month.",
         "The new observatory telescope mirror was installed on Tuesday after a long journey."]
@@ -223,8 +223,8 @@ def test_a_page_s_menu_and_copyright_line_are_no_sentences():
      "Part one.\n=====\n" + "Line.\n" * 8 + "Line."),
     # and so are sentences after a rule, or a line that only starts with dashes
     (("From: a@b\nSubject: x\n\nServer error.\n=====\nWhy am I getting these messages "
-      "when I type in xinit?\n"), "Server error.\n=====\nWhy am I getting these messages "
-     "when I type in xinit?"),
+      "when I type in xinit?\n"), ("Server error.\n=====\nWhy am I getting these messages "
+     "when I type in xinit?")),
     ("From: a@b\nSubject: x\n\n---Hey isn't it funny how betas have bugs in them so often?\n",
      "---Hey isn't it funny how betas have bugs in them so often?"),
 ])
@@ -254,12 +254,12 @@ def test_saved_pages_are_read_as_pages_whatever_comes_before_their_markup(start)
 def test_python_summaries_are_the_commands_whole_sentences(tmp_path, cli):
     """summarize_texts defaulted to FS-NMF cut at the limit ("... Opposition leaders"), where
     docnmf summarize gives the NMF ranking's whole sentences."""
-    texts = ["The probe went into orbit around the red planet on Monday morning. Engineers "
+    texts = [("The probe went into orbit around the red planet on Monday morning. Engineers "
              "cheered loudly as the first pictures of the dusty surface arrived. Funding for "
-             "the next mission remains uncertain after the budget vote.",
-             "A lander touched down near the northern ice cap after a long cruise. Scientists "
+             "the next mission remains uncertain after the budget vote."),
+             ("A lander touched down near the northern ice cap after a long cruise. Scientists "
              "hope its drill will reach water buried under the frozen soil. Opposition leaders "
-             "questioned the cost of the whole programme in parliament."]
+             "questioned the cost of the whole programme in parliament.")]
     summary = summarize_texts(texts, length="17w")
     sentences = {s for t in texts for s in split_sentences(t)}
     assert summary and all(line in sentences for line in summary.splitlines())
@@ -272,12 +272,12 @@ def test_python_summaries_are_the_commands_whole_sentences(tmp_path, cli):
 def test_a_wire_story_s_headline_and_sign_off_are_no_part_of_a_sentence():
     """Reuters summaries read "U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS The United States and
     Japan ..." and ended on "Reuter"; a Choi file's "==========" stood inside a sentence."""
-    stories = ["U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS\nThe United States and Japan are not "
+    stories = [("U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS\nThe United States and Japan are not "
                "involved in a trade war, the trade representative said.\n    He spoke to "
-               "reporters after a meeting with the Japanese minister\n Reuter",
-               "COCOA SHOWERS HELP BAHIA CROP\nShowers continued throughout the week in the "
+               "reporters after a meeting with the Japanese minister\n Reuter"),
+               ("COCOA SHOWERS HELP BAHIA CROP\nShowers continued throughout the week in the "
                "cocoa zone, traders said.\n    Prospects for the coming harvest improved after "
-               "the long drought\n REUTER"]
+               "the long drought\n REUTER")]
     stories[1] = stories[1].replace(" REUTER", " REUTER\n Reuter")     # two of them
     stories.append("GOLD FALLS IN LONDON\nGold fell to 400 dlrs an ounce in quiet London "
                    "trading today. REUTER")                         # on the sentence's line

@@ -301,11 +301,11 @@ def _as_csr(block) -> sp.csr_matrix:
 
 
 def _block_facts(X) -> tuple[float, float, int, float, float, int]:
-    """Sum, squared norm, stored entries, smallest entry, largest absolute entry and rows
-    without a stored entry of one row block."""
+    """Sum, squared norm, stored entries, smallest entry, largest absolute entry and rows of
+    zeros (stored or not) of one row block."""
     return (float(X.sum()), float(np.square(X.data).sum()), int(X.nnz),
             float(X.data.min(initial=0.0)), float(np.abs(X.data).max(initial=0.0)),
-            int(np.count_nonzero(np.diff(X.indptr) == 0)))
+            int(np.count_nonzero(np.asarray(abs(X).sum(axis=1)).ravel() == 0)))
 
 
 def refuse_non_finite(X: RowPartitions, name: str) -> None:
