@@ -510,6 +510,36 @@ def test_ctrl_c_while_the_command_loads_its_libraries_is_one_line(tmp_path):
         assert not out.exists()
 
 
+def test_a_ctrl_c_python_cannot_raise_while_the_libraries_load_stops_the_command(tmp_path):
+    """A Ctrl-C in importlib's module-lock callback while the command's libraries loaded (before
+    it parsed its arguments) was printed as an ignored exception with a traceback, and the
+    command went on to exit 0 (the library-load test, in CI)."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import sys, time
+        from docnmf import cli
+
+        class Trap:
+            def __del__(self):
+                raise KeyboardInterrupt
+
+        parser = cli.build_parser
+
+        def loading():
+            Trap()          # dropped at once, as importlib's callback is: Python cannot raise
+            for _ in range(200):
+                time.sleep(0.01)
+            return parser()
+
+        cli.build_parser = loading
+        sys.argv = ["docnmf", "datasets"]
+        sys.exit(cli.main())
+    """))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          check=False, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "docnmf: interrupted\n")
+
+
 @pytest.mark.parametrize("before", ["interrupted", "finished", "stopped"])
 def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path, before):
     """A Ctrl-C raised once the command's own handler has let go (after it said it was

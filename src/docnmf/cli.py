@@ -2047,6 +2047,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 signal.signal(signum, _raise_stopped)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _interrupt_noted)
+        # before the libraries load: a Ctrl-C in importlib's module-lock callback was printed as
+        # an ignored exception with a traceback, and the command went on to exit 0
+        sys.unraisablehook = _unraisable
         # the command writes its plots to files: a backend named for a notebook's kernel
         # (MPLBACKEND=module://matplotlib_inline...) made importing matplotlib fail at the end
         os.environ["MPLBACKEND"] = "Agg"
