@@ -2110,6 +2110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             for signum in (signal.SIGINT, *_STOP_SIGNALS):
                 signal.signal(signum, signal.SIG_IGN)
+            sys.unraisablehook = _quiet_when_finalizing
 
 
 #: The smallest address space (``ulimit -v``) the command starts in: below it, loading
@@ -2210,6 +2211,16 @@ def _unraisable(unraisable) -> None:
         threading.Timer(_REINTERRUPT_S, _thread.interrupt_main).start()
         return
     sys.__unraisablehook__(unraisable)
+
+
+def _quiet_when_finalizing(unraisable, _finalizing=sys.is_finalizing,
+                           _hook=_unraisable) -> None:
+    """``sys.unraisablehook`` once the command has returned: what a library's clean-up raises
+    while the interpreter shuts down (a process pool's callback finding its module gone,
+    "'NoneType' object has no attribute 'util'", after a Ctrl-C of evaluate) is not shown
+    under the command's last line; anything before that as :func:`_unraisable`."""
+    if not _finalizing():
+        _hook(unraisable)
 
 
 #: Seconds after which a Ctrl-C the hook above took is raised again in the main thread.
