@@ -64,10 +64,10 @@ def _headline(line: str) -> bool:
 def prose_of(text: str) -> str:
     r"""The sentences' text of a document: :func:`body_of` (a post's own lines, a page's
     text), without a wire story's headline or sign-off or a line that is a copyright line or
-    a menu (:func:`_boilerplate`), rules as paragraph breaks. Reuters
-    summaries read "U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS The United States and Japan"
-    and ended on "Reuter"; a Choi file's "==========" stood inside a sentence. None of DUC
-    2004's 500 documents has a headline, a sign-off or a rule.
+    a menu (:func:`_boilerplate`), rules as paragraph breaks. Reuters summaries read
+    "U.S.-JAPAN NOT IN TRADE WAR, YEUTTER SAYS The United States and Japan" and ended on
+    "Reuter"; a Choi file's "==========" stood inside a sentence. Of DUC 2004's 500 documents
+    one changes: its closing "MORE", a stop word that was never a sentence of its own.
 
     Examples
     --------
