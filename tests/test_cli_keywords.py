@@ -260,7 +260,7 @@ def test_text_saved_on_windows_is_read_in_the_encoding_named(tmp_path, capsys):
 
 
 def test_a_small_cluster_of_keywords_is_said_as_cluster_says_it(tmp_path, capsys):
-    """A cluster of 2 of Classic4's 7,095 documents, on one signature's words, went by unsaid."""
+    """A cluster of 2 of Classic4's 7,097 documents, on one signature's words, went by unsaid."""
     import csv
 
     from docnmf.corpus.demo import load_demo

@@ -1721,7 +1721,7 @@ def _cmd_keywords(args) -> int:
                                          max_df=args.max_df)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    # as cluster names them (a cluster of 2 of Classic4's 7,095 documents went by unsaid)
+    # as cluster names them (a cluster of 2 of Classic4's 7,097 documents went by unsaid)
     small = small_clusters_of_sizes(sizes, [[] for _ in sizes])
     for line in warning_lines({"small_clusters": small}, "nmf-ncw", method_chosen=False):
         logger.warning("%s", line)
