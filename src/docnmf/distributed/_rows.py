@@ -305,7 +305,16 @@ def _block_facts(X) -> tuple[float, float, int, float, float, int]:
     zeros (stored or not) of one row block."""
     return (float(X.sum()), float(np.square(X.data).sum()), int(X.nnz),
             float(X.data.min(initial=0.0)), float(np.abs(X.data).max(initial=0.0)),
-            int(np.count_nonzero(np.asarray(abs(X).sum(axis=1)).ravel() == 0)))
+            _rows_of_zeros(X))
+
+
+def _rows_of_zeros(X: sp.csr_matrix) -> int:
+    """Rows of ``X`` with no stored entry, or only stored zeros (counted from the entries
+    only when some stored entry is a zero: no copy of the block otherwise)."""
+    if X.data.all():
+        return int(np.count_nonzero(np.diff(X.indptr) == 0))
+    rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+    return X.shape[0] - np.unique(rows[X.data != 0]).size
 
 
 def refuse_non_finite(X: RowPartitions, name: str) -> None:
