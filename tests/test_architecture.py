@@ -29,7 +29,7 @@ ALLOWED = {
     "model": {"_version", "io", "methods", "text"},
     "diagnostics": {"io", "text"},     # ids escaped as the summary escapes them
     "report": {"io", "diagnostics", "text"},      # a post's own text for its snippet
-    "selection": {"_rng", "_estimator", "cluster", "io", "text"},
+    "selection": {"_rng", "_estimator", "cluster", "diagnostics", "io", "text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "constraints", "corpus", "text",
                  "io", "metrics", "cluster", "model", "diagnostics", "report"},
     "experiments": {"_rng", "_estimator", "_version", "constraints", "methods", "corpus", "text",

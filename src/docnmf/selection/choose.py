@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from sklearn.metrics import silhouette_score
 
 from .._estimator import FewerClustersWarning
+from ..diagnostics import duplicate_groups
 from .._rng import as_generator, child_generators
 from ..cluster import NMFClustering
 from ..io import to_jsonable
@@ -84,18 +85,6 @@ def _restrict(X, rows: np.ndarray) -> sp.csr_matrix:
     Xs = sp.csr_matrix(X)[rows]
     used = np.flatnonzero(np.diff(Xs.tocsc().indptr) > 0)
     return sp.csr_matrix(Xs[:, used])
-
-
-def _different_rows(X) -> int:
-    """How many different rows the CSR matrix ``X`` has (copies of a document count once).
-
-    >>> _different_rows(sp.csr_matrix([[1.0, 0.0], [1.0, 0.0], [0.0, 2.0]]))
-    2
-    """
-    X = sp.csr_matrix(X, copy=True)
-    X.sum_duplicates()
-    return len({(X.indices[a:b].tobytes(), X.data[a:b].tobytes())
-                for a, b in zip(X.indptr[:-1], X.indptr[1:])})
 
 
 def _score_k(Xs, k: int, n_runs: int, weighting: str, rng: np.random.Generator,
@@ -303,7 +292,7 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
     # nor more clusters than different documents: copies fill them only by being split (6
     # different texts among 104 were tried up to k=27, each fit short of converging)
     # (documents all alike are scored as they are: the command refuses them before)
-    different = _different_rows(Xs)
+    different = Xs.shape[0] - sum(len(g) - 1 for g in duplicate_groups(counts=Xs))
     fits = [k for k in ks if k <= different]
     capped = None       # the number of different documents, when it cut the range
     if fits and len(fits) < len(ks):
