@@ -21,10 +21,10 @@ def run() -> int:
         # again 10 ms later): it ended the process by the signal (status -2), after the
         # command's line, in 1 of 50 tries of the long fault profile under load
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if cli.said_interrupted():      # the status of what it said (143 for SIGTERM)
-            said = cli.said_interrupted(first=True)
-            return 128 + said.signum if isinstance(said, cli._Stopped) else 130
-        return cli._interrupted(exc)
+        said = cli.said_interruption()
+        if said is None:
+            return cli._interrupted(exc)
+        return 128 + said.signum if isinstance(said, cli._Stopped) else 130   # 143: SIGTERM
 
 
 if __name__ == "__main__":

@@ -517,7 +517,6 @@ def _warn_fewer_clusters(estimator) -> None:
                       stacklevel=_caller_outside_docnmf())
 
 
-
 def _texts_refused(method: Callable) -> Callable:
     """``predict``/``transform`` saying what to do when given raw texts (as :func:`_checked_fit`
     does for ``fit``)."""

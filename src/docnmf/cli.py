@@ -2176,12 +2176,9 @@ _INTERRUPTS: list[int] = []
 _SAID: list[KeyboardInterrupt] = []
 
 
-def said_interrupted(first: bool = False):
-    """Whether the last command has said that a Ctrl-C or a signal stopped it; with ``first``,
-    the interruption it said (None if none)."""
-    if first:
-        return _SAID[0] if _SAID else None
-    return bool(_SAID)
+def said_interruption() -> KeyboardInterrupt | None:
+    """The Ctrl-C or signal the last command said it was stopped by, or None."""
+    return _SAID[0] if _SAID else None
 
 
 def _interruption(exc: BaseException) -> KeyboardInterrupt | None:

@@ -43,7 +43,8 @@ def body_of(text: str) -> str:
     first a mail field, at least two in all), quoted lines (``>``, ``|``, ``|>``; ``:``,
     ``}`` or ``& `` in the first column) and the line introducing them (``... writes:``, over
     one line or two) and its signature (from a ``--`` line on, or from a rule of ``=``, ``-``,
-    ``+``, ... or a line starting ``--`` with at most 8 lines after it); an HTML page
+    ``+``, ... or a line starting ``--`` with at most 8 lines after it, not all of them
+    questions, the ``--`` line no sentence of more than ten words); an HTML page
     (``<!DOCTYPE html``, ``<html``, ``<head`` or ``<body`` first, after any byte-order mark,
     XML declaration and comments) as its text, without markup, scripts or styles. Other texts
     are returned as they are.
