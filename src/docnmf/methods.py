@@ -161,8 +161,9 @@ _METHODS = [
            {**_CF, **_NCW}, published=_CONCEPT_PAPER),
     Method("lccf", LCCFClustering, "locally consistent concept factorization (Cai et al. 2011)",
            _NONE, published=_CONCEPT_PAPER),
-    Method("lccf-ncw", LCCFClustering, "LCCF on NC-weighted data (Cai et al. 2011, App. B)",
-           _NCW, published=_CONCEPT_PAPER),
+    Method("lccf-ncw", LCCFClustering,
+           "LCCF on NC-weighted data (Cai et al. 2011, App. B weights; the graph on V', as the "
+           "authors' code)", _NCW, published=_CONCEPT_PAPER),
     # Cai et al. (2011)'s settings: lambda = 100 as is, p = 5, k-means on V (their published code)
     Method("cf-paper", LCCFClustering, "CF, k-means on V (Cai et al. 2011, Tables 4-7)",
            {**_CF, **_NONE}, _CF_PAPER),
@@ -171,7 +172,8 @@ _METHODS = [
     Method("lccf-paper", LCCFClustering, "LCCF, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)",
            _NONE, _LCCF_PAPER),
     Method("lccf-ncw-paper", LCCFClustering,
-           "LCCF-NCW, lambda = 100, p = 5 (Cai et al. 2011, Sec. 4.3)", _NCW, _LCCF_PAPER),
+           "LCCF-NCW, lambda = 100, p = 5, the graph on V' (Cai et al. 2011, Sec. 4.3; the "
+           "authors' code)", _NCW, _LCCF_PAPER),
     # the kernelised rows of Cai et al. (2011), Tables 4-7: K = <x_i, x_j>^2 (dense n x n)
     Method("km-poly2", KernelKMeansClustering, "kernel k-means, K = <x, y>^2 (Cai et al. 2011)",
            dict(kernel=poly2_kernel)),

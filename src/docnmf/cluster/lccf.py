@@ -112,7 +112,10 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         ``K = X X^T`` (never formed for non-negative data), ``<x_i, x_j>^2``
         (the paper's kernelised rows), ``kernel(A, B) -> Gram matrix``, or
         ``X`` itself is the n x n Gram matrix. All but the first hold a dense
-        n x n matrix.
+        n x n matrix. The graph's cosines (eq. 8) are between the rows of ``X``
+        for all but ``"precomputed"``, where ``X`` holds no rows and they are
+        the kernel's, ``K_ij / sqrt(K_ii K_jj)``: ``"poly2"`` and its own Gram
+        matrix given as precomputed make different graphs.
     labels : {"auto", "kmeans", "skmeans", "argmax"}
         Clusters by k-means on the rows of ``V`` (as Cai et al.'s published
         experiments cluster the new representation), by spherical k-means on
@@ -227,6 +230,9 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         When the start is NMF's: the NMF objective each of NMF's restarts ended
         at (the lowest gave the start); None for random starts.
     objective_ : float
+        The last value of ``loss_history_``: eq. 10 with ``V``'s columns at unit
+        length, not at ``embedding_``'s ``w^T K w = 1`` scale (a different split
+        of the same ``W V^T``, whose graph term differs).
     n_iter_ : int
         Update rounds of the kept start, ``init_rounds`` included.
 
