@@ -58,7 +58,7 @@ class Rendered:
 def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, height: int = 900,
            full_page: bool = True, search: str | None = None,
            parts: dict[str, Path] | None = None, measure: str | None = None,
-           pdf: Path | None = None, script: bool = True) -> Rendered:
+           pdf: Path | None = None, script: bool = True, scale: float = 1) -> Rendered:
     """Load ``path`` (a local HTML file) offline, wait for its script, and report what happened.
 
     Every request that is not for ``path`` itself is aborted and recorded in
@@ -66,7 +66,8 @@ def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, hei
     ``parts`` maps CSS selectors to files for screenshots of single elements.
     ``measure`` is a JavaScript function evaluated last (after the search), its value kept
     in ``measured``. ``pdf``: print the page there (A4), as the browser's print dialog would.
-    ``script=False`` opens it with JavaScript off: nothing is drawn or searched.
+    ``script=False`` opens it with JavaScript off: nothing is drawn or searched. ``scale``: the
+    screen's pixels per CSS pixel (2 for a high-density screen, or a 200% zoom).
     """
     from playwright.sync_api import sync_playwright
 
@@ -75,7 +76,8 @@ def render(path: Path, screenshot: Path | None = None, *, width: int = 1280, hei
     with tempfile.TemporaryDirectory(prefix="docnmf-chromium-") as profile, sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
             profile, executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": width, "height": height}, offline=True, service_workers="block",
+            viewport={"width": width, "height": height}, device_scale_factor=scale,
+            offline=True, service_workers="block",
             java_script_enabled=script)
 
         def route(r):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from docnmf.cli import main
@@ -268,7 +270,7 @@ def test_tooltips_and_a_long_title_stay_inside_a_narrow_window(browser, artifact
     assert m["mapTip"]["height"] < 200
     assert m["simText"] == f"clusters 0 and 1: {m['value']:.3f}"
     assert m["simTip"]["right"] <= m["window"]
-    assert "Hover a cell for its value." in m["caption"]
+    assert "Hover a cell for its value, or open the table above." in m["caption"]
 
 
 def test_a_closed_confusion_matrix_is_printed(browser, demo_report, tmp_path):
@@ -325,3 +327,56 @@ def test_a_long_keyword_keeps_its_bar_and_a_phone_sees_the_keywords(browser, lon
     assert page.errors == []
     assert page.measured["narrowest_bar"] > 20
     assert page.measured["keywords_right"] <= page.measured["window"]
+
+
+#: Searches as a reader types, follows the first result's link to its cluster, then measures
+#: what is in view; and what a screen reader is given.
+_FOLLOW = """async () => {
+  const box = document.getElementById("search");
+  box.focus(); box.value = "telescope"; box.dispatchEvent(new Event("input"));
+  const count = document.getElementById("search-count").textContent;
+  const open = document.querySelector("header").getBoundingClientRect().bottom;
+  const link = document.querySelector("#search-list a");
+  const target = link.getAttribute("href");
+  link.focus(); link.click();
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const header = document.querySelector("header").getBoundingClientRect().bottom;
+  const section = document.querySelector(target).getBoundingClientRect();
+  const dark = c => { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+                      let n = 0;
+                      for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 60) n++;
+                      return n; };
+  const map = document.getElementById("map-canvas");
+  return {count, open, header, headingTop: document.querySelector(target + " h3")
+            .getBoundingClientRect().top, sectionBottom: section.bottom,
+          resultsHidden: document.getElementById("search-results").hidden,
+          live: [...document.querySelectorAll("[aria-live]")].map(e => e.id),
+          headings: [...document.querySelectorAll("article.cluster h3")].map(h => h.innerText),
+          regions: [...document.querySelectorAll(".scroll")].map(e => [e.tabIndex,
+                                                                       e.getAttribute("aria-label")]),
+          values: document.querySelectorAll("#similarity details table td").length,
+          mapDark: dark(map), mapScale: map.width / map.getBoundingClientRect().width};
+}"""
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_search_result_followed_lands_in_view_and_says_what_it_found(browser, demo_report,
+                                                                      scale):
+    """The results, drawn in the sticky header, covered half the window and the cluster a
+    result's link went to; the heading read "Cluster 415 documents" to a screen reader; the
+    similarities were on a hover alone, scroll boxes out of a keyboard's reach, the map's
+    clusters told apart by colour alone, and the charts drawn blurred on a dense screen."""
+    page = browser(demo_report, width=1280, height=720, measure=_FOLLOW, scale=scale)
+    m = page.measured
+    assert page.errors == []
+    # the count names the cluster that matched, and it alone is read out as it changes
+    assert re.search(r"and 1 cluster match \(\d\)\.", m["count"]), m["count"]
+    assert m["live"] == ["search-count"]
+    assert m["open"] > m["header"] and m["resultsHidden"]
+    assert m["header"] <= m["headingTop"] < m["sectionBottom"] <= 720
+    assert all(re.fullmatch(r"Cluster \d+, \d+ documents? \(\d+\.\d%\) · .*", h)
+               for h in m["headings"]), m["headings"]
+    assert m["regions"] and all(t == 0 and name for t, name in m["regions"])
+    assert m["values"] == 5 * 5
+    assert m["mapDark"] > 50                       # the clusters' numbers, written in black
+    assert m["mapScale"] == pytest.approx(scale, rel=0.01)

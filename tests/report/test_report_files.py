@@ -527,8 +527,9 @@ def test_a_cluster_of_one_is_one_document(demo_out, tmp_path):
                                        for r in rows])
     assert main(["-q", "report", str(folder)]) == 0
     html = (folder / "report.html").read_text(encoding="utf-8")
-    assert "<small>1 document (1.2%) · keyword coherence" in html
-    assert f"<small>{sizes[1]} documents ({100 * sizes[1] / 80:.1f}%)" in html
+    assert ",<small> 1 document (1.2%) · keyword coherence" in html
+    assert (f",<small> {sizes[1]} documents "
+            f"({100 * sizes[1] / 80:.1f}%)") in html
 
 
 def test_a_k_chosen_by_the_run_is_shown_with_its_criteria(auto_out, demo_out):

@@ -36,8 +36,17 @@ _PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2", "#
             "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#aec7e8", "#98df8a")
 
 
+def _colour_distance(a: str, b: str) -> float:
+    """How far apart two colours look, roughly ("redmean": RGB weighted by the mean red)."""
+    (r1, g1, b1), (r2, g2, b2) = (tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (a, b))
+    red = (r1 + r2) / 2
+    return ((2 + red / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2
+            + (2 + (255 - red) / 256) * (b1 - b2) ** 2) ** 0.5
+
+
 def cluster_colours(k: int) -> list[str]:
-    """``k`` colours: a fixed palette of 20, then hues spaced by the golden angle.
+    """``k`` colours: a fixed palette of 20, then hues spaced by the golden angle, each kept
+    only when it is not too near one taken already (the 24th was the 12th's olive again).
 
     Examples
     --------
@@ -47,9 +56,16 @@ def cluster_colours(k: int) -> list[str]:
     60
     """
     out = list(_PALETTE[:k])
-    for i in range(len(out), k):
+    i, apart, tries = len(out), 60.0, 0
+    while len(out) < k:
         r, g, b = colorsys.hls_to_rgb((i * 0.381966) % 1.0, 0.45 + 0.15 * (i % 3) / 2, 0.6)
-        out.append(f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}")
+        colour = f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+        i, tries = i + 1, tries + 1
+        if colour not in out and min(_colour_distance(colour, c) for c in out) >= apart:
+            out.append(colour)
+            tries = 0
+        elif tries > 200:           # none far enough left: settle for less
+            apart, tries = apart * 0.8, 0
     return out
 
 
@@ -207,6 +223,12 @@ def _natural(text: str) -> list:
             for part in re.split(r"(\d+)", str(text))]
 
 
+def _scrolled(name: str, table: str) -> str:
+    """A table in a box that scrolls sideways when the window is narrow: focusable, so that a
+    keyboard can scroll it too, and named for a screen reader."""
+    return f'<div class="scroll" tabindex="0" role="region" aria-label="{_e(name)}">{table}</div>'
+
+
 def _confusion(metrics: dict | None) -> str:
     conf = (metrics or {}).get("confusion") or {}
     counts = np.asarray(conf.get("counts") or [], dtype=float)
@@ -221,8 +243,8 @@ def _confusion(metrics: dict | None) -> str:
                       for v in row for bg, white in [_shade(v / top)])
         cells.append(f"<tr><th>{_e(name)}</th>{tds}</tr>")
     return ('<details open><summary>Confusion matrix (rows: classes, columns: clusters)'
-            f'</summary><div class="scroll"><table class="confusion">{"".join(cells)}</tbody>'
-            "</table></div></details>")
+            "</summary>" + _scrolled("confusion matrix", f'<table class="confusion">'
+                                     f'{"".join(cells)}</tbody></table>') + "</details>")
 
 
 def _cluster_index(f: RunFolder) -> str:
@@ -234,16 +256,17 @@ def _cluster_index(f: RunFolder) -> str:
         size = int(row.get("size") or 0)
         coh = row.get("coherence") or ""
         rows.append(f'<tr data-cluster="{c}"><td><a href="#cluster-{c}"><span class="sw" '
-                    f'style="background:{colours[c]}"></span>{c}</a></td><td class="r">{size}</td>'
+                    f'style="background:{colours[c]}"></span><span class="vh">cluster </span>{c}</a></td>'
+                    f'<td class="r">{size}</td>'
                     f'<td class="r">{100 * size / n:.1f}%</td><td class="bar"><span style='
                     f'"width:{100 * size / largest:.1f}%;background:{colours[c]}"></span></td>'
                     f'<td class="r coh">{_e(coh) if coh else "–"}</td>'
                     f'<td>{_e(" ".join((row.get("top_keywords") or "").split()[:8]))}</td></tr>')
-    return ('<h3>Clusters at a glance</h3><div class="scroll"><table class="index"><thead><tr>'
-            '<th>cluster</th><th>size</th><th>share</th><th class="bar"></th>'
-            '<th class="coh" title="NPMI of the top keywords, -1 to 1">coherence</th>'
-            '<th>keywords</th></tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></div>")
+    return ('<h3>Clusters at a glance</h3>' + _scrolled(
+        "clusters at a glance", '<table class="index"><thead><tr><th>cluster</th><th>size</th>'
+        '<th>share</th><th class="bar"><span class="vh">size as a bar</span></th>'
+        '<th class="coh" title="NPMI of the top keywords, -1 to 1">coherence</th>'
+        '<th>keywords</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>"))
 
 
 def _bars(items: Sequence[tuple[str, float]], colour: str, cls: str = "kw",
@@ -277,8 +300,8 @@ def _cluster_sections(f: RunFolder) -> str:
         words = " ".join(t for t, _ in keywords)
         out.append(f'<article class="cluster" id="cluster-{c}" data-cluster="{c}" '
                    f'data-words="{_e(words.lower())}" style="border-color:{colours[c]}">'
-                   f'<h3><span class="sw" style="background:{colours[c]}"></span>Cluster {c}'
-                   f'<small>{documents_phrase(size)} ({100 * size / n:.1f}%)'
+                   f'<h3><span class="sw" style="background:{colours[c]}"></span>Cluster {c},'
+                   f'<small> {documents_phrase(size)} ({100 * size / n:.1f}%)'
                    + (f" · {documents_phrase(int(f.overlapping[c]))} with segments in it "
                       "(overlapping)" if f.overlapping is not None else "")
                    + f' · keyword coherence {_e(coh_text)}</small></h3>'
@@ -536,8 +559,8 @@ def _choose_k(f: RunFolder) -> str:
                     f"<td>{_e(by)}</td></tr>")
     return ('<section id="choose-k"><h2>Choosing k</h2>'
             f'<p>Chosen k = {_e(chosen)}: {_e(sel.get("reason", ""))}.</p><div class="choose">'
-            + chart + '<div class="scroll"><table class="index">' + head + "".join(body)
-            + "</tbody></table></div></div></section>")
+            + chart + _scrolled("criteria for each k", '<table class="index">' + head
+                                + "".join(body) + "</tbody></table>") + "</div></section>")
 
 
 def _canvas_section(sid: str, title: str, caption: str, width: int, height: int,
@@ -569,6 +592,23 @@ def _page_data(f: RunFolder) -> dict[str, Any]:
         m = data["map"]
         out["map"] = {key: m[key] for key in ("x", "y", "cluster", "id", "text")}
     return out
+
+
+def _similarity_values(matrix: list) -> str:
+    """The similarity chart's values as a table, for a screen reader, a keyboard and a print of
+    more clusters than the chart writes values for (they were on a hover alone)."""
+    k = len(matrix)
+    head = "<thead><tr><th>cluster</th>" + "".join(f"<th>{j}</th>" for j in range(k))
+    def cell(i: int, j: int, value: Any) -> str:
+        return "–" if i == j or _number(value) is None else f"{value:.3f}"
+
+    rows = "".join(f"<tr><th>{i}</th>" + "".join(f"<td>{cell(i, j, v)}</td>"
+                                                 for j, v in enumerate(row)) + "</tr>"
+                   for i, row in enumerate(matrix))
+    return ('<details class="values"><summary>The values as a table</summary>'
+            + _scrolled("cluster similarity values",
+                        f'<table class="confusion">{head}</tr></thead><tbody>{rows}</tbody>'
+                        "</table>") + "</details>")
 
 
 def _largest_between(matrix: list) -> str:
@@ -628,7 +668,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
                    "two clusters." if sim
                    else _no_data(folder, "Similarity"))
     if sim and folder.n_clusters > 14:        # the script writes the values in up to 14
-        sim_caption += " Hover a cell for its value."
+        sim_caption += " Hover a cell for its value, or open the table above."
     k = folder.n_clusters
     side = max(360, min(720, 40 + 22 * k))
     choose_k = _choose_k(folder)
@@ -640,16 +680,19 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
         f'<a href="#objective">{"Consensus" if run.get("consensus_members") else "Objective"}'
         f'</a>{"<a href=#choose-k>Choosing k</a>" if choose_k else ""}'
-        f'<input id="search" type="search" placeholder="{hint}" title="{hint}" '
-        'aria-label="search"></nav>'
-        '<div id="search-results" aria-live="polite" hidden></div></header><main>',
+        f'<input id="search" type="search" placeholder="Find documents and clusters" '
+        f'title="{hint}" aria-label="{hint}"></nav>'
+        # the count is read out as it changes; the list of up to 50 documents is not
+        '<div id="search-results" hidden><p id="search-count" aria-live="polite"></p>'
+        '<ul id="search-list"></ul></div></header><main id="main">',
         _overview(folder),
         _canvas_section("map", "Map of the documents", map_caption, 720, 520,
                         '<div id="legend" class="legend" role="group" aria-label="clusters '
                         'shown on the map"></div><div id="map-tip" class="tip" hidden></div>'),
         _cluster_sections(folder),
         _canvas_section("similarity", "Cluster similarity", sim_caption, side, side,
-                        '<div id="similarity-tip" class="tip" hidden></div>'),
+                        '<div id="similarity-tip" class="tip" hidden></div>'
+                        + (_similarity_values(sim.get("matrix") or []) if sim else "")),
         _canvas_section("memberships", "Memberships",
                         "Documents (rows, ordered by cluster then by membership strength, averaged "
                         "in bands of neighbouring rows) x clusters (columns); darker is a stronger "
@@ -657,13 +700,13 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
                         max(360, min(720, 60 + 24 * k)), 420),
         _objective(folder),
         choose_k,
+        "</main>",
         # the folder's name, quoted for a shell: a path relative to where the run started
         # was wrong elsewhere, and "my results" unquoted two arguments
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
         f'{_e(_shell_name(published_path(folder.path).name or str(folder.path)))}</code> from '
         f'the folder that holds it · coherence: {_e(data.get("coherence_measure", "–"))}'
-        '</footer>'
-        "</main>",
+        '</footer>',
     ])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -673,7 +716,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
             f"<title>docnmf report: {_e(corpus)}</title><style>{_asset('report.css')}</style>"
             # without scripts nothing draws the charts, filters the map or searches
             "<noscript><style>canvas,#search,.legend{display:none}</style></noscript>"
-            f"</head><body>{body}"
+            f'</head><body><a class="skip" href="#main">Skip to the report</a>{body}'
             f'<script type="application/json" id="report-data">{_json_for_script(_page_data(folder))}'
             f"</script><script>{_asset('report.js')}</script></body></html>\n")
 

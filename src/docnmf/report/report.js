@@ -9,13 +9,39 @@
     return "rgb(" + c.map(function (v) { return Math.round(255 - (255 - v) * t); }).join(",") + ")";
   }
   function ramp(t) { return blend("#08306b", Math.max(0, Math.min(1, t))); }
+  // black or white, whichever stands out more on ramp(t) (WCAG's contrast ratio)
+  function inkOn(t) {
+    var c = ramp(t).slice(4, -1).split(",").map(function (v) {
+      v = v / 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    var lum = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    return 1.05 / (lum + 0.05) > (lum + 0.05) / 0.05 ? "#fff" : "#000";
+  }
+  // a canvas drawn at the screen's pixel density (at 200% zoom its numbers were blurred):
+  // drawing is in the page's pixels, the width and height its markup gives
+  function surface(cv) {
+    if (!cv.dataset.w) { cv.dataset.w = cv.width; cv.dataset.h = cv.height; }
+    var w = +cv.dataset.w, h = +cv.dataset.h;
+    var r = Math.max(1, Math.min(3, window.devicePixelRatio || 1));
+    if (cv.width !== Math.round(w * r)) {
+      cv.width = Math.round(w * r); cv.height = Math.round(h * r); cv.style.width = w + "px";
+    }
+    var g = cv.getContext("2d");
+    g.setTransform(r, 0, 0, r, 0, 0);
+    return {g: g, w: w, h: h};
+  }
 
-  // ---- map: one canvas, points coloured by cluster
+  function median(v) {
+    v.sort(function (a, b) { return a - b; });
+    return v[Math.floor(v.length / 2)];
+  }
+  // ---- map: one canvas, points coloured by cluster, each cluster's number written where
+  // most of its points are (colours alone were lost to colour blindness and grey print)
   var M = D.map, mc = document.getElementById("map-canvas"), pts = [];
   function drawMap() {
     if (!M || !mc) return;
-    var g = mc.getContext("2d"), w = mc.width, h = mc.height, pad = 14, n = M.x.length;
-    var r = n > 600 ? 2.6 : n > 200 ? 3.5 : 5;
+    var s = surface(mc), g = s.g, w = s.w, h = s.h, pad = 14, n = M.x.length;
+    var r = n > 600 ? 2.6 : n > 200 ? 3.5 : 5, at = [];
     g.fillStyle = "#fff"; g.fillRect(0, 0, w, h);
     pts = [];
     for (var i = 0; i < n; i++) {
@@ -25,8 +51,17 @@
       g.globalAlpha = on ? 0.85 : 0.08;
       g.fillStyle = C[c];
       g.beginPath(); g.arc(x, y, hits !== null && hits.has(i) ? r + 2 : r, 0, 6.2832); g.fill();
+      if (shown === null || shown === c) (at[c] = at[c] || [[], []])[0].push(x), at[c][1].push(y);
     }
     g.globalAlpha = 1;
+    g.font = "bold 13px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+    g.lineJoin = "round"; g.lineWidth = 4; g.strokeStyle = "#fff"; g.fillStyle = "#000";
+    at.forEach(function (xy, c) {
+      if (!xy) return;
+      var lx = median(xy[0]), ly = median(xy[1]);
+      g.strokeText(String(c), lx, ly); g.fillText(String(c), lx, ly);
+    });
+    g.textBaseline = "alphabetic";
   }
   // buttons, so that a keyboard reaches them and a screen reader says which is pressed
   function legend() {
@@ -62,7 +97,7 @@
   if (mc && M) {
     var tip = document.getElementById("map-tip");
     mc.addEventListener("mousemove", function (ev) {
-      var b = mc.getBoundingClientRect(), sx = mc.width / b.width, sy = mc.height / b.height;
+      var b = mc.getBoundingClientRect(), sx = mc.dataset.w / b.width, sy = mc.dataset.h / b.height;
       var x = (ev.clientX - b.left) * sx, y = (ev.clientY - b.top) * sy, best = -1, bd = 81;
       for (var i = 0; i < pts.length; i++) {
         var dx = pts[i][0] - x, dy = pts[i][1] - y, d = dx * dx + dy * dy;
@@ -79,7 +114,7 @@
   // ---- a matrix drawn as coloured cells, with row and column labels
   function matrix(canvas, rows, nrow, ncol, colour, opts) {
     if (!canvas) return;
-    var g = canvas.getContext("2d"), w = canvas.width, h = canvas.height;
+    var s = surface(canvas), g = s.g, w = s.w, h = s.h;
     var left = opts.left, top = opts.top, cw = (w - left - 4) / ncol, ch = (h - top - 4) / nrow;
     g.fillStyle = "#fff"; g.fillRect(0, 0, w, h);
     // whole-pixel cell edges: fractional ones leave faint seams between neighbouring cells
@@ -111,8 +146,8 @@
       cv.dataset.hover = "yes";
       cv.addEventListener("mousemove", function (ev) {
         var b = cv.getBoundingClientRect();
-        var x = (ev.clientX - b.left) * cv.width / b.width;
-        var y = (ev.clientY - b.top) * cv.height / b.height;
+        var x = (ev.clientX - b.left) * cv.dataset.w / b.width;
+        var y = (ev.clientY - b.top) * cv.dataset.h / b.height;
         var j = Math.floor((x - 26) / m.cw), i = Math.floor((y - 18) / m.ch);
         if (i < 0 || j < 0 || i >= K || j >= K || i === j) { tip.hidden = true; return; }
         tip.hidden = false;
@@ -128,7 +163,7 @@
       m.g.textAlign = "center"; m.g.font = "10px sans-serif";
       for (i = 0; i < K; i++) for (j = 0; j < K; j++) {
         if (i === j) continue;
-        m.g.fillStyle = S[i][j] / hi > 0.55 ? "#fff" : "#333";
+        m.g.fillStyle = inkOn(S[i][j] / hi);
         m.g.fillText(S[i][j].toFixed(2), 26 + (j + 0.5) * m.cw, 18 + (i + 0.5) * m.ch + 4);
       }
     }
@@ -146,6 +181,7 @@
 
   // ---- search: documents on the map by id or word, clusters by keyword
   var box = document.getElementById("search"), out = document.getElementById("search-results");
+  var count = document.getElementById("search-count"), found = document.getElementById("search-list");
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
   function search() {
     var q = box.value.trim().toLowerCase(), arts = document.querySelectorAll("article.cluster");
@@ -164,7 +200,7 @@
           esc(M.text[i]) + "</li>");
       }
     }
-    var nc = 0;
+    var matched = [];
     arts.forEach(function (a) {
       // its keywords, the terms that set it apart and its documents; not the page's own words
       // ("documents", "weight"), which every cluster's section holds
@@ -172,17 +208,29 @@
                                          function (e) { return e.textContent; }).join(" ");
       var yes = a.dataset.words.split(" ").some(function (w) { return w.indexOf(q) === 0; }) ||
                 own.toLowerCase().indexOf(q) >= 0;
-      a.classList.toggle("match", yes); a.classList.toggle("dim", !yes); nc += yes ? 1 : 0;
+      a.classList.toggle("match", yes); a.classList.toggle("dim", !yes);
+      if (yes) matched.push(a.dataset.cluster);
     });
     out.hidden = false;
-    var clusters = "<b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s");
-    out.innerHTML = (M ? "<b>" + hits.size + "</b> of the " + M.id.length +
-      " documents on the map and " + clusters + " match."
-      : clusters + " match (this page has no map of documents to search).") +
-      (list.length ? "<ul>" + list.join("") + "</ul>" : "");
+    // which clusters, not only how many: an outline alone said it to the eye
+    var nc = matched.length, clusters = "<b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s");
+    var which = nc === 0 ? "." : " (" + (nc > 12 ? matched.slice(0, 12).join(", ") + " …" :
+                                         matched.join(", ")) + ").";
+    count.innerHTML = (M ? "<b>" + hits.size + "</b> of the " + M.id.length +
+      " documents on the map and " + clusters + " match"
+      : clusters + " match") + which + (M ? "" : " This page has no map of documents to search.");
+    found.innerHTML = list.join("");
+    found.hidden = !list.length;
     drawMap();
   }
-  if (box) box.addEventListener("input", search);
+  // the results open in the sticky header: they close when the focus or a followed link leaves
+  // it (they covered half the window, and the cluster a result's link went to), and open
+  // again at the search box
+  function collapse() { if (out) out.hidden = true; }
+  if (box) {
+    box.addEventListener("input", search);
+    box.addEventListener("focus", function () { if (box.value.trim()) out.hidden = false; });
+  }
 
   // links land below the sticky header, whose height depends on the window's width
   var header = document.querySelector("header");
@@ -190,15 +238,35 @@
     var sticky = getComputedStyle(header).position === "sticky";   // not in a narrow window
     document.documentElement.style.setProperty("--head", (sticky ? header.offsetHeight : 0) + "px");
   }
-  if (header) { headerHeight(); window.addEventListener("resize", headerHeight); }
+  if (header) {
+    headerHeight();
+    window.addEventListener("resize", function () {
+      var open = out && !out.hidden;
+      collapse(); headerHeight();
+      if (open && document.activeElement === box) out.hidden = false;
+    });
+    header.addEventListener("click", function (ev) {
+      if (ev.target.closest && ev.target.closest("a")) collapse();
+    });
+    header.addEventListener("focusout", function (ev) {
+      if (!ev.relatedTarget || !header.contains(ev.relatedTarget)) collapse();
+    });
+  }
+  // the charts follow the screen's pixel density, which a zoom changes
+  window.addEventListener("resize", function () { drawMap(); drawSimilarity(); drawMemberships(); });
   // a closed section (the confusion matrix) is printed open, then closed again
-  var closed = [];
+  // (the similarity values too when the chart cannot write them in its cells); a search is
+  // set aside, as paper has no search box to say why clusters were faded
+  var closed = [], query = "";
   window.addEventListener("beforeprint", function () {
     closed = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"),
-                                         function (d) { d.open = true; return true; });
+      function (d) { return !d.classList.contains("values") || K > 14; });
+    closed.forEach(function (d) { d.open = true; });
+    if (box && box.value) { query = box.value; box.value = ""; search(); }
   });
   window.addEventListener("afterprint", function () {
     closed.forEach(function (d) { d.open = false; }); closed = [];
+    if (query) { box.value = query; query = ""; search(); collapse(); }
   });
 
   legend(); drawMap(); drawSimilarity(); drawMemberships();
