@@ -535,6 +535,9 @@ def fit_ssnmf_restarts(A: ConstrainedSimilarity, starts: Sequence[tuple[np.ndarr
             flush_tiny(S)
             # eq. 6: G <- G (A~ G) / (G S G^T G), with the new S (Algorithm 1, step 3b)
             ratio = run.AG / (G @ (S @ GtG) + EPS)
+            # A~ G is X (X^T G) + C G: at a cannot-link, an exact 0 can round to -1e-17, whose
+            # square root was NaN (the paper's update leaves a -1e-17 that flush_tiny zeroes)
+            np.maximum(ratio, 0.0, out=ratio)
             G *= ratio if power == 1.0 else np.sqrt(ratio)
             flush_tiny(G)
             run.G, run.S = normalize_gs(G, S)
