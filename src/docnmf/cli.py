@@ -351,6 +351,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pairs of document ids that belong together (two columns, header optional)")
     g.add_argument("--cannot-link", type=Path, default=None, metavar="CSV",
                    help="pairs of document ids that belong apart")
+    g.add_argument("--pairs-as-given", dest="closure", action="store_const", const=False,
+                   default=None,
+                   help="ssnmf-paper (its default, as the paper), ss-kk, ss-snc: apply only the "
+                        "pairs given, not all those they imply (must-links through others, "
+                        "cannot-links between must-linked groups), which can be many times more "
+                        "and distort the similarity (ssnmf and ssnmf-ncw keep every must-link, "
+                        "implied ones included)")
     _add_corpus_options(p)
     _add_text_options(p)
     _add_dask_options(p)
@@ -701,6 +708,7 @@ _OPTION_FLAGS = {
     "n_segments": ("segments", "--segments"), "segmenter": ("segmenter", "--segmenter"),
     "n_topics": ("topics", "--topics"),
     "overlapping": ("overlapping", "--overlapping"),
+    "closure": ("closure", "--pairs-as-given"),
 }
 
 

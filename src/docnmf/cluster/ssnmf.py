@@ -94,11 +94,15 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         ``A = X X^T``, or ``X`` is itself the n x n non-negative symmetric
         similarity (e.g. a Gaussian kernel).
     closure : bool
-        Apply every pair the constraints imply (transitive must-links,
-        cannot-links between must-link groups), or only the pairs given.
-        The paper's experiments draw pairs independently and apply them as
-        drawn (``closure=False``); with many random pairs the closure
-        reaches most documents of a class.
+        ``factorization="similarity"`` only (the others keep every must-link,
+        implied ones included): apply every pair the constraints imply
+        (transitive must-links, cannot-links between must-link groups), or
+        only the pairs given. The paper's experiments draw pairs
+        independently and apply them as drawn (``closure=False``, the
+        ``ssnmf-paper`` method's default); with many random pairs the
+        closure reaches most documents of a class, and the changed
+        similarity can lose to no pairs at all (20 Newsgroups, four groups,
+        0.5% of pairs: accuracy 0.49 with it, 0.83 without, 0.79 with none).
     update : {"paper", "sqrt"}
         Eq. 6 as printed, or its square-root form (smaller steps, same fixed points).
     n_init : int
