@@ -266,3 +266,27 @@ def test_an_id_holding_a_line_break_is_read_as_the_input_reader_reads_it(tmp_pat
     path.write_text('"a\nb",c,d\n')
     with pytest.raises(ConstraintError, match=r"two fields .* line 1: '\"a\\nb\",c,d'"):
         read_constraint_pairs(path, ids)
+
+
+@pytest.mark.parametrize("method", ["ssnmf", "ssnmf-paper", "ss-kk", "ss-snc"])
+def test_every_document_labelled_in_y_is_said(method):
+    """Pipeline.fit(X, y) or cross_validate passes the classes as y, as scikit-learn's
+    clusterers ignore it: here every pair became a constraint, and the accuracy was 1.0 with
+    no word."""
+    import warnings
+
+    from docnmf.constraints import ConstraintWarning
+    from docnmf.methods import make_estimator
+
+    rng = np.random.default_rng(0)
+    y = np.arange(12) % 3
+    X = np.kron(np.eye(3), np.ones((1, 2)))[y] * rng.integers(1, 4, size=(12, 6))
+    with pytest.warns(ConstraintWarning, match="y labels all 12 documents"):
+        make_estimator(method, 3, random_state=0, n_init=1).fit(X, y)
+    y[::2] = -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConstraintWarning)
+        try:
+            make_estimator(method, 3, random_state=0, n_init=1).fit(X, y)
+        except ConstraintWarning as exc:
+            assert "labels all" not in str(exc), exc

@@ -609,7 +609,15 @@ def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> 
     if y.shape != (n_docs,):
         raise ValueError(f"y must hold one partial label per document ({n_docs}), "
                          f"got shape {y.shape}")
-    return Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
+    constraints = Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
+    if n_docs > 1 and np.all(_label_codes(y) >= 0):
+        # scikit-learn's clusterers ignore y, so fit(X, y) of a pipeline or cross_validate
+        # passes the classes themselves: here every pair of documents became a constraint
+        warnings.warn(f"y labels all {n_docs} documents (none is -1, unlabelled): every pair of "
+                      "them is a constraint, and the clusters are the labels given. To cluster "
+                      "with a few labels, give -1 for the others; to cluster without, fit(X) "
+                      "alone", ConstraintWarning, stacklevel=3)
+    return constraints
 
 
 def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarray, np.ndarray]:
