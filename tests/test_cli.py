@@ -225,6 +225,37 @@ def test_pairs_as_given_and_the_papers_setting(folder, tmp_path, capsys):
         assert make_estimator(method, 2, as_published=True).closure is False, method
 
 
+def test_a_pair_file_read_says_its_guessed_header_and_repeated_pairs(folder, tmp_path, capsys):
+    """A mistyped first pair was dropped as a header without a word, and a pair given three
+    times was counted three times."""
+    ml = tmp_path / "ml.csv"
+    ml.write_text("space/000,space/001\nspace/000.txt,space/001.txt\n"
+                  "space/001.txt,space/000.txt\nfood/000.txt,food/001.txt\n")
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "ssnmf", "--min-df", "1",
+                        "--must-link", str(ml), "-o", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    assert f"{ml}: line 1 ('space/000', 'space/001') taken as a header" in err
+    assert f"read 3 must-link pairs from {ml} (2 different)" in err
+
+
+def test_k_auto_reads_the_pair_files_before_its_search(folder, tmp_path, capsys):
+    """A pair file naming an unknown document was refused after the whole search for k."""
+    ml = tmp_path / "ml.csv"
+    ml.write_text("space/000.txt,nope.txt\n")
+    code, _, err = run(["cluster", str(folder), "-k", "auto", "--k-range", "2-3", "--method",
+                        "ssnmf-ncw", "--min-df", "1", "--must-link", str(ml), "-o",
+                        str(tmp_path / "o")], capsys)
+    assert code == 2 and "nope.txt" in err
+    assert "choosing k" not in err
+    ml.write_text("space/000.txt,space/001.txt\n")
+    code, _, err = run(["cluster", str(folder), "-k", "auto", "--k-range", "2-3", "--method",
+                        "ssnmf-ncw", "--min-df", "1", "--must-link", str(ml), "-o",
+                        str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    assert err.index("read 1 must-link pairs") < err.index("choosing k")
+    assert "the search for k fits without the pairs" in err
+
+
 @pytest.mark.parametrize("ml_text, method, message", [
     ("space/000.txt,nope.txt\n", "ssnmf", "nope.txt"),
     ("space/000.txt,space/000.txt\n", "ssnmf", "space/000.txt"),

@@ -799,6 +799,8 @@ def _other_solvers(spec) -> bool:
 
 def _constraint_pairs(corpus, args) -> dict:
     """``must_link`` / ``cannot_link`` index pairs read from the files given on the command line."""
+    import numpy as np
+
     from .constraints import read_constraint_pairs
     from .methods import METHODS
 
@@ -820,14 +822,18 @@ def _constraint_pairs(corpus, args) -> dict:
                 raise UsageError(f"{path} is a folder, not a constraint file (a CSV of pairs)")
             if not path.is_file():
                 raise UsageError(f"no such constraint file: {path}")
-            out[key] = read_constraint_pairs(path, corpus.ids)
-            logger.info("read %d %s pairs from %s", len(out[key]), key.replace("_", "-"), path)
+            out[key] = pairs = read_constraint_pairs(path, corpus.ids)
+            different = len(np.unique(np.sort(pairs, axis=1), axis=0))
+            logger.info("read %d %s pairs from %s%s", len(pairs), key.replace("_", "-"), path,
+                        f" ({different} different)" if different < len(pairs) else "")
     # cluster_corpus checks them (self-pairs, contradictions; named by id) before any work
     return out
 
 
 def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
-         selection=None) -> int:
+         selection=None, checked: tuple[dict, dict] | None = None) -> int:
+    """``checked``: the estimator's options and the constraint pairs, when read already (before
+    a search for k, so that a bad option or pair file is said before it, not after)."""
     from .pipeline import cluster_corpus, format_summary
 
     if len(corpus) == 0:
@@ -838,8 +844,8 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
         from .diagnostics import documents_phrase
 
         raise UsageError(f"-k {k} is more than the {documents_phrase(len(corpus))}")
-    estimator_params = _estimator_params(args)
-    fit_params = _constraint_pairs(corpus, args)
+    estimator_params, fit_params = checked or (_estimator_params(args),
+                                               _constraint_pairs(corpus, args))
     if getattr(args, "summaries", False):
         _check_summary_options(corpus, args)
     elif getattr(args, "summary_length", "665b") != "665b" or \
@@ -1186,8 +1192,12 @@ def _cmd_cluster(args) -> int:
     corpus = _load_input(args)
     outdir = args.output or _default_output("docnmf-out", corpus.metadata.get("name")
                                             or args.input, corpus.metadata.get("source"))
-    selection, k = None, args.clusters
+    selection, k, checked = None, args.clusters, None
     if k == "auto":
+        checked = (_estimator_params(args), _constraint_pairs(corpus, args))
+        if checked[1]:
+            logger.info("the search for k fits without the pairs; they apply to the fit at the "
+                        "k it chooses")
         # choose-k's defaults: cluster's --restarts and --max-documents are the fit's and the
         # summaries', not the search's (docnmf choose-k sets them)
         logger.info("choosing k as docnmf choose-k does by default: 8 restarts per k on up to "
@@ -1196,7 +1206,8 @@ def _cmd_cluster(args) -> int:
                               runs=8, max_documents=1000)
         logger.info("chose k = %d: %s", selection.k, selection.reason)
         k = selection.k
-    return _run(corpus, k, args, _vectorizer_params(args, corpus), outdir, selection=selection)
+    return _run(corpus, k, args, _vectorizer_params(args, corpus), outdir, selection=selection,
+                checked=checked)
 
 
 def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max_documents: int,

@@ -19,6 +19,7 @@ import csv
 import io
 import os
 import re
+import logging
 import warnings
 from collections import deque
 from typing import Sequence
@@ -33,6 +34,8 @@ from .io import from_spreadsheet, spreadsheet_safe
 __all__ = ["ConstraintError", "ConstraintWarning", "Constraints", "read_constraint_pairs",
            "sample_constraints", "as_pair_array", "build_constraints", "constrained_pairs",
            "MAX_CONSTRAINED_PAIRS"]
+
+logger = logging.getLogger(__name__)
 
 #: How many offending pairs an error message lists before "and N more".
 _SHOWN = 10
@@ -432,6 +435,9 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
     shapes = {_shape(str(d)) for d in ids} if ids is not None else set()
     if rows and (header or (header is None and all(lookup(f) is None and _shape(f) not in shapes
                                                    for f in rows[0][1]))):
+        if header is None:      # a guess: a mistyped first pair was dropped without a word
+            logger.info("%s: line %d (%s) taken as a header; a pair of ids mistyped there is "
+                        "not read", path, rows[0][0], ", ".join(map(repr, rows[0][1])))
         rows = rows[1:]
     if not rows:
         raise ConstraintError(f"{path} holds no pair of documents")
