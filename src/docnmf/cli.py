@@ -1916,8 +1916,20 @@ def _cmd_evaluate(args) -> int:
     from .experiments import WEIGHTINGS, DataCondition, Protocol, ProtocolError, prepare_data
     from .methods import METHODS
 
+    if ":" in args.methods:         # benchmark's variants ('ssnmf:pairs=0.001')
+        raise UsageError("evaluate takes method names alone, not variants with options (name:"
+                         "option=value); docnmf benchmark --methods takes those, and draws "
+                         "must-/cannot-link pairs for the semi-supervised methods with pairs=f")
     methods = _comma_list(args.methods, "method", list(METHODS))
     weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))
+    paired = [m for m in methods if METHODS[m].constraints]
+    if paired:
+        logger.warning("%s take%s must-/cannot-link pairs, and evaluate gives none: %s as %s "
+                       "unconstrained form%s would (docnmf benchmark --methods '%s:pairs=0.001' "
+                       "draws pairs from the labels)", ", ".join(paired),
+                       "s" * (len(paired) == 1), "it clusters" if len(paired) == 1 else
+                       "they cluster", "its" if len(paired) == 1 else "their",
+                       "s" * (len(paired) > 1), paired[0])
     k_values = _k_range(args.k_range) if args.k_range else None
     options = _reader_options(args)
     name = _safe_name(args.input)

@@ -145,6 +145,17 @@ def test_evaluate_prepares_subsets_with_the_text_options_of_cluster(labelled_fol
     assert "as_published" not in header["params"]
 
 
+def test_evaluate_says_the_semi_supervised_methods_get_no_pairs(labelled_folder, tmp_path,
+                                                                capsys):
+    """They ran as their unconstrained forms, and their rows read as SS-NMF's and SS-KK's."""
+    code, _, err = run(["evaluate", str(labelled_folder), "--methods", "nmf,ssnmf-ncw,ss-kk",
+                        "--k-range", "2", "--runs", "1", "--restarts", "1", "--jobs", "1",
+                        "-o", str(tmp_path / "ev")], capsys)
+    assert code == 0, err
+    assert ("ssnmf-ncw, ss-kk take must-/cannot-link pairs, and evaluate gives none: they "
+            "cluster as their unconstrained forms would") in err
+
+
 def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_path, capsys):
     """The consensus and PLSI got tf-idf (the consensus said 'give counts'), NMA tf-idf too,
     which it cannot read: a traceback and a .partial folder left behind."""
@@ -190,6 +201,9 @@ def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_p
     (["reproduce", "chen2008-table3", "--weighting", "cai-global"], "--weighting chooses"),
     (["evaluate", "{folder}", "--methods", "nmf,bogus"], "unknown method 'bogus'"),
     (["evaluate", "{folder}", "--k-range", "2-5"], "k=5 is more than the 4 classes"),
+    # benchmark's variants were "unknown method 'ssnmf:pairs=0.01'"
+    (["evaluate", "{folder}", "--methods", "ssnmf:pairs=0.01"],
+     "evaluate takes method names alone, not variants"),
     (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),
     (["evaluate", "{flat}"], "has no labels"),
     (["evaluate", "no/such/folder"], "no such file or folder"),
