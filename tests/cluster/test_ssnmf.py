@@ -373,3 +373,20 @@ def test_pairs_that_cannot_all_be_kept_are_counted_by_the_constraints(make):
     assert split == 0 and joined >= 1
     labels = model.labels_
     assert joined == sum(labels[i] == labels[j] for i, j in [(0, 1), (1, 2), (0, 2)])
+
+
+@pytest.mark.parametrize("method", ["ssnmf-paper", "lccf"])
+def test_restarts_fitted_side_by_side_are_logged_without_a_time_of_their_own(method, caplog):
+    """Each was logged "(0.00s)": the restarts run together and are handed over at the end."""
+    import logging
+    import re
+
+    from docnmf.methods import make_estimator
+
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 12))
+    params = dict(init="random") if method == "lccf" else {}
+    with caplog.at_level(logging.INFO, logger="docnmf"):
+        make_estimator(method, 3, random_state=0, n_init=3, verbose=1, **params).fit(X)
+    lines = [r.getMessage() for r in caplog.records if "restart" in r.getMessage()]
+    assert len(lines) >= 3 and not any(re.search(r"\(\d+\.\d\ds\)", line) for line in lines), lines

@@ -462,8 +462,10 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
                     lambda child: fit_lccf(K, *start(child), max_iter=rounds,
                                            tol=0.0 if select else tol, **run),
                     rng, int(self.n_init))
+            # restarts side by side are handed over together: no time of their own
             best, losses = best_restart(results, name=name, total=int(self.n_init),
-                                        verbose=self.verbose, tol=tol, max_iter=rounds)
+                                        verbose=self.verbose, tol=tol, max_iter=rounds,
+                                        timed=not self.batch_restarts)
         if select:
             rest = fit_lccf(K, best.W, best.V, max_iter=max_iter - rounds, tol=tol, **run)
             if self.verbose:

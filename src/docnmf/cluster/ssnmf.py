@@ -279,8 +279,10 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
                 lambda child: fit_ssnmf(A, *random_init(A, k, child), update=self.update,
                                         max_iter=int(self.max_iter), tol=float(self.tol)),
                 rng, int(self.n_init))
+        # restarts side by side are handed over together ("(0.00s)" each): no time of their own
         best, losses = best_restart(results, name="SS-NMF", total=int(self.n_init),
-                                    verbose=self.verbose, tol=self.tol, max_iter=self.max_iter)
+                                    verbose=self.verbose, tol=self.tol, max_iter=self.max_iter,
+                                    timed=not self.batch_restarts)
         G, S = best.G, best.S
         self.embedding_ = G
         self.S_ = S
