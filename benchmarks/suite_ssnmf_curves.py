@@ -28,6 +28,7 @@ NAMES = {"ssnmf": "SS-NMF (defaults: the constraints choose among the consensus 
          "ss-kk": "SS-KK (Gaussian kernel)",
          "ss-kk:kernel=linear": "penalised k-means (SS-KK, linear kernel)",
          "ssnmf-paper": "SS-NMF, the paper's factorization",
+         "ss-snc": "SS-SNC (semi-supervised normalized cut)",
          # the same, as named in reports/benchmark-suite/ssnmf-pairs-before: an entry that a
          # benchmark now refuses (ssnmf's factorization is not an option of the method)
          "ssnmf:factorization=similarity": "SS-NMF, the paper's factorization"}
@@ -49,10 +50,16 @@ def main(folder: str) -> int:
         acc[key][r["corpus"]] = r["accuracy"]
         broken[key][r["corpus"]] = (r.get("broken_must_links", 0), r["pairs"][0])
         role[r["corpus"]] = r["role"]
-    methods = sorted({m for m, _ in acc}, key=lambda m: (m not in OURS, m))
+    ran = sorted({m for m, _ in acc}, key=lambda m: (m not in OURS, m))
     shares = sorted({s for _, s in acc})
+    # a curve needs every share: a method run at some of them alone made every mean NaN
+    methods = [m for m in ran if all((m, s) in acc for s in shares)]
+    left_out = [f"{m} (at {', '.join(f'{100 * s:g}%' for s in shares if (m, s) in acc)})"
+                for m in ran if m not in methods]
 
     def covered(ms):
+        if not ms:
+            return []
         return sorted(set.intersection(*(set(acc[m, s]) for m in ms for s in shares)),
                       key=lambda c: (role[c], c))
 
@@ -77,9 +84,15 @@ def main(folder: str) -> int:
     out = ["# Accuracy against constrained pairs (share of all document pairs)", "",
            "Mean accuracy, one run each; the same pairs for every method of a corpus and share "
            "(`pairs=f` draws `f` of all document pairs and labels them from the classes).", "",
-           f"## Every method: {len(everyone)} corpora ({', '.join(everyone)})", "",
-           "Must-links broken / given, summed over the corpora, in brackets.", ""]
-    out += table(methods, everyone)
+           f"## Every method: {len(everyone)} corpora ({', '.join(everyone)})", ""]
+    if left_out:
+        out += [f"Not in the tables, as they ran at only some of the shares "
+                f"({', '.join(f'{100 * s:g}%' for s in shares)}): {', '.join(left_out)}.", ""]
+    if everyone:
+        out += ["Must-links broken / given, summed over the corpora, in brackets.", ""]
+        out += table(methods, everyone)
+    else:
+        out += ["No corpus on which every method ran at every share."]
     out += ["", f"## The SS-NMF forms on every corpus they ran on: {len(wide)}", "",
             "Gain over the same method without pairs in brackets.", ""]
     for half in ("tuning", "held_back"):
@@ -87,18 +100,21 @@ def main(folder: str) -> int:
         if corpora:
             out += [f"### {half.replace('_', ' ')} ({len(corpora)} corpora)", ""]
             out += table(ours, corpora, gain=True) + [""]
-    out += [f"### whole ({len(wide)} corpora)", ""] + table(ours, wide, gain=True)
-    if GOAL_SHARE in shares and "ssnmf" in methods:
+    if wide:
+        out += [f"### whole ({len(wide)} corpora)", ""] + table(ours, wide, gain=True)
+    if GOAL_SHARE in shares and "ssnmf" in methods and wide:
         out += ["", f"## Goals at {100 * GOAL_SHARE:g}% of the pairs", "",
                 "| goal | measured | met |", "|---|---|---|"]
         for label, corpora in (("tuning", [c for c in wide if role[c] == "tuning"]),
                                ("held back", [c for c in wide if role[c] == "held_back"]),
                                ("whole suite", wide)):
+            if not corpora:
+                continue
             gain = np.mean([acc["ssnmf", GOAL_SHARE][c] - acc["ssnmf", 0.0][c] for c in corpora])
             out.append(f"| SS-NMF gains >= +0.03 over unconstrained, {label} ({len(corpora)}) | "
                        f"{gain:+.3f} | {'yes' if gain >= 0.03 else '**no**'} |")
         peers = [p for p in PEERS if p in methods]
-        if peers:
+        if peers and everyone:
             ours_mean = np.mean([acc["ssnmf", GOAL_SHARE][c] for c in everyone])
             best = max(peers, key=lambda p: np.mean([acc[p, GOAL_SHARE][c] for c in everyone]))
             best_mean = np.mean([acc[best, GOAL_SHARE][c] for c in everyone])
@@ -127,6 +143,9 @@ def main(folder: str) -> int:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     x = np.arange(len(shares))
     for ax, ms, corpora in ((axes[0], methods, everyone), (axes[1], ours, wide)):
+        if not corpora:
+            ax.set_axis_off()
+            continue
         for m in ms:
             ax.plot(x, [np.mean([acc[m, s][c] for c in corpora]) for s in shares], marker="o",
                     label=SHORT.get(m, m))
