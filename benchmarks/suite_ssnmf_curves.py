@@ -86,8 +86,8 @@ def main(folder: str) -> int:
            "(`pairs=f` draws `f` of all document pairs and labels them from the classes).", "",
            f"## Every method: {len(everyone)} corpora ({', '.join(everyone)})", ""]
     if left_out:
-        out += [f"Not in the tables, as they ran at only some of the shares "
-                f"({', '.join(f'{100 * s:g}%' for s in shares)}): {', '.join(left_out)}.", ""]
+        out += [(f"Not in the tables, as they ran at only some of the shares "
+                 f"({', '.join(f'{100 * s:g}%' for s in shares)}): {', '.join(left_out)}."), ""]
     if everyone:
         out += ["Must-links broken / given, summed over the corpora, in brackets.", ""]
         out += table(methods, everyone)
