@@ -2,7 +2,6 @@
 
 import csv
 import json
-import os
 import re
 import subprocess
 import sys
@@ -150,8 +149,8 @@ def test_datasets_lists_names(capsys):
         assert name in out
 
 
-def test_real_subprocess(folder, tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+def test_real_subprocess(folder, tmp_path, docnmf_env):
+    env = docnmf_env
     proc = subprocess.run([sys.executable, "-m", "docnmf", "cluster", str(folder), "-k", "2",
                            "--min-df", "1", "-o", str(tmp_path / "o")],
                           capture_output=True, text=True, env=env, timeout=120)
@@ -162,10 +161,26 @@ def test_real_subprocess(folder, tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("option", [["--dask-workers", "2"], ["--scheduler", "tcp://127.0.0.1:1"]])
+def test_the_dask_options_without_dask_are_one_line(option, tmp_path, docnmf_env):
+    """Without the dask extra they ended in a traceback (the Dask subpackage's ImportError):
+    here Python finds no dask, as where it is not installed."""
+    code = ("import sys; sys.modules['dask'] = None; from docnmf.__main__ import run; "
+            f"sys.argv = ['docnmf', 'cluster', 'demo', '-k', '5', *{option!r}, '-o', "
+            f"{str(tmp_path / 'o')!r}]; sys.exit(run())")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=docnmf_env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == ("docnmf: error: --scheduler and "
+                                                    "--dask-workers need Dask: pip install "
+                                                    "'docnmf[dask]'")
+    assert "Traceback" not in proc.stderr and not (tmp_path / "o").exists()
+
+
 @pytest.mark.parametrize("command", [["cluster", "-k", "2"], ["choose-k", "--k-range", "2-3"]])
-def test_a_reader_that_stops_early_loses_no_result(command, folder, tmp_path):
+def test_a_reader_that_stops_early_loses_no_result(command, folder, tmp_path, docnmf_env):
     """`docnmf ... | head`: standard output closed before anything is printed."""
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    env = docnmf_env
     out = tmp_path / "o"
     proc = subprocess.Popen([sys.executable, "-m", "docnmf", command[0], str(folder), *command[1:],
                              "--min-df", "1", "-o", str(out)],

@@ -1398,13 +1398,20 @@ def _check_scheduler(address: str) -> None:
         raise UsageError(f"{address} answered, but not as a Dask scheduler")
 
 
-def _dask_client(args):
-    """A client of the scheduler named on the command line, or of a new local cluster."""
+def _need_dask() -> None:
+    """Refuse --scheduler and --dask-workers, in a line, where Dask is not installed."""
     try:
-        from distributed import Client, LocalCluster
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
     except ImportError:
         raise UsageError("--scheduler and --dask-workers need Dask: "
                          "pip install 'docnmf[dask]'") from None
+
+
+def _dask_client(args):
+    """A client of the scheduler named on the command line, or of a new local cluster."""
+    _need_dask()
+    from distributed import Client, LocalCluster
     if args.scheduler is not None:
         _check_scheduler(args.scheduler)
         try:
@@ -1475,6 +1482,7 @@ def _start_ignoring_fork_server() -> None:
 
 
 def _cmd_cluster_dask(args) -> int:
+    _need_dask()        # before the subpackage's import, whose ImportError was a traceback
     from .corpus.readers import TABLE_SUFFIXES
     from .distributed import DistributedFitError, PartitionedCorpus
     from .distributed._rows import Unrecoverable
