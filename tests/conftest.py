@@ -5,12 +5,23 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from docnmf.corpus._paths import data_dir
+
+
+@pytest.fixture
+def docnmf_env() -> dict:
+    """The environment of a ``python -m docnmf`` subprocess: the package these tests import on
+    its path (a checkout's ``src/``, or where it is installed), not the checkout's ``src/``
+    alone, which holds no compiled kernels when docnmf was installed rather than built there."""
+    import docnmf
+
+    return dict(os.environ, PYTHONPATH=str(Path(docnmf.__file__).resolve().parents[1]))
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -128,8 +127,8 @@ def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_p
         docnmf.load(out)
 
 
-def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder):
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder, docnmf_env):
+    env = docnmf_env
     proc = subprocess.run([sys.executable, "-m", "docnmf", "assign", str(fitted),
                            str(text_folder(tmp_path / "new", NEW)), "-o", str(tmp_path / "a")],
                           capture_output=True, text=True, env=env, timeout=120)
@@ -149,9 +148,9 @@ def _without_read_override() -> list[str]:
 
 
 @pytest.mark.parametrize("locked", ["model/model.json", "model"])
-def test_an_unreadable_model_is_one_line(fitted, tmp_path, text_folder, locked):
+def test_an_unreadable_model_is_one_line(fitted, tmp_path, text_folder, locked, docnmf_env):
     """A model.json or model folder that may not be read was a PermissionError traceback."""
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    env = docnmf_env
     (fitted / locked).chmod(0)
     try:
         proc = subprocess.run([*_without_read_override(), sys.executable, "-m", "docnmf",

@@ -240,20 +240,18 @@ def test_a_negative_tolerance_runs_every_iteration(planted):
     assert model.n_iter_ == 7
 
 
-def test_verbose_shows_progress_without_logging_set_up():
+def test_verbose_shows_progress_without_logging_set_up(docnmf_env):
     """As scikit-learn's verbose prints, a fit with verbose=1 shows its progress on standard
     error when nothing configured logging; quiet by default. A real interpreter: pytest's own
     logging handlers would otherwise count as configured logging."""
-    import os
     import subprocess
     import sys
-    from pathlib import Path
 
     code = ("import numpy as np\n"
             "from docnmf.cluster import NMFClustering\n"
             "X = np.abs(np.random.default_rng(0).random((30, 12)))\n"
             "NMFClustering(3, init='random', n_init=2, random_state=0, verbose=V).fit(X)\n")
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    env = docnmf_env
     shown = [subprocess.run([sys.executable, "-c", code.replace("V", v)], capture_output=True,
                             text=True, timeout=120, env=env) for v in ("1", "0")]
     assert all(r.returncode == 0 for r in shown), [r.stderr for r in shown]

@@ -471,13 +471,13 @@ if __name__ == "__main__":
 """
 
 
-def test_ctrl_c_among_thousands_of_tasks_ends_the_pool(tmp_path):
+def test_ctrl_c_among_thousands_of_tasks_ends_the_pool(tmp_path, docnmf_env):
     """reproduce cai2011-tdt2 --jobs 2 hung for good on some Ctrl-Cs: waiting for the next
     task took every pending future's lock, and an interrupt landing then left some held, on
     which the pool's shutdown waited for ever (5 of 6 tries hung here)."""
     script = tmp_path / "many.py"
     script.write_text(_MANY_TASKS)
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    env = docnmf_env
     rng = random.Random(17)
     for t in range(TRIES):
         proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,

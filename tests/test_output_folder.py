@@ -433,7 +433,7 @@ def test_replacing_an_earlier_run_is_said(tmp_path, capsys):
                 "written" in err) is said
 
 
-def test_a_run_holds_its_folder_from_its_start_to_its_end(tmp_path, capsys):
+def test_a_run_holds_its_folder_from_its_start_to_its_end(tmp_path, capsys, docnmf_env):
     """The lock was taken only when the results were written: a second run into the folder
     started meanwhile was accepted (and replaced later), and a docnmf report taken at the
     moment the first run reached its writing made it fail, its work lost."""
@@ -442,7 +442,7 @@ def test_a_run_holds_its_folder_from_its_start_to_its_end(tmp_path, capsys):
     first = subprocess.Popen(
         [sys.executable, "-m", "docnmf", "cluster", "demo", "-k", "auto", "--k-range", "2-25",
          "-o", str(out)], stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src")))
+        env=docnmf_env)
     try:
         assert first.stderr.readline()      # it has started: its lock is held
         code, _, err = cluster(tmp_path / "l.csv", out, capsys)

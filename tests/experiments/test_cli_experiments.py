@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -233,8 +231,8 @@ def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_
     assert "Traceback" not in err
 
 
-def test_evaluate_subprocess_with_two_workers(labelled_folder, tmp_path):
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+def test_evaluate_subprocess_with_two_workers(labelled_folder, tmp_path, docnmf_env):
+    env = docnmf_env
     proc = subprocess.run(
         [sys.executable, "-m", "docnmf", "evaluate", str(labelled_folder), "--methods", "nmf",
          "--k-range", "2", "--runs", "3", "--restarts", "1", "--jobs", "2",
