@@ -793,3 +793,15 @@ def test_more_clusters_than_terms_is_refused_before_a_long_fit(tmp_path, capsys)
         code, _, err = run(["cluster", str(src), "-k", "6", "--min-df", "1", "--method",
                             method, "-o", str(tmp_path / method)], capsys)
         assert code == 0, err
+
+
+def test_a_command_run_in_process_gives_back_the_logger_it_set_up(tmp_path):
+    """main() left docnmf's logger with its handler (on a standard error since replaced) and
+    propagate=False, so that logging set up by the caller (pytest's caplog before 9.1, an
+    application's handlers on the root logger) saw none of docnmf's later messages."""
+    import logging
+
+    logs = logging.getLogger("docnmf")
+    before = (logs.handlers[:], logs.level, logs.propagate)
+    assert main(["-q", "demo", "-o", str(tmp_path / "o")]) == 0
+    assert (logs.handlers, logs.level, logs.propagate) == before

@@ -2101,6 +2101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _one_blas_thread_under_a_memory_limit()
     stdout = sys.stdout
     sys.stdout = _Output(stdout)
+    # the command sets up docnmf's logger for itself; a caller in the same process (a notebook,
+    # a test) gets its own back: it kept the command's handler and propagate=False, so that
+    # pytest's caplog saw nothing of docnmf's later messages
+    logs = logging.getLogger("docnmf")
+    kept = (logs.handlers[:], logs.level, logs.propagate)
     try:
         status = _main(argv)
         sys.stdout.flush()              # here, where a reader gone away is caught below
@@ -2146,6 +2151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if isinstance(sys.stdout, _Output):
             sys.stdout = stdout
+        if argv is not None:
+            logs.handlers[:], logs.propagate = kept[0], kept[2]
+            logs.setLevel(kept[1])
         if argv is None:
             for signum in (signal.SIGINT, *_STOP_SIGNALS):
                 signal.signal(signum, signal.SIG_IGN)
