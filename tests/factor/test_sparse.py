@@ -137,3 +137,18 @@ def test_kernels_refuse_arrays_that_do_not_fit():
         bad = sp.csr_matrix((np.ones(1), np.array([5]), np.array([0, 1])), shape=(1, 6))
         bad.indices[0] = 9
         SparseProducts(bad)
+
+
+def test_unbuilt_kernels_say_how_to_build_them(docnmf_env):
+    """A checkout whose extension was never built failed with a bare "cannot import name
+    '_ckernels'": here Python finds no built extension, as in such a checkout."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['docnmf.factor._ckernels'] = None; "
+            "import docnmf.factor._kernels")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=docnmf_env, timeout=120)
+    assert proc.returncode == 1
+    assert "docnmf's compiled kernels (docnmf.factor._ckernels) are not built" in proc.stderr
+    assert "C compiler" in proc.stderr

@@ -22,7 +22,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from . import _ckernels
+try:
+    from . import _ckernels
+except ImportError as exc:      # a checkout whose extension was never built
+    raise ImportError(
+        "docnmf's compiled kernels (docnmf.factor._ckernels) are not built: install docnmf with "
+        "pip (pip install . or pip install -e . in a checkout), which compiles them; that needs "
+        "a C compiler (gcc or clang) and Python's headers (Debian, Ubuntu: apt-get install "
+        f"build-essential python3-dev) ({exc})") from exc
 
 __all__ = ["spmm_rows", "spmm_blocks", "hals_rows", "hals_blocks", "run_blocks",
            "csr_transpose", "csr_row_sums", "top_p_blocks", "BLOCK_ROWS"]
