@@ -395,3 +395,17 @@ def test_the_file_system_s_root_and_the_home_folder_are_refused(data_home, tmp_p
         assert f"{folder} is {what}; give benchmark a folder of its own" in \
             capsys.readouterr().err
     assert not (tmp_path / "results.jsonl").exists()
+
+
+def test_without_matplotlib_the_missing_figure_is_said(monkeypatch, caplog):
+    """benchmark left accuracy.png out without a word, where the other commands say so."""
+    import logging
+    import sys
+
+    from docnmf.experiments.benchmark_report import _plot
+
+    for name in ("matplotlib", "matplotlib.pyplot"):
+        monkeypatch.setitem(sys.modules, name, None)    # as where it is not installed
+    with caplog.at_level(logging.WARNING, logger="docnmf"):
+        assert _plot({}, [], []) is None
+    assert "matplotlib is not installed: no accuracy.png (pip install 'docnmf[plot]')" in caplog.text

@@ -12,6 +12,7 @@ every compared entry ran are compared.
 from __future__ import annotations
 
 import io
+import logging
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from scipy.stats import rankdata
 from ..io import atomic_write_bytes, atomic_write_text, write_json
 from .benchmark import PEERS
 from .suite import CONFIRM_CORPORA, ROLES, SUITE_CORPORA, SUITE_ROLES
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["TIE", "Cell", "cells_of", "mean_ranks", "head_to_head", "Comparison",
            "format_benchmark_report", "write_benchmark_report"]
@@ -337,7 +340,9 @@ def _plot(cells, records, entries) -> bytes | None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
+    except ImportError:     # the other commands said so; benchmark left its figure out silently
+        logger.warning("matplotlib is not installed: no accuracy.png (pip install "
+                       "'docnmf[plot]')")
         return None
     halves = [(role, _corpora_in(records, role)) for role in ROLES]
     halves = [(r, c) for r, c in halves if c]

@@ -300,7 +300,8 @@ def run_figure1(outdir: str | os.PathLike, options: TargetOptions = TargetOption
         atomic_write_bytes(outdir / "fig1.png", _plot_similarities(mats, boundaries))
         image = ["![Figure 1](fig1.png)", ""]
     except ImportError:
-        image = ["(matplotlib is not installed: no image)", ""]
+        logger.warning("matplotlib is not installed: no fig1.png (pip install 'docnmf[plot]')")
+        image = ["(matplotlib is not installed: no image; pip install 'docnmf[plot]')", ""]
     write_json(outdir / "results.json", {"target": "wang2010-fig1", "paper": PAPER,
                                          "seed": seed, "restarts": restarts, "panels": record})
     out = ["# Figure 1 of the FS-NMF paper: document similarities on CSTR from 20 features", "",
