@@ -9,6 +9,7 @@ inline script from compact data embedded in the page.
 from __future__ import annotations
 
 import colorsys
+import functools
 import html
 import json
 import logging
@@ -36,12 +37,17 @@ _PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2", "#
             "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#aec7e8", "#98df8a")
 
 
-def _colour_distance(a: str, b: str) -> float:
-    """How far apart two colours look, roughly ("redmean": RGB weighted by the mean red)."""
-    (r1, g1, b1), (r2, g2, b2) = (tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (a, b))
-    red = (r1 + r2) / 2
-    return ((2 + red / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2
-            + (2 + (255 - red) / 256) * (b1 - b2) ** 2) ** 0.5
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _redmean(rgb: Sequence[float], others: np.ndarray) -> np.ndarray:
+    """How far apart a colour and each of ``others`` (rows of RGB) look, roughly ("redmean":
+    RGB weighted by the mean red)."""
+    d = others - np.asarray(rgb, dtype=float)
+    red = (others[:, 0] + rgb[0]) / 2
+    return np.sqrt((2 + red / 256) * d[:, 0] ** 2 + 4 * d[:, 1] ** 2
+                   + (2 + (255 - red) / 256) * d[:, 2] ** 2)
 
 
 def cluster_colours(k: int) -> list[str]:
@@ -55,18 +61,27 @@ def cluster_colours(k: int) -> list[str]:
     >>> len(set(cluster_colours(60)))
     60
     """
+    return list(_colours(k))
+
+
+@functools.lru_cache(maxsize=8)
+def _colours(k: int) -> tuple[str, ...]:
+    """:func:`cluster_colours`, computed once per ``k`` (a report asks three times; 400
+    clusters took 3 s each with a loop over the colours taken)."""
     out = list(_PALETTE[:k])
+    taken = np.array([_rgb(c) for c in out] + [(0, 0, 0)] * (k - len(out)), dtype=float)
     i, apart, tries = len(out), 60.0, 0
     while len(out) < k:
         r, g, b = colorsys.hls_to_rgb((i * 0.381966) % 1.0, 0.45 + 0.15 * (i % 3) / 2, 0.6)
         colour = f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
         i, tries = i + 1, tries + 1
-        if colour not in out and min(_colour_distance(colour, c) for c in out) >= apart:
+        if colour not in out and _redmean(_rgb(colour), taken[:len(out)]).min() >= apart:
+            taken[len(out)] = _rgb(colour)
             out.append(colour)
             tries = 0
         elif tries > 200:           # none far enough left: settle for less
             apart, tries = apart * 0.8, 0
-    return out
+    return tuple(out)
 
 
 def _luminance(rgb: Sequence[float]) -> float:
@@ -683,7 +698,10 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         f'<input id="search" type="search" placeholder="Find documents and clusters" '
         f'title="{hint}" aria-label="{hint}"></nav>'
         # the count is read out as it changes; the list of up to 50 documents is not
-        '<div id="search-results" hidden><p id="search-count" aria-live="polite"></p>'
+        # what the search found is read out from a region always there (one made visible
+        # with its container is often not announced); the list of documents is not read out
+        '<p id="search-said" class="vh" aria-live="polite"></p>'
+        '<div id="search-results" hidden><p id="search-count"></p>'
         '<ul id="search-list"></ul></div></header><main id="main">',
         _overview(folder),
         _canvas_section("map", "Map of the documents", map_caption, 720, 520,

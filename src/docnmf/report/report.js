@@ -54,14 +54,20 @@
       if (shown === null || shown === c) (at[c] = at[c] || [[], []])[0].push(x), at[c][1].push(y);
     }
     g.globalAlpha = 1;
-    g.font = "bold 13px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
-    g.lineJoin = "round"; g.lineWidth = 4; g.strokeStyle = "#fff"; g.fillStyle = "#000";
+    // beside the cluster's points, level with their middle: over them, the number hid every
+    // point of a tight cluster
+    g.font = "bold 12px sans-serif"; g.textBaseline = "middle";
+    g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "#fff"; g.fillStyle = "#000";
     at.forEach(function (xy, c) {
       if (!xy) return;
-      var lx = median(xy[0]), ly = median(xy[1]);
-      g.strokeText(String(c), lx, ly); g.fillText(String(c), lx, ly);
+      var right = xy[0].reduce(function (a, b) { return a > b ? a : b; }) + r + 3;
+      var left = xy[0].reduce(function (a, b) { return a < b ? a : b; }) - r - 3;
+      var ly = median(xy[1]), label = String(c);
+      var room = right + g.measureText(label).width <= w;
+      g.textAlign = room ? "left" : "right";
+      g.strokeText(label, room ? right : left, ly); g.fillText(label, room ? right : left, ly);
     });
-    g.textBaseline = "alphabetic";
+    g.textAlign = "left"; g.textBaseline = "alphabetic";
   }
   // buttons, so that a keyboard reaches them and a screen reader says which is pressed
   function legend() {
@@ -135,9 +141,9 @@
   function drawSimilarity() {
     var S = D.similarity, cv = document.getElementById("similarity-canvas");
     if (!S || !cv) return;
-    var off = [];
-    for (var i = 0; i < K; i++) for (var j = 0; j < K; j++) if (i !== j) off.push(S[i][j]);
-    var hi = Math.max.apply(null, off.concat([1e-9]));
+    // a loop: Math.max.apply over k^2 values overflowed the stack from about 355 clusters
+    var hi = 1e-9;
+    for (var i = 0; i < K; i++) for (var j = 0; j < K; j++) if (i !== j && S[i][j] > hi) hi = S[i][j];
     var m = matrix(cv, S, K, K, function (v, i, j) { return i === j ? "#ccc" : ramp(v / hi); },
                    {left: 26, top: 18});
     // the values are written in the cells up to 14 clusters; beyond, hovering a cell gives it
@@ -182,11 +188,12 @@
   // ---- search: documents on the map by id or word, clusters by keyword
   var box = document.getElementById("search"), out = document.getElementById("search-results");
   var count = document.getElementById("search-count"), found = document.getElementById("search-list");
+  var said = document.getElementById("search-said");
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
   function search() {
     var q = box.value.trim().toLowerCase(), arts = document.querySelectorAll("article.cluster");
     if (!q) {
-      hits = null; out.hidden = true;
+      hits = null; out.hidden = true; if (said) said.textContent = "";
       arts.forEach(function (a) { a.classList.remove("match", "dim"); });
       drawMap(); return;
     }
@@ -213,12 +220,16 @@
     });
     out.hidden = false;
     // which clusters, not only how many: an outline alone said it to the eye
-    var nc = matched.length, clusters = "<b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s");
-    var which = nc === 0 ? "." : " (" + (nc > 12 ? matched.slice(0, 12).join(", ") + " …" :
-                                         matched.join(", ")) + ").";
-    count.innerHTML = (M ? "<b>" + hits.size + "</b> of the " + M.id.length +
-      " documents on the map and " + clusters + " match"
-      : clusters + " match") + which + (M ? "" : " This page has no map of documents to search.");
+    var nc = matched.length, named = nc > 12 ? matched.slice(0, 12).join(", ") + " and " +
+      (nc - 12) + " more" : matched.length > 1 ? matched.slice(0, -1).join(", ") + " and " +
+      matched[nc - 1] : matched.join("");
+    var clusters = nc === 0 ? "no cluster" : "<b>" + nc + "</b> cluster" + (nc === 1 ? "" : "s") +
+      ": cluster" + (nc === 1 ? " " : "s ") + named;
+    count.innerHTML = M ? "<b>" + hits.size + "</b> of the " + M.id.length +
+      " documents on the map match, and " + clusters + "."
+      : "Clusters that match: " + (nc === 0 ? "none" : clusters.replace(/^<b>\d+<\/b> clusters?: /, "")) +
+        ". This page has no map of documents to search.";
+    if (said) said.textContent = count.textContent;
     found.innerHTML = list.join("");
     found.hidden = !list.length;
     drawMap();
@@ -236,31 +247,50 @@
   var header = document.querySelector("header");
   function headerHeight() {
     var sticky = getComputedStyle(header).position === "sticky";   // not in a narrow window
+    // measured without the search's results, which close before a link is followed (shown
+    // again at once: no frame is drawn in between, and the focus stays where it was)
+    var open = out && !out.hidden;
+    if (open) out.hidden = true;
     document.documentElement.style.setProperty("--head", (sticky ? header.offsetHeight : 0) + "px");
+    if (open) out.hidden = false;
   }
   if (header) {
     headerHeight();
-    window.addEventListener("resize", function () {
-      var open = out && !out.hidden;
-      collapse(); headerHeight();
-      if (open && document.activeElement === box) out.hidden = false;
-    });
+    window.addEventListener("resize", headerHeight);
     header.addEventListener("click", function (ev) {
       if (ev.target.closest && ev.target.closest("a")) collapse();
     });
+    // a press inside the header (a result's link or text) keeps the results: Safari gives a
+    // clicked link no focus, so the box's blur closed them before the click reached the link
+    var pressed = false;
+    header.addEventListener("pointerdown", function () { pressed = true; });
+    document.addEventListener("pointerup", function () { setTimeout(function () { pressed = false; }, 0); });
     header.addEventListener("focusout", function (ev) {
+      if (pressed) return;
       if (!ev.relatedTarget || !header.contains(ev.relatedTarget)) collapse();
     });
   }
-  // the charts follow the screen's pixel density, which a zoom changes
-  window.addEventListener("resize", function () { drawMap(); drawSimilarity(); drawMemberships(); });
+  // the charts follow the screen's pixel density, which a zoom changes, and so does moving
+  // the window to another screen, without a resize
+  function redraw() { drawMap(); drawSimilarity(); drawMemberships(); }
+  window.addEventListener("resize", redraw);
+  function watchDensity() {
+    if (!window.matchMedia) return;
+    var mq = window.matchMedia("(resolution: " + (window.devicePixelRatio || 1) + "dppx)");
+    var once = function () { redraw(); watchDensity(); };
+    if (mq.addEventListener) mq.addEventListener("change", once, {once: true});
+    else if (mq.addListener) mq.addListener(function f() { mq.removeListener(f); once(); });
+  }
+  watchDensity();
   // a closed section (the confusion matrix) is printed open, then closed again
   // (the similarity values too when the chart cannot write them in its cells); a search is
   // set aside, as paper has no search box to say why clusters were faded
   var closed = [], query = "";
   window.addEventListener("beforeprint", function () {
     closed = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"),
-      function (d) { return !d.classList.contains("values") || K > 14; });
+      // the values where the chart writes none (beyond 14 clusters), up to as many as a
+      // page's width holds (at 60 a printed table lost its columns past 38)
+      function (d) { return !d.classList.contains("values") || (K > 14 && K <= 30); });
     closed.forEach(function (d) { d.open = true; });
     if (box && box.value) { query = box.value; box.value = ""; search(); }
   });
