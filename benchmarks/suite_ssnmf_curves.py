@@ -17,6 +17,7 @@ Usage::
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -45,8 +46,11 @@ def main(folder: str) -> int:
     records = [json.loads(line) for line in lines if line.strip()]
     acc, broken, role = defaultdict(dict), defaultdict(dict), {}
     for r in records:
-        method, share = r["entry"].rsplit("pairs=", 1)
-        key = (method.rstrip(":,"), float(share))
+        # the share wherever it stands among the entry's options ('ss-kk:pairs=0.001,kernel=
+        # linear' failed to parse): the method is the entry without it
+        share = re.search(r"(?:^|[:,])pairs=([^,]+)", r["entry"]).group(1)
+        method = re.sub(r"([:,])pairs=[^,]+,?", r"\1", r["entry"]).rstrip(":,")
+        key = (method, float(share))
         acc[key][r["corpus"]] = r["accuracy"]
         broken[key][r["corpus"]] = (r.get("broken_must_links", 0), r["pairs"][0])
         role[r["corpus"]] = r["role"]

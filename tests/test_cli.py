@@ -234,7 +234,8 @@ def test_pairs_as_given_and_the_papers_setting(folder, tmp_path, capsys):
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "ssnmf",
                         "--pairs-as-given", "--must-link", str(ml), "-o", str(tmp_path / "x")],
                        capsys)
-    assert code == 2 and "--pairs-as-given does not apply to ssnmf" in err
+    assert code == 2 and ("--pairs-as-given does not apply to ssnmf (its repair keeps every "
+                          "must-link, the implied ones included)") in err
     assert "methods that take it: ssnmf-paper, ss-kk, ss-snc" in err
     for method in ("ss-kk", "ss-snc", "ssnmf-paper"):
         assert make_estimator(method, 2, as_published=True).closure is False, method
@@ -249,7 +250,7 @@ def test_a_pair_file_read_says_its_guessed_header_and_repeated_pairs(folder, tmp
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "ssnmf", "--min-df", "1",
                         "--must-link", str(ml), "-o", str(tmp_path / "o")], capsys)
     assert code == 0, err
-    assert f"{ml}: line 1 ('space/000', 'space/001') taken as a header" in err
+    assert f"{ml}: line 1 ('space/000', 'space/001') read as a header, not a pair" in err
     assert f"read 3 must-link pairs from {ml} (2 different)" in err
 
 
@@ -261,6 +262,14 @@ def test_k_auto_reads_the_pair_files_before_its_search(folder, tmp_path, capsys)
                         "ssnmf-ncw", "--min-df", "1", "--must-link", str(ml), "-o",
                         str(tmp_path / "o")], capsys)
     assert code == 2 and "nope.txt" in err
+    assert "choosing k" not in err
+    cl = tmp_path / "cl.csv"     # a cannot-link inside a must-linked group: also before it
+    cl.write_text("space/000.txt,space/001.txt\n")
+    ml.write_text("space/000.txt,space/001.txt\n")
+    code, _, err = run(["cluster", str(folder), "-k", "auto", "--k-range", "2-3", "--method",
+                        "ssnmf-ncw", "--min-df", "1", "--must-link", str(ml), "--cannot-link",
+                        str(cl), "-o", str(tmp_path / "o")], capsys)
+    assert code == 2 and "cannot-link pairs between documents that must-links" in err
     assert "choosing k" not in err
     ml.write_text("space/000.txt,space/001.txt\n")
     code, _, err = run(["cluster", str(folder), "-k", "auto", "--k-range", "2-3", "--method",

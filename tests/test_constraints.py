@@ -281,8 +281,10 @@ def test_every_document_labelled_in_y_is_said(method):
     rng = np.random.default_rng(0)
     y = np.arange(12) % 3
     X = np.kron(np.eye(3), np.ones((1, 2)))[y] * rng.integers(1, 4, size=(12, 6))
-    with pytest.warns(ConstraintWarning, match="y labels all 12 documents"):
+    with pytest.warns(ConstraintWarning, match="y labels all 12 documents") as said:
         make_estimator(method, 3, random_state=0, n_init=1).fit(X, y)
+    # at the caller's line, not docnmf's fit wrapper
+    assert [w.filename for w in said if "labels all" in str(w.message)] == [__file__]
     y[::2] = -1
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConstraintWarning)

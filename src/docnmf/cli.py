@@ -346,7 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--overlapping", action="store_true", default=None,
                    help="let a document join the clusters of its segments; "
                         "writes overlapping.csv")
-    g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ss-kk, ss-snc)")
+    g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ssnmf-ncw, "
+                             "ssnmf-paper, ss-kk, ss-snc)")
     g.add_argument("--must-link", type=Path, default=None, metavar="CSV",
                    help="pairs of document ids that belong together (two columns, header optional)")
     g.add_argument("--cannot-link", type=Path, default=None, metavar="CSV",
@@ -729,6 +730,8 @@ def _estimator_params(args) -> dict:
     except MethodOptionError as exc:
         flags = [_OPTION_FLAGS[name][1] for name in exc.options]
         why = f" ({exc})" if set(exc.options) <= set(spec.fixed) else ""
+        if exc.options == ["closure"] and why:
+            why = " (its repair keeps every must-link, the implied ones included)"
         users = ", ".join(m.name for m in _methods_taking(exc.options))
         named = flags[0] if len(flags) == 1 else ", ".join(flags[:-1]) + " and " + flags[-1]
         verb, pronoun = ("does", "it") if len(flags) == 1 else ("do", "them")
@@ -826,7 +829,10 @@ def _constraint_pairs(corpus, args) -> dict:
             different = len(np.unique(np.sort(pairs, axis=1), axis=0))
             logger.info("read %d %s pairs from %s%s", len(pairs), key.replace("_", "-"), path,
                         f" ({different} different)" if different < len(pairs) else "")
-    # cluster_corpus checks them (self-pairs, contradictions; named by id) before any work
+    if out:     # self-pairs, contradictions (named by id): here, before a search for k
+        from .constraints import Constraints
+
+        Constraints(len(corpus), out.get("must_link"), out.get("cannot_link"), names=corpus.ids)
     return out
 
 
@@ -1933,8 +1939,9 @@ def _cmd_evaluate(args) -> int:
     paired = [m for m in methods if METHODS[m].constraints]
     if paired:
         logger.warning("%s take%s must-/cannot-link pairs, and evaluate gives none: %s as %s "
-                       "unconstrained form%s would (docnmf benchmark --methods '%s:pairs=0.001' "
-                       "draws pairs from the labels)", ", ".join(paired),
+                       "unconstrained form%s would (pairs drawn from the labels: docnmf "
+                       "benchmark --methods '%s:pairs=0.001' on the suite's corpora, or "
+                       "docnmf.constraints.sample_constraints in Python)", ", ".join(paired),
                        "s" * (len(paired) == 1), "it clusters" if len(paired) == 1 else
                        "they cluster", "its" if len(paired) == 1 else "their",
                        "s" * (len(paired) > 1), paired[0])

@@ -436,8 +436,8 @@ def read_constraint_pairs(path: str | os.PathLike, ids: Sequence[str] | None = N
     if rows and (header or (header is None and all(lookup(f) is None and _shape(f) not in shapes
                                                    for f in rows[0][1]))):
         if header is None:      # a guess: a mistyped first pair was dropped without a word
-            logger.info("%s: line %d (%s) taken as a header; a pair of ids mistyped there is "
-                        "not read", path, rows[0][0], ", ".join(map(repr, rows[0][1])))
+            logger.info("%s: line %d (%s) read as a header, not a pair", path, rows[0][0],
+                        ", ".join(map(repr, rows[0][1])))
         rows = rows[1:]
     if not rows:
         raise ConstraintError(f"{path} holds no pair of documents")
@@ -617,12 +617,14 @@ def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> 
                          f"got shape {y.shape}")
     constraints = Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
     if n_docs > 1 and np.all(_label_codes(y) >= 0):
+        from ._estimator import _caller_outside_docnmf
+
         # scikit-learn's clusterers ignore y, so fit(X, y) of a pipeline or cross_validate
         # passes the classes themselves: here every pair of documents became a constraint
         warnings.warn(f"y labels all {n_docs} documents (none is -1, unlabelled): every pair of "
                       "them is a constraint, and the clusters are the labels given. To cluster "
                       "with a few labels, give -1 for the others; to cluster without, fit(X) "
-                      "alone", ConstraintWarning, stacklevel=3)
+                      "alone", ConstraintWarning, stacklevel=_caller_outside_docnmf())
     return constraints
 
 
@@ -633,5 +635,6 @@ def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarr
         raise ConstraintError(
             f"the constraints imply {n_ml} must-link and {n_cl} cannot-link pairs, more than the "
             f"{MAX_CONSTRAINED_PAIRS} this implementation stores; give fewer labelled documents "
-            "or pass closure=False to apply only the given pairs")
+            "or apply only the given pairs (closure=False; --pairs-as-given on the command "
+            "line)")
     return constraints.pairs(closure)
