@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import os
 import re
-import logging
 import warnings
 from collections import deque
 from typing import Sequence
