@@ -674,8 +674,8 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
     data = folder.data or {}
     m = data.get("map") or {}
     map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}.{_overlap(m)} '
-                   "Colours are clusters, each numbered where most of its points lie; hover a "
-                   "point for its document, click a legend entry to show one cluster."
+                   "Colours are clusters, each numbered beside its points; hover a point for its "
+                   "document, click a legend entry to show one cluster."
                    if m else _no_data(folder, "Map"))
     sim = data.get("similarity")
     sim_caption = (f"{_e(sim.get('measure', ''))}; darker is more similar: white is 0, the "

@@ -35,8 +35,8 @@
     v.sort(function (a, b) { return a - b; });
     return v[Math.floor(v.length / 2)];
   }
-  // ---- map: one canvas, points coloured by cluster, each cluster's number written where
-  // most of its points are (colours alone were lost to colour blindness and grey print)
+  // ---- map: one canvas, points coloured by cluster, each cluster's number written beside its
+  // points (colours alone were lost to colour blindness and grey print)
   var M = D.map, mc = document.getElementById("map-canvas"), pts = [];
   function drawMap() {
     if (!M || !mc) return;
