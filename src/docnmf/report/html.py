@@ -271,7 +271,8 @@ def _cluster_index(f: RunFolder) -> str:
         size = int(row.get("size") or 0)
         coh = row.get("coherence") or ""
         rows.append(f'<tr data-cluster="{c}"><td><a href="#cluster-{c}"><span class="sw" '
-                    f'style="background:{colours[c]}"></span><span class="vh">cluster </span>{c}</a></td>'
+                    f'style="background:{colours[c]}"></span><span class="vh">cluster </span>{c}'
+                    f'</a></td>'
                     f'<td class="r">{size}</td>'
                     f'<td class="r">{100 * size / n:.1f}%</td><td class="bar"><span style='
                     f'"width:{100 * size / largest:.1f}%;background:{colours[c]}"></span></td>'
@@ -614,6 +615,7 @@ def _similarity_values(matrix: list) -> str:
     more clusters than the chart writes values for (they were on a hover alone)."""
     k = len(matrix)
     head = "<thead><tr><th>cluster</th>" + "".join(f"<th>{j}</th>" for j in range(k))
+
     def cell(i: int, j: int, value: Any) -> str:
         return "–" if i == j or _number(value) is None else f"{value:.3f}"
 
@@ -697,7 +699,6 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         f'</a>{"<a href=#choose-k>Choosing k</a>" if choose_k else ""}'
         f'<input id="search" type="search" placeholder="Find documents and clusters" '
         f'title="{hint}" aria-label="{hint}"></nav>'
-        # the count is read out as it changes; the list of up to 50 documents is not
         # what the search found is read out from a region always there (one made visible
         # with its container is often not announced); the list of documents is not read out
         '<p id="search-said" class="vh" aria-live="polite"></p>'
