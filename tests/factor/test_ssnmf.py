@@ -198,10 +198,12 @@ def test_a_cannot_link_rounded_below_zero_leaves_the_fit_finite(update):
     -5.6e-17 as rounded, and the square-root update took the root of a negative ratio; the
     NaN spread to every entry of G and S."""
     X = np.zeros((4, 3))
-    X[:2, :2] = [[0.7296554464299441, 0.17565562060255901], [0.8631789223498866, 0.5414612202490917]]
+    X[:2, :2] = [[0.7296554464299441, 0.17565562060255901],
+                 [0.8631789223498866, 0.5414612202490917]]
     X[2:, 2] = [0.2997118905373848, 0.42268722119765845]
     G0 = np.array([[0.0, 0.12428327649956394], [0.6706244146936303, 0.6471895115742501],
-                   [0.6153851114812539, 0.38367755426188344], [0.997209935789211, 0.9808353387762301]])
+                   [0.6153851114812539, 0.38367755426188344],
+                   [0.997209935789211, 0.9808353387762301]])
     At = constrained_similarity(X, cannot_link=[(0, 1)])
     assert At.dot(G0)[0, 0] < 0            # the rounding this test is about
     res = fit_ssnmf(At, G0, np.eye(2), update=update, max_iter=50, tol=0.0)

@@ -345,7 +345,8 @@ _FOLLOW = """async () => {
   const section = document.querySelector(target).getBoundingClientRect();
   const dark = c => { const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
                       let n = 0;
-                      for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 60) n++;
+                      for (let i = 0; i < d.length; i += 4)
+                        if (d[i] + d[i + 1] + d[i + 2] < 60) n++;
                       return n; };
   const map = document.getElementById("map-canvas");
   return {count, said, open, header, headingTop: document.querySelector(target + " h3")
@@ -353,8 +354,8 @@ _FOLLOW = """async () => {
           resultsHidden: document.getElementById("search-results").hidden,
           live: [...document.querySelectorAll("[aria-live]")].map(e => e.id),
           headings: [...document.querySelectorAll("article.cluster h3")].map(h => h.innerText),
-          regions: [...document.querySelectorAll(".scroll")].map(e => [e.tabIndex,
-                                                                       e.getAttribute("aria-label")]),
+          regions: [...document.querySelectorAll(".scroll")]
+                     .map(e => [e.tabIndex, e.getAttribute("aria-label")]),
           values: document.querySelectorAll("#similarity details table td").length,
           mapDark: dark(map), mapScale: map.width / map.getBoundingClientRect().width};
 }"""
@@ -395,8 +396,9 @@ _REVIEWED = """async () => {
   // white
   const covered = [];
   for (let i = 0; i < D.map.x.length; i++) {
-    const px = g.getImageData(Math.round((pad + D.map.x[i] * (w - 2 * pad)) * scale),
-                              Math.round((pad + (1 - D.map.y[i]) * (h - 2 * pad)) * scale), 1, 1).data;
+    const x = (pad + D.map.x[i] * (w - 2 * pad)) * scale;
+    const y = (pad + (1 - D.map.y[i]) * (h - 2 * pad)) * scale;
+    const px = g.getImageData(Math.round(x), Math.round(y), 1, 1).data;
     if (px[0] + px[1] + px[2] < 90 || px[0] + px[1] + px[2] > 750) covered.push(D.map.id[i]);
   }
   const box = document.getElementById("search");
