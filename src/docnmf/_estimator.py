@@ -28,7 +28,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._rng import child_generators
-from .constraints import ConstraintWarning
+from .constraints import ConstraintWarning, build_constraints, labels_every_document
 
 __all__ = ["KEYWORD_FLOOR", "DocumentClusterer", "FewerClustersWarning", "SoftClusterer",
            "best_restart", "check_fit_input", "check_n_clusters", "check_positive_ints",
@@ -230,6 +230,19 @@ def _caller_outside_docnmf() -> int:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(ours):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def fit_constraints(n_docs: int, y=None, must_link=None, cannot_link=None):
+    """:func:`~docnmf.constraints.build_constraints` for a ``fit`` call, with a
+    ConstraintWarning when ``y`` labels every document: scikit-learn's clusterers ignore ``y``,
+    so ``fit(X, y)`` of a pipeline or ``cross_validate`` passes the classes themselves, and
+    every pair of documents became a constraint without a word (an accuracy of 1.0)."""
+    if labels_every_document(y):
+        warnings.warn(f"y labels all {n_docs} documents (none is -1, unlabelled): every pair of "
+                      "them is a constraint, and the clusters are the labels given. To cluster "
+                      "with a few labels, give -1 for the others; to cluster without, fit(X) "
+                      "alone", ConstraintWarning, stacklevel=_caller_outside_docnmf())
+    return build_constraints(n_docs, y, must_link, cannot_link)
 
 
 def warn_broken_pairs(constraints, labels) -> None:

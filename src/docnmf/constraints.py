@@ -33,6 +33,7 @@ from .io import from_spreadsheet, spreadsheet_safe
 
 __all__ = ["ConstraintError", "ConstraintWarning", "Constraints", "read_constraint_pairs",
            "sample_constraints", "as_pair_array", "build_constraints", "constrained_pairs",
+           "labels_every_document",
            "MAX_CONSTRAINED_PAIRS"]
 
 logger = logging.getLogger(__name__)
@@ -615,17 +616,12 @@ def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> 
     if y.shape != (n_docs,):
         raise ValueError(f"y must hold one partial label per document ({n_docs}), "
                          f"got shape {y.shape}")
-    constraints = Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
-    if n_docs > 1 and np.all(_label_codes(y) >= 0):
-        from ._estimator import _caller_outside_docnmf
+    return Constraints.from_labels(y, must_link=must_link, cannot_link=cannot_link)
 
-        # scikit-learn's clusterers ignore y, so fit(X, y) of a pipeline or cross_validate
-        # passes the classes themselves: here every pair of documents became a constraint
-        warnings.warn(f"y labels all {n_docs} documents (none is -1, unlabelled): every pair of "
-                      "them is a constraint, and the clusters are the labels given. To cluster "
-                      "with a few labels, give -1 for the others; to cluster without, fit(X) "
-                      "alone", ConstraintWarning, stacklevel=_caller_outside_docnmf())
-    return constraints
+
+def labels_every_document(y) -> bool:
+    """Whether partial labels ``y`` leave no document unlabelled (-1)."""
+    return y is not None and len(y) > 1 and bool(np.all(_label_codes(np.asarray(y)) >= 0))
 
 
 def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarray, np.ndarray]:

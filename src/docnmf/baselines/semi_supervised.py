@@ -19,10 +19,10 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_non_negative, validate_data
 
 from .._estimator import (DocumentClusterer, check_fit_input, check_n_clusters, check_numbers,
-                          check_positive_ints, distance_memberships, store_params,
-                          warn_broken_pairs)
+                          check_positive_ints, distance_memberships, fit_constraints,
+                          store_params, warn_broken_pairs)
 from .._rng import as_generator
-from ..constraints import Constraints, build_constraints, constrained_pairs
+from ..constraints import Constraints, constrained_pairs
 from ._common import int_seed, kmeans_restarts, one_hot
 from .kernel_kmeans import (Kernel, kernel_kmeans, kernel_kmeans_objective, kernel_matrix,
                             kernel_memberships)
@@ -173,7 +173,7 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         n = X.shape[0]
         self._check_params(n)
         k = int(self.n_clusters)
-        self.constraints_ = build_constraints(n, y, must_link, cannot_link)
+        self.constraints_ = fit_constraints(n, y, must_link, cannot_link)
         ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
         self.n_constrained_pairs_ = (len(ml), len(cl))
         K, self.gamma_ = kernel_matrix(X, self.kernel, self.gamma)
@@ -297,7 +297,7 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         if self.affinity not in ("linear", "precomputed"):
             raise ValueError(f"affinity must be 'linear' or 'precomputed', got {self.affinity!r}")
         k = int(self.n_clusters)
-        self.constraints_ = build_constraints(n, y, must_link, cannot_link)
+        self.constraints_ = fit_constraints(n, y, must_link, cannot_link)
         ml, cl = constrained_pairs(self.constraints_, bool(self.closure))
         self.n_constrained_pairs_ = (len(ml), len(cl))
         if self.affinity == "precomputed":

@@ -14,10 +14,10 @@ from sklearn.utils.validation import check_is_fitted, check_non_negative, valida
 
 from .._estimator import (SoftClusterer, _caller_outside_docnmf, best_restart, check_fit_input,
                           check_n_clusters, check_new_input, check_numbers, check_positive_ints,
-                          cluster_means, distance_memberships, fit_restarts, memberships_from,
-                          store_params, warn_broken_pairs)
+                          cluster_means, distance_memberships, fit_constraints, fit_restarts,
+                          memberships_from, store_params, warn_broken_pairs)
 from .._rng import as_generator, child_generators
-from ..constraints import build_constraints, constrained_pairs
+from ..constraints import constrained_pairs
 from ..factor.ssnmf import (UPDATES, ConstrainedSimilarity, constrained_similarity, fit_ssnmf,
                             fit_ssnmf_restarts, random_init, solve_g)
 from ._labels import _aligned, _unit_rows, constrained_spherical_kmeans, rule_memberships
@@ -255,7 +255,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         X = check_fit_input(self, X)
         n = X.shape[0]
         self._check_params(n)
-        self.constraints_ = build_constraints(n, y, must_link, cannot_link)
+        self.constraints_ = fit_constraints(n, y, must_link, cannot_link)
         fit = {"ncw": self._fit_ncw, "consensus": self._fit_consensus}.get(self.factorization,
                                                                            self._fit_similarity)
         fit(X)
