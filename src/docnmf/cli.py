@@ -829,10 +829,7 @@ def _constraint_pairs(corpus, args) -> dict:
             different = len(np.unique(np.sort(pairs, axis=1), axis=0))
             logger.info("read %d %s pairs from %s%s", len(pairs), key.replace("_", "-"), path,
                         f" ({different} different)" if different < len(pairs) else "")
-    if out:     # self-pairs, contradictions (named by id): here, before a search for k
-        from .constraints import Constraints
-
-        Constraints(len(corpus), out.get("must_link"), out.get("cannot_link"), names=corpus.ids)
+    # cluster_corpus checks them (self-pairs, contradictions; named by id) before any work
     return out
 
 
@@ -1202,6 +1199,12 @@ def _cmd_cluster(args) -> int:
     if k == "auto":
         checked = (_estimator_params(args), _constraint_pairs(corpus, args))
         if checked[1]:
+            from .constraints import Constraints
+
+            # as cluster_corpus checks them (self-pairs, contradictions; named by id), before
+            # the search rather than after it
+            Constraints(len(corpus), checked[1].get("must_link"), checked[1].get("cannot_link"),
+                        names=corpus.ids)
             logger.info("the search for k fits without the pairs; they apply to the fit at the "
                         "k it chooses")
         # choose-k's defaults: cluster's --restarts and --max-documents are the fit's and the
@@ -1938,13 +1941,12 @@ def _cmd_evaluate(args) -> int:
     weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))
     paired = [m for m in methods if METHODS[m].constraints]
     if paired:
-        logger.warning("%s take%s must-/cannot-link pairs, and evaluate gives none: %s as %s "
-                       "unconstrained form%s would (pairs drawn from the labels: docnmf "
-                       "benchmark --methods '%s:pairs=0.001' on the suite's corpora, or "
-                       "docnmf.constraints.sample_constraints in Python)", ", ".join(paired),
-                       "s" * (len(paired) == 1), "it clusters" if len(paired) == 1 else
-                       "they cluster", "its" if len(paired) == 1 else "their",
-                       "s" * (len(paired) > 1), paired[0])
+        they = ("takes", "it clusters as its unconstrained form") if len(paired) == 1 else \
+            ("take", "they cluster as their unconstrained forms")
+        logger.warning("%s %s must-/cannot-link pairs, and evaluate gives none: %s would (pairs "
+                       "drawn from the labels: docnmf benchmark --methods '%s:pairs=0.001' on "
+                       "the suite's corpora, or docnmf.constraints.sample_constraints in "
+                       "Python)", ", ".join(paired), they[0], they[1], paired[0])
     k_values = _k_range(args.k_range) if args.k_range else None
     options = _reader_options(args)
     name = _safe_name(args.input)

@@ -797,8 +797,6 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
                          n_keywords, unassigned=unassigned, with_segments=run.with_segments)
 
 
-
-
 def cluster_table(title: str, sizes, keywords: list[list[str]],
                   representatives: list[list[str]], metrics: dict[str, Any] | None,
                   n_keywords: int = 8, unassigned: tuple[int, str] | None = None,

@@ -14,9 +14,9 @@ import scipy.sparse as sp
 from sklearn.metrics import silhouette_score
 
 from .._estimator import FewerClustersWarning
-from ..diagnostics import duplicate_groups
 from .._rng import as_generator, child_generators
 from ..cluster import NMFClustering
+from ..diagnostics import duplicate_groups
 from ..io import to_jsonable
 from .criteria import consensus_matrix, cophenetic_correlation, topic_stability
 
