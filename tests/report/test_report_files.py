@@ -753,3 +753,18 @@ def test_sizes_that_are_not_the_assignments_are_refused(demo_out, tmp_path, caps
     assert main(["-q", "report", str(folder)]) == 2
     assert "the files are not of one run" in capsys.readouterr().err
     assert (folder / "report.html").read_bytes() == (demo_out / "report.html").read_bytes()
+
+
+def test_generated_cluster_colours_are_kept_apart():
+    """Past the 20 fixed colours, hues by the golden angle alone came back near ones taken (the
+    24th was the 12th's olive again, #b7b72d beside #bcbd22)."""
+    import itertools
+
+    from docnmf.report.html import _redmean, _rgb, cluster_colours
+
+    for k, apart in ((30, 55), (60, 45)):
+        rgb = np.array([_rgb(c) for c in cluster_colours(k)], dtype=float)
+        closest = min(_redmean(rgb[i], rgb[j:j + 1])[0]
+                      for i, j in itertools.combinations(range(k), 2))
+        assert closest >= apart, (k, closest)
+    assert cluster_colours(20) == cluster_colours(30)[:20]      # the first ones stay
