@@ -173,6 +173,18 @@ def test_choose_k_says_when_the_texts_are_not_english(tmp_path, capsys):
     assert "do not look English" in capsys.readouterr().err
 
 
+def test_choose_k_says_what_a_word_is_once_when_no_word_is_left(tmp_path, capsys):
+    """Chinese without spaces gives no index term: the hint to split the texts came twice, as
+    a warning and again in the error."""
+    for i in range(30):
+        (tmp_path / f"{i:02d}.txt").write_text(f"我们今天去公园散步然后吃饭第{i}天天气很好",
+                                               encoding="utf-8")
+    assert main(["choose-k", str(tmp_path), "--k-range", "2-3",
+                 "-o", str(tmp_path.parent / f"{tmp_path.name}-ck")]) == 2
+    err = capsys.readouterr().err
+    assert "error: all documents are empty" in err and err.count("without spaces") == 1
+
+
 def test_choose_k_advises_only_the_options_not_given_already(tmp_path, capsys):
     for i in range(60):
         (tmp_path / f"{i:02d}.txt").write_text(" ".join([FRENCH_PAIR[i % 2]] * 6) + _own_word(i),

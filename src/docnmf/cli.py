@@ -1220,10 +1220,11 @@ def _cmd_cluster(args) -> int:
 
 
 def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max_documents: int,
-              findings: bool = False, english: bool = True):
+              findings: bool = False):
     """Vectorize ``corpus`` and choose k among ``k_values`` (a UsageError for a bad range).
-    ``findings``: warn of empty and duplicate documents, boilerplate and, in ``english`` texts,
-    documents in another language (``cluster -k auto`` does so itself)."""
+    ``findings``: say what the texts' language does to the criteria, and warn of empty and
+    duplicate documents, boilerplate and, in English texts, documents in another language
+    (``cluster -k auto`` does so itself)."""
     from .diagnostics import (
         documents_phrase,
         duplicate_groups,
@@ -1251,6 +1252,12 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
         raise UsageError(f"--k-range holds {len(tried)} values of k up to half of the documents "
                          f"used; at most {MAX_K_VALUES}")
     X, _ = vectorize_corpus(corpus, **vectorizer_params)
+    english = True
+    if findings and corpus.texts is not None:
+        # after vectorizing: texts that give no index term at all get this hint in the error
+        # (it came twice, a warning and then the error); docnmf cluster says so too
+        english = _warn_language(corpus.texts, "the criteria read such runs as words",
+                                 _language_remedy(args), stem=not args.no_stem)
     empty = empty_rows(X).size
     with_terms = X.shape[0] - empty
     if with_terms < 4:
@@ -1297,17 +1304,12 @@ def _cmd_choose_k(args) -> int:
     k_values = _k_range(args.k_range)
     logger.info("reading %s", args.input)
     corpus = _load_input(args)
-    english = True
-    if corpus.texts is not None:        # docnmf cluster says so too; choose-k fits no run of it
-        english = _warn_language(corpus.texts, "the criteria read such runs as words",
-                                 _language_remedy(args), stem=not args.no_stem)
     outdir = args.output or Path("docnmf-choose-k") / _safe_name(
         corpus.metadata.get("name") or args.input)
     vectorizer_params = _vectorizer_params(args, corpus)
     with _output_folder(outdir, args) as staging:
         selection = _select_k(corpus, k_values, args, vectorizer_params, runs=args.runs,
-                              max_documents=args.max_documents, findings=True,
-                              english=english)
+                              max_documents=args.max_documents, findings=True)
         # what a choose_k.json found later needs to be run again or compared
         context = {"corpus": {"name": corpus.metadata.get("name"),
                               "source": str(corpus.metadata.get("source", "")),
