@@ -39,10 +39,21 @@ def _idf(df: np.ndarray, n_docs: int, scheme: IdfScheme) -> np.ndarray:
     raise ValueError(f"unknown idf scheme {scheme!r}; use 'xu', 'smooth' or 'none'")
 
 
+#: The smallest value sublinear tf takes: 1 + log t is negative below it.
+_SUBLINEAR_FLOOR = np.exp(-1.0)
+
+
 def _tf(X: sp.csr_matrix, scheme: TfScheme) -> sp.csr_matrix:
     if scheme == "raw":
         return X
     if scheme == "sublinear":
+        if X.data.size and X.data.min() < _SUBLINEAR_FLOOR:
+            # 1 + log t is below zero there: a matrix of weights rather than counts, whose
+            # negative weights a factorization then refused as if the input held them
+            raise ValueError(f"tf='sublinear' (1 + log t) is negative for a value t below 1/e, "
+                             f"and the smallest here is {X.data.min():.3g}: it is meant for "
+                             f"term counts; the input looks weighted already (tf 'raw' keeps "
+                             f"its values)")
         X.data = 1.0 + np.log(X.data)
         return X
     if scheme == "binary":
