@@ -45,9 +45,12 @@ NEW_TEXTS = ["", "galaxy rocket zebra unseen", "CAFÉ café running 東京", "th
 def reference_printed(ch: str) -> str:
     """A character as documented: soft hyphen, zero-width (non-)joiners, word joiner and
     byte-order mark dropped; the Latin ligatures (U+FB00 to U+FB06) and full-width forms
-    (U+FF01 to U+FF5E) as their compatibility decomposition; any other as it is."""
+    (U+FF01 to U+FF5E) as their compatibility decomposition; the Turkish capital dotted I
+    (U+0130) as I; any other as it is."""
     if ch in "\u00ad\u200c\u200d\u2060\ufeff":
         return ""
+    if ch == "\u0130":
+        return "I"
     if 0xFB00 <= ord(ch) <= 0xFB06 or 0xFF01 <= ord(ch) <= 0xFF5E:
         return unicodedata.normalize("NFKC", ch)
     return ch
@@ -84,17 +87,16 @@ def reference_tfidf(counts, df_counts):
 
 
 def reference_readable(texts, vocabulary):
-    """Each stem's most frequent word; ties: the shorter, then the one seen first."""
-    words = [w for t in texts for w in reference_words(t)]
-    counts = Counter(words)
-    first_seen = {w: i for i, w in reversed(list(enumerate(words)))}
+    """Each stem's most frequent word; ties: the shorter, then the first in alphabetical order
+    (not the one seen first, which made the names depend on the documents' order)."""
+    counts = Counter(w for t in texts for w in reference_words(t))
     names = []
     for term in vocabulary:
         candidates = [w for w in counts if reference_stem(w) == term]
         if not candidates:
             names.append(term)
             continue
-        names.append(min(candidates, key=lambda w: (-counts[w], len(w), first_seen[w])))
+        names.append(min(candidates, key=lambda w: (-counts[w], len(w), w)))
     return names
 
 
@@ -196,8 +198,13 @@ def test_readable_names_from_fit_equal_a_fresh_pass():
 
 
 def test_readable_forms_tie_breaks():
-    # 'connection' and 'connecting' both occur twice and are as long: the first seen wins
+    # 'connection' and 'connecting' both occur twice and are as long: the first in
+    # alphabetical order wins, whichever is seen first (the first seen did: a name depended
+    # on the order of the documents)
     texts = ["connecting connection", "connection connecting connected connected connected"]
     assert Analyzer().readable_forms(texts) == {"connect": "connected"}
     assert Analyzer().readable_forms(texts[:1] * 2) == {"connect": "connecting"}
-    assert Analyzer().readable_forms(["connection connecting"]) == {"connect": "connection"}
+    assert Analyzer().readable_forms(["connection connecting"]) == {"connect": "connecting"}
+    # the shorter first, the count before all
+    assert Analyzer().readable_forms(["connects connected"]) == {"connect": "connects"}
+    assert Analyzer().readable_forms(["connects connected connected"]) == {"connect": "connected"}

@@ -43,9 +43,11 @@ _ASCII_RUNS_LOWER = str.maketrans({chr(c): chr(c).lower() if chr(c) in _ASCII_WO
 #: joiners, a word joiner, a byte-order mark) are dropped, ligatures ("pro\ufb01t" beside
 #: "profit") and full-width letters and digits ("\uff2f\uff30\uff25\uff23" beside "OPEC") become
 #: the letters they stand for. None is in the text corpora docnmf reproduces (DUC 2004,
-#: Reuters-21578, 20 Newsgroups, Classic4).
+#: Reuters-21578, 20 Newsgroups, Classic4). The Turkish capital dotted I becomes I: its lower
+#: case is "i" and a combining dot, which is no word character, so "\u0130stanbul" was the word
+#: "stanbul" (and a one-letter "i", dropped) beside "istanbul".
 _PRINTED_FORMS = str.maketrans({
-    "\u00ad": None, "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None,
+    "\u00ad": None, "\u0130": "I", "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None,
     "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
     "\ufb05": "st", "\ufb06": "st",
     **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}})
@@ -62,6 +64,8 @@ def _composed(text: str) -> str:
     True
     >>> _composed("pro\u00adduction of oil \ufb01elds by \uff2f\uff30\uff25\uff23")
     'production of oil fields by OPEC'
+    >>> _composed("\u0130stanbul, D\u0130YARBAKIR").lower()
+    'istanbul, diyarbakir'
     """
     if text.isascii():
         return text
@@ -127,18 +131,22 @@ def most_frequent_forms(words: Sequence[str], stems: Sequence[str],
                         counts: Sequence[int]) -> dict[str, str]:
     """Map each stem to the most frequent of the words that stem to it.
 
-    Ties go to the shorter word, then to the one earlier in ``words``.
+    Ties go to the shorter word, then to the first in alphabetical order (the first seen made
+    a name depend on the order of the documents: "diabetic" or "diabetes").
 
     Examples
     --------
     >>> most_frequent_forms(["galaxies", "galaxy", "galaxys"], ["galaxi"] * 3, [2, 2, 1])
     {'galaxi': 'galaxy'}
+    >>> most_frequent_forms(["diabetic", "diabetes"], ["diabet"] * 2, [3, 3])
+    {'diabet': 'diabetes'}
     """
     counts = list(map(int, counts))
     best: dict[str, int] = {}
     for i, stem in enumerate(stems):
         j = best.get(stem)
-        if j is None or (counts[i], -len(words[i])) > (counts[j], -len(words[j])):
+        if j is None or ((-counts[i], len(words[i]), words[i])
+                         < (-counts[j], len(words[j]), words[j])):
             best[stem] = i
     return {stem: words[i] for stem, i in best.items()}
 
