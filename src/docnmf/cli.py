@@ -156,7 +156,10 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-df", type=_max_df, default=0.95,
                    help="drop terms in more than this many documents: a fraction of them "
                         "(0.5; 1.0 is all), or a number of documents (default 0.95)")
-    g.add_argument("--max-features", type=_positive_int, default=None, help="vocabulary cap")
+    g.add_argument("--max-features", type=_positive_int, default=None,
+                   help="keep only this many terms, those of highest total count (after --min-df "
+                        "and --max-df; with --tf binary too, where scikit-learn ranks by the "
+                        "number of documents)")
     g.add_argument("--tf", choices=["raw", "sublinear", "binary"], default="raw",
                    help="term frequency: raw counts as in Xu 2003 (default), 1+log, or binary")
     g.add_argument("--idf", choices=["xu", "smooth", "none"], default="xu",
@@ -164,7 +167,8 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-stem", action="store_true", help="turn Porter stemming off")
     g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
     g.add_argument("--token-pattern", type=_pattern, default=None, metavar="REGEX",
-                   help="regular expression of a word (default: two or more letters, so words "
+                   help="regular expression of a word, matched in the lower-cased text "
+                        "(default: two or more letters, so words "
                         "with digits such as mp3 or covid19 are dropped; scikit-learn's "
                         "'(?u)\\b\\w\\w+\\b' keeps them, and numbers)")
 

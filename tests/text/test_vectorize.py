@@ -48,6 +48,20 @@ def test_variants_by_hand():
     np.testing.assert_allclose(smooth, [np.log(3 / 3) + 1, np.log(3 / 2) + 1])
 
 
+def test_sublinear_tf_refuses_values_it_would_make_negative():
+    """1 + log t of a weight below 1/e is negative: a matrix of weights between 0.05 and 0.3
+    stopped later with "Negative values in data passed to NMFClustering", which the user's
+    input did not hold."""
+    weights = sp.csr_matrix(np.array([[0.2, 1.0, 3.0], [0.5, 0.1, 0.0]]))
+    with pytest.raises(ValueError, match=r"negative for a value t below 1/e, and the smallest "
+                                         r"here is 0\.1: it is meant for term counts"):
+        TfidfWeighting(tf="sublinear").fit_transform(weights)
+    # from 1/e up it is not: 0 there, above 0 beyond
+    edge = TfidfWeighting(tf="sublinear", idf="none", norm=None).fit_transform(
+        sp.csr_matrix(np.array([[np.exp(-1.0), 0.5, 2.0]]))).toarray()
+    assert edge.min() >= 0 and edge[0, 2] == pytest.approx(1 + np.log(2))
+
+
 def test_idf_learnt_on_fit_corpus_applied_to_new_documents():
     w = TfidfWeighting(norm=None).fit(np.array([[1, 1], [0, 1], [0, 1]]))
     np.testing.assert_allclose(w.transform(np.array([[2, 5]])).toarray(), [[2 * np.log(3), 0.0]])
@@ -164,6 +178,11 @@ def test_settings_that_cannot_work_are_named(tiny_texts):
                                          r"min_df=2"):
         document_count_bounds(2, 0.03, None, 50)
     assert document_count_bounds(2, 0.95, None, 2) == (2, 2.0)
+    # a count above the documents is clipped, and said as given (it was "min_df=500 (500)" of
+    # --min-df 600)
+    with pytest.raises(ValueError, match=r"max_df=0.95 \(475 of the 500 documents\) is below "
+                                         r"min_df=600 \(clipped to the 500 documents\)"):
+        document_count_bounds(600, 0.95, None, 500)
 
 
 def test_no_documents_give_no_rows(tiny_texts):

@@ -72,11 +72,14 @@ class DocumentVectorizer(TransformerMixin, BaseEstimator):
     max_df : int or float
         Drop terms in more documents than this (count or fraction).
     max_features : int or None
-        Keep only this many most frequent terms (by total count).
+        Keep only this many most frequent terms (by total count over the documents, of the
+        terms ``min_df`` and ``max_df`` keep; under ``tf="binary"`` too, where scikit-learn's
+        ``TfidfVectorizer(binary=True)`` ranks by the number of documents).
     tf, idf, norm :
         Weighting, see :class:`~docnmf.text.weighting.TfidfWeighting`.
     token_pattern : str
-        Regular expression for tokens (default: words of two or more letters).
+        Regular expression for tokens (default: words of two or more letters), matched in
+        the lower-cased text: a pattern of capital letters matches nothing.
 
     Attributes
     ----------
@@ -274,6 +277,7 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
         raise ValueError("max_df must be above 0: no term is in fewer than one document")
     if max_features is not None and not _is_count(max_features):
         raise ValueError(f"max_features must be None or an int >= 1, not {max_features!r}")
+    given = min_df
     # a count above the number of documents is clipped, so a tiny corpus is not emptied
     min_df = int(min(min_df, n_docs)) if isinstance(min_df, Integral) else min_df
     if isinstance(max_df, float) and max_df * n_docs < (min_df if isinstance(min_df, int) else 1) \
@@ -285,8 +289,10 @@ def document_count_bounds(min_df, max_df, max_features, n_docs: int) -> tuple[fl
     low = min_df if isinstance(min_df, int) else min_df * n_docs
     high = max_df if isinstance(max_df, Integral) else max_df * n_docs
     if high < low:
+        # the min_df given, not the clipped one (it said "min_df=500 (500)" of --min-df 600)
+        said = f"{low:g}" if given == min_df else f"clipped to the {n_docs} documents"
         raise ValueError(f"max_df={max_df!r} ({high:g} of the {n_docs} documents) is below "
-                         f"min_df={min_df!r} ({low:g}): no term could be kept")
+                         f"min_df={given!r} ({said}): no term could be kept")
     return low, high
 
 
