@@ -60,6 +60,25 @@ def test_empty_documents_stay_out_of_the_fit_and_unassigned(tmp_path, caplog):
     assert tmp_path / "unassigned.csv" in paths
 
 
+def test_too_few_documents_with_terms_says_when_idf_weighed_their_terms_out():
+    """Every document held "subject", the one term --min-df 1.0 keeps: idf log(n / n) = 0 left
+    no document with a weight, and the error said only that no index term was left."""
+    from docnmf.corpus import CorpusError
+
+    corpus = Corpus(texts=[f"subject {w}" for w in ("alpha", "beta", "gamma", "delta")],
+                    ids=list("abcd"), labels=[()] * 4)
+    with pytest.raises(CorpusError, match=r"only 0 of the 4 documents have index terms left "
+                                          r"after preprocessing; 2 clusters need at least as "
+                                          r"many: 4 documents have terms, but only terms of every "
+                                          r"document, which weigh 0 under idf 'xu'"):
+        cluster_corpus(corpus, 2, "nmf", vectorizer_params={"min_df": 1.0, "max_df": 1.0})
+    # not said where the terms are gone
+    with pytest.raises(CorpusError, match=r"at least as many$"):
+        cluster_corpus(Corpus(texts=["subject a", "the of", "", "x"], ids=list("abcd"),
+                              labels=[()] * 4), 2, "nmf",
+                       vectorizer_params={"min_df": 1, "max_df": 1.0})
+
+
 def test_a_partly_labelled_corpus_is_scored_on_its_labels_and_says_so():
     demo = load_demo()
     labels = [labs if i % 2 else () for i, labs in enumerate(demo.labels)]

@@ -151,6 +151,21 @@ def _vectorize(corpus: Corpus, options: Mapping[str, Any]):
     return X, np.asarray(names, dtype=object), None, counts
 
 
+def _weighed_out(counts: sp.csr_matrix, empty: np.ndarray, options: Mapping[str, Any]) -> str:
+    """Why some of the ``empty`` rows of the weighted matrix are empty though they have
+    ``counts``: their terms are in every document, where idf "xu" is log(n / n) = 0 (the
+    error said only that no index term was left, of documents whose term was kept)."""
+    if options.get("idf", "xu") != "xu" or not empty.size:
+        return ""
+    weighed_out = int(np.count_nonzero(np.diff(counts[empty].indptr)))
+    if not weighed_out:
+        return ""
+    one = weighed_out == 1
+    return (f": {weighed_out} document{' has' if one else 's have'} terms, but only terms of "
+            f"every document, which weigh 0 under idf 'xu', log(n / n); idf 'smooth' (--idf "
+            f"smooth) keeps them")
+
+
 def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *,
                    random_state: int | None = 0, estimator_params: dict | None = None,
                    vectorizer_params: dict | None = None, fit_params: dict | None = None,
@@ -228,7 +243,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     active = np.setdiff1d(np.arange(len(corpus)), empty)
     if active.size < n_clusters:
         raise CorpusError(f"only {active.size} of the {len(corpus)} documents have index terms "
-                          f"left after preprocessing; {n_clusters} clusters need at least as many")
+                          f"left after preprocessing; {n_clusters} clusters need at least as many"
+                          f"{_weighed_out(counts, empty, options)}")
     if kind == "texts":
         params["vectorizer"] = DocumentVectorizer(**options)
         data = [corpus.texts[i] for i in active]
