@@ -695,6 +695,31 @@ def test_keywords_are_terms_a_cluster_holds_not_others_at_a_hair_above_zero():
     assert top_terms(np.array([[0.5, 1e-10, 0.2, 0.0]]), list("abcd"), 4) == [["a", "c"]]
 
 
+def test_keywords_are_words_of_the_clusters_own_documents():
+    """A concept factorization's topic mixes documents of the whole corpus: a cluster of two
+    documents on fruit listed elder and fig, words of the other cluster only, among its
+    keywords. A cluster without documents (as fits can leave) keeps its topic's words."""
+    texts = ["apple apple banana cherry", "banana banana banana date",
+             "cherry date elder elder apple", "apple banana fig fig fig", "date fig elder apple apple"]
+    corpus = Corpus(texts=texts, labels=[()] * 5, ids=[f"d{i}" for i in range(5)])
+    run = cluster_corpus(corpus, 2, "lccf-ncw", vectorizer_params={"min_df": 1},
+                         estimator_params={"n_neighbors": 3})
+    assert run.sizes.tolist() == [3, 2]
+    held = [set(" ".join(t for t, c in zip(texts, run.labels) if c == cluster).split())
+            for cluster in range(2)]
+    assert all(set(words) <= held[c] for c, words in enumerate(run.keywords))
+    assert set(held[1]) - set(run.keywords[1]) == set()     # every word it holds is one
+    # from the model's topics alone, the two-document cluster has the others' words too
+    from docnmf.pipeline import _keyword_columns
+
+    columns, _ = _keyword_columns(run.model, run.X, run.labels, 2, 10)
+    assert {"elder", "fig"} <= {str(run.feature_names[j]) for j in columns[1]}
+    # an empty cluster's keywords are its topic's
+    labels = np.zeros(5, dtype=int)
+    columns, _ = _keyword_columns(run.model, run.X, labels, 2, 10, within=True)
+    assert columns[1] == _keyword_columns(run.model, run.X, labels, 2, 10)[0][1]
+
+
 @pytest.mark.parametrize("name", ["reuters21578_single", "20newsgroups", "duc2004", "classic4"])
 def test_no_boilerplate_nor_foreign_documents_in_the_corpora_docnmf_reproduces(datasets_dir,
                                                                               name):

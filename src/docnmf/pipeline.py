@@ -303,7 +303,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
         # document-level view on the segments' vocabulary, for keywords and sizes
         X = model.vectorizer_.transform(corpus.texts)
         names = model.vectorizer_.readable_feature_names(corpus.texts)
-    columns, weights = _keyword_columns(model, X, labels, n_clusters, n_keywords)
+    columns, weights = _keyword_columns(model, X, labels, n_clusters, n_keywords, within=True)
     keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(memberships, labels, n_representatives,
                                     tiebreak=centroid_similarity(X, labels, n_clusters))
@@ -604,12 +604,15 @@ def _log_matrix(X, empty: int) -> None:
                 f"; {diagnostics.documents_phrase(empty)} without index terms" if empty else "")
 
 
-def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]], list[list[float]]]:
+def _keyword_columns(model, X, labels, k: int, n: int, *,
+                     within: bool = False) -> tuple[list[list[int]], list[list[float]]]:
     """Each cluster's ``n`` heaviest columns and their weights, as ``top_keywords`` ranks them.
 
     The weights are the model's term weights (topic vectors, centroids; for
     NMA the cluster centres mapped to terms); methods without term weights
     use the mean of each cluster's documents (unassigned documents left out).
+    ``within``: of a cluster with documents, only the terms some of them hold (``X``'s
+    documents as ``labels`` cluster them).
     """
     if hasattr(model, "topic_keywords"):        # NMA: a cluster is a centre in topic space
         W = model.cluster_centers_ @ model.components_
@@ -618,6 +621,15 @@ def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]],
     else:
         W = cluster_centroids(X, labels, k)
     W = np.asarray(W, dtype=np.float64)
+    if within:
+        # a topic is a mixture over the whole corpus: a cluster of two documents on fruit
+        # listed "elder", a word of another cluster's documents, among its five keywords.
+        # A cluster without documents keeps its topic's words.
+        assigned = np.flatnonzero(labels >= 0)
+        members = sp.csr_matrix((np.ones(assigned.size), (labels[assigned], assigned)),
+                                shape=(k, X.shape[0]))
+        held = (members @ (sp.csr_matrix(X) != 0).astype(np.float64)).toarray() > 0
+        W = np.where(held | ~held.any(axis=1, keepdims=True), W, 0.0)
     columns = heaviest_columns(W, n)
     return columns, [[float(W[c, j]) for j in cols] for c, cols in enumerate(columns)]
 
