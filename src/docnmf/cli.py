@@ -165,7 +165,10 @@ def _add_text_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--idf", choices=["xu", "smooth", "none"], default="xu",
                    help="idf: log(n/df) as in Xu 2003 (default), smoothed, or none")
     g.add_argument("--no-stem", action="store_true", help="turn Porter stemming off")
-    g.add_argument("--keep-stop-words", action="store_true", help="keep English stop words")
+    g.add_argument("--keep-stop-words", action="store_true",
+                   help="keep English stop words (scikit-learn's list, removed before stemming; "
+                        "it holds a few words of content, such as fire and system, whose other "
+                        "forms, fires and systems, stay)")
     g.add_argument("--token-pattern", type=_pattern, default=None, metavar="REGEX",
                    help="regular expression of a word, matched in the lower-cased text "
                         "(default: two or more letters, so words "

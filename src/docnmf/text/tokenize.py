@@ -162,7 +162,9 @@ class Analyzer:
     Parameters
     ----------
     stop_words : "english", None or iterable of str
-        Words removed before stemming.
+        Words removed before stemming. "english" is scikit-learn's list, which holds a few
+        words of content too (fire, system, bill, interest, ...): those words are dropped,
+        while their other forms (fires, systems) stem to a term of the same name and stay.
     stem : bool
         Apply the Porter stemmer.
     token_pattern : str
