@@ -56,6 +56,17 @@ def test_sskk_shift_and_objective(planted):
     assert model.objective_ == pytest.approx(kernel_kmeans_objective(K_tilde, model.labels_))
     assert clustering_accuracy(y, model.labels_) == 1.0
     assert model.n_constrained_pairs_ == model.constraints_.n_pairs()
+    # as documented: the restarts' objectives are on the shifted kernel, sigma (n - k) above
+    assert model.restart_objectives_.min() == pytest.approx(model.objective_
+                                                            + model.shift_ * (40 - 2))
+    # and the objective is the distortion less each satisfied must-link's reward, plus each
+    # broken cannot-link's penalty, counted twice and divided by its cluster's size
+    sizes = np.bincount(model.labels_)
+    same = model.labels_[:, None] == model.labels_[None, :]
+    distortion = kernel_kmeans_objective(K, model.labels_)
+    rewards = sum(top / sizes[model.labels_[i]] for i, j in closed_ml if same[i, j])
+    penalties = sum(top / sizes[model.labels_[i]] for i, j in closed_cl if same[i, j])
+    assert model.objective_ == pytest.approx(distortion - 2 * rewards + 2 * penalties)
 
 
 def test_farthest_first_start():
