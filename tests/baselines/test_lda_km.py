@@ -181,6 +181,21 @@ def test_principal_components_are_capped_and_degenerate_cases():
     assert model.embedding_.shape == (30, 2) and len(np.unique(model.labels_)) == 4
 
 
+def test_says_when_lda_separates_any_partition():
+    """In n - 1 principal components of n documents LDA parts any partition cleanly: the
+    scatter was ~1e-30, the loop stopped at PCA-Km's k-means and the restarts tied, in silence."""
+    X, _ = short_documents(n_docs=40, n_terms=60, seed=3)
+    with pytest.warns(UserWarning, match=r"in 39 principal components of 40 documents LDA "
+                                         r"separates any partition into 3 clusters .* an "
+                                         r"n_components below 37"):
+        model = LDAKMeansClustering(3, random_state=0).fit(X)
+    assert model.objective_ < 1e-9 and model.n_iter_ == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        model = LDAKMeansClustering(3, n_components=20, random_state=0).fit(X)
+    assert model.objective_ > 1e-3
+
+
 @pytest.mark.parametrize("X", [np.ones((6, 1)), np.tile([[0.2, 0.5, 0.3]], (6, 1)) / 0.62],
                          ids=["one-term", "three-terms"])
 def test_identical_documents_are_one_cluster_not_a_linear_algebra_error(X, container):

@@ -10,6 +10,7 @@ labels stop changing.
 from __future__ import annotations
 
 import logging
+import warnings
 
 import numpy as np
 import scipy.linalg
@@ -114,6 +115,11 @@ def _principal_coordinates(X, r: int, rng: np.random.Generator) -> PCA:
     # documents all alike have no variance: the explained variance ratio (not used) is 0 / 0
     with np.errstate(invalid="ignore", divide="ignore"):
         return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
+
+
+#: Within-cluster scatter (out of k - 1, with W^T S_t W = I) at which LDA has separated the
+#: clusters completely.
+_SEPARATED = 1e-9
 
 
 class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEstimator):
@@ -269,9 +275,19 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
         W_full[keep] = W
         self._set_fitted(X, pca, W_full, labels, history, n_iter, converged,
                          np.asarray(objectives), k)
+        if Z.shape[1] > X.shape[0] - k and self.objective_ <= _SEPARATED * (k - 1):
+            # LDA in nearly as many dimensions as documents parts any partition cleanly: the
+            # loop stopped after one round, at PCA-Km's k-means, and the restarts tied at ~1e-30
+            warnings.warn(f"LDAKMeansClustering: in {Z.shape[1]} principal components of "
+                          f"{X.shape[0]} documents LDA separates any partition into "
+                          f"{k} clusters (within-cluster scatter {self.objective_:.1g}), so the "
+                          f"clusters are PCA-Km's first k-means; an n_components below "
+                          f"{X.shape[0] - k} (the documents less the clusters) leaves LDA a "
+                          f"choice", UserWarning, stacklevel=2)
         if self.verbose:
             logger.info("LDA-Km: best of %d restarts has within-cluster scatter %.6g after %d "
-                        "rounds", self.n_init, self.objective_, self.n_iter_)
+                        "round%s", self.n_init, self.objective_, self.n_iter_,
+                        "s" * (self.n_iter_ != 1))
         return self
 
     def _set_fitted(self, X, pca, W, labels, history, n_iter, converged, objectives, k):
