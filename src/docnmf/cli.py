@@ -227,7 +227,11 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
                         "1000 for CF/LCCF)")
     g.add_argument("--tol", type=_finite, default=None,
                    help="stop a restart when the relative objective decrease falls below this "
-                        "(default: the method's own, 1e-5 for NMF and CF/LCCF)")
+                        "(default: the method's own, 1e-5 for NMF and CF/LCCF). The k-means "
+                        "baselines (km, km-ncw, aa, nc, lsi-km, pca-km, lda-km, ss-snc) take it "
+                        "as scikit-learn's KMeans does, a bound on the centres' shift; ecc and "
+                        "msrc stop when a round lowers the objective by tol times the squared "
+                        "norm of the matrix or less")
     g.add_argument("-n", "--keywords", type=_positive_int, default=10,
                    help="keywords per cluster (default 10)")
     g.add_argument("--solver", choices=["mu", "hals"], default=None,
