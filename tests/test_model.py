@@ -7,6 +7,7 @@ import io
 import json
 import pickle
 import shutil
+import warnings
 import zipfile
 
 import numpy as np
@@ -355,8 +356,39 @@ def test_a_newer_format_version_gets_a_clear_error(tmp_path, demo_split):
     folder = _saved(tmp_path, demo_split)
     _rewrite_json(folder, lambda r: r.update(format_version=FORMAT_VERSION + 1,
                                              docnmf_version="9.0"))
-    with pytest.raises(ModelFormatError, match=r"format version 2, written by docnmf 9\.0; .* "
-                                               r"upgrade docnmf"):
+    with pytest.raises(ModelFormatError, match=rf"format version {FORMAT_VERSION + 1}, written "
+                                               r"by docnmf 9\.0; .* upgrade docnmf"):
+        docnmf.load(folder)
+
+
+def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differently(tmp_path,
+                                                                                 demo_split):
+    """A model saved before "\u0130" became "I" knew "\u0130stanbul" as "stanbul": today's
+    reading of the same text was placed elsewhere without a word (as were accents written
+    apart and ligatures, after earlier changes)."""
+    from docnmf.text.tokenize import TEXT_RULES
+
+    folder = _saved(tmp_path, demo_split)
+    record = json.loads((folder / "model.json").read_text())
+    assert record["format_version"] == FORMAT_VERSION and record["text_rules"] == TEXT_RULES
+    texts = ["a ferry from \u0130stanbul to the stadium", "the match and the league",
+             "cafe\u0301 recipes with butter", "the \ufb01nal match"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        docnmf.load(folder).place(texts)            # the rules it was saved under: no word
+    # as version 1 wrote it: no rules recorded
+    _rewrite_json(folder, lambda r: (r.update(format_version=1), r.pop("text_rules")))
+    old = docnmf.load(folder)
+    assert old.text_rules == 0
+    with pytest.warns(UserWarning, match=r"^3 of the 4 documents hold characters that this "
+                                         r"docnmf reads into words differently from the older "
+                                         r"version that saved the model: .* fit the model again"):
+        old.place(texts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        old.place(["the match and the league", "na\u00efve caf\u00e9 r\u00e9sum\u00e9"])
+    _rewrite_json(folder, lambda r: r.update(text_rules="4"))
+    with pytest.raises(ModelFormatError, match="text_rules must be a whole number from 0, not '4'"):
         docnmf.load(folder)
 
 

@@ -44,8 +44,10 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "MODEL_FILE", "ARRAYS_FILE", "save", "loa
            "model_folder"]
 
 FORMAT = "docnmf-model"
-#: The version written; a file of a higher version is refused with a clear error.
-FORMAT_VERSION = 1
+#: The version written; a file of a higher version is refused with a clear error. 2: the
+#: estimator's input scale (``scale_exponent_``) and the text rules (``text_rules``) are
+#: recorded, which a docnmf reading version 1 would refuse as an unknown attribute or ignore.
+FORMAT_VERSION = 2
 MODEL_FILE, ARRAYS_FILE = "model.json", "arrays.npz"
 
 
@@ -97,6 +99,7 @@ def _encode(model: ClusteringModel, store: ArrayStore) -> dict[str, Any]:
         "format": FORMAT, "format_version": FORMAT_VERSION, "docnmf_version": __version__,
         "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "method": _method_of(model),
+        "text_rules": model.text_rules,
         "estimator": {"class": name, "params": encode_params(_quiet(est.get_params(deep=False)),
                                                              name),
                       "state": state},
@@ -498,4 +501,8 @@ def load(path: str | os.PathLike):
     if vectorizer is None and not hasattr(estimator, "vectorizer_"):
         raise ModelFormatError("the model has no vectorizer: it cannot read documents")
     info = record.get("info") if isinstance(record.get("info"), dict) else {}
-    return ClusteringModel(estimator, vectorizer, method, info)
+    rules = record.get("text_rules", 0)     # version 1 did not record them
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 0:
+        raise ModelFormatError(f"{folder / MODEL_FILE}: text_rules must be a whole number "
+                               f"from 0, not {rules!r}")
+    return ClusteringModel(estimator, vectorizer, method, info, text_rules=rules)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..text.tokenize import TEXT_RULES, _composed
 from ..text.vectorize import DocumentVectorizer, as_text_list
 
 __all__ = ["ClusteringModel", "Placement"]
@@ -113,6 +115,12 @@ class ClusteringModel:
         The registered method name (:data:`docnmf.methods.METHODS`), if any.
     info : dict
         JSON-ready facts kept with the model (corpus name, size, keywords).
+    text_rules : int
+        The rules of reading words the vectorizer was fitted under
+        (:data:`docnmf.text.tokenize.TEXT_RULES`; 0 for a model saved before
+        they were recorded). Placing texts that today's rules read
+        differently from older ones warns: their words may not be the
+        model's.
 
     Examples
     --------
@@ -133,6 +141,7 @@ class ClusteringModel:
     vectorizer: DocumentVectorizer | None = None
     method: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    text_rules: int = TEXT_RULES
 
     def __post_init__(self):
         if self.vectorizer is not None and not isinstance(self.vectorizer, DocumentVectorizer):
@@ -189,6 +198,7 @@ class ClusteringModel:
             raise TypeError(f"{type(self.estimator).__name__} cannot place new documents (see "
                             "Method.places_new_documents): its ClusteringModel holds the fit only")
         texts = as_text_list(texts)
+        self._warn_older_text_rules(texts)
         if not texts:
             nothing = np.zeros(0, dtype=np.int64)
             return Placement(nothing, np.zeros((0, self.n_clusters)), nothing,
@@ -213,6 +223,22 @@ class ClusteringModel:
                 memberships[placed] = self.estimator.predict_memberships(data)
                 labels[placed] = np.argmax(memberships[placed], axis=1)
         return Placement(labels, memberships, np.flatnonzero(~known), X)
+
+    def _warn_older_text_rules(self, texts: list[str]) -> None:
+        """Warn when the model was fitted under older rules of reading words and some of
+        ``texts`` read differently under today's (an "\u0130stanbul" a model knew as "stanbul",
+        accents written apart, ligatures: placed elsewhere, or not at all, without a word)."""
+        if self.text_rules >= TEXT_RULES:
+            return
+        changed = sum(not text.isascii() and _composed(text) != text for text in texts)
+        if changed:
+            warnings.warn(f"{changed} of the {len(texts)} documents hold characters that this "
+                          f"docnmf reads into words differently from the older version that "
+                          f"saved the model: accents written as "
+                          f"separate marks, ligatures, soft hyphens, full-width letters or a "
+                          f"dotted capital I. Their words may not be the model's, and they "
+                          f"may be placed differently; fit the model again (docnmf cluster) "
+                          f"to read them as it does now", UserWarning, stacklevel=3)
 
     def predict(self, texts: Sequence[str]) -> np.ndarray:
         """Cluster of each new document; -1 for one with no index term the model knows."""

@@ -53,6 +53,16 @@ _PRINTED_FORMS = str.maketrans({
     **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}})
 
 
+#: How docnmf reads words out of text, numbered as it changed; a saved model records the
+#: number it was fitted under, so that texts the rules read differently now can be named when
+#: the model places them. 0: not recorded (models saved before it was); 1: the first rules;
+#: 2: text in Unicode NFC (a letter and a separate accent are one character); 3: the printed
+#: forms of ``_PRINTED_FORMS`` (soft hyphens and joiners dropped, ligatures and full-width
+#: letters as letters); 4: the Turkish capital dotted I as I. Every change is one of
+#: ``_composed``: a text it leaves as it is reads the same under every rule.
+TEXT_RULES = 4
+
+
 def _composed(text: str) -> str:
     """``text`` in Unicode NFC: a letter and its combining accent (NFD, as macOS writes names
     and some tools write text) become one character, so "café" is one word, not "caf" + "e";
