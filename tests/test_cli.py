@@ -702,6 +702,31 @@ def test_a_k_range_without_k_auto_is_named_as_unread(folder, tmp_path, capsys):
     assert code == 0 and "--k-range is read with -k auto only; -k 2 is used" in err
 
 
+@pytest.mark.parametrize("options, says", [
+    (["--method", "nma", "--segmenter", "words"],
+     "--segmenter is read with --segments above 1 only: each document is one segment"),
+    (["--method", "plsi", "--tf", "binary"],
+     "--tf binary does not change what plsi clusters: it reads the term counts"),
+    (["--method", "consensus", "--tf", "binary", "--idf", "none"],
+     "--tf binary and --idf none do not change what consensus clusters: it reads the term "
+     "counts and weighs them its own way"),
+    (["--method", "ssnmf"], "ssnmf without --must-link or --cannot-link: no pair to follow, so "
+                            "it clusters as --method consensus does"),
+    (["--method", "ss-kk"], "so it clusters as kernel k-means on its Gaussian kernel from its "
+                            "own starts (not --method kernel-km"),
+])
+def test_options_that_change_nothing_are_named(folder, tmp_path, capsys, options, says):
+    """They were recorded in run.json and changed no cluster, without a word (and "its
+    unconstrained form" named no method)."""
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--restarts", "2",
+                        *options, "-o", str(tmp_path / "o")], capsys)
+    assert code == 0 and says in err.replace("\n", " ")
+    # where they do change something, nothing is said
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", "--restarts", "2",
+                        "--method", "nmf", "--tf", "binary", "-o", str(tmp_path / "p")], capsys)
+    assert code == 0 and "does not change" not in err
+
+
 def test_progress_names_the_published_folder_not_the_staging_one(folder, tmp_path, capsys):
     code, out, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1",
                           "-o", str(tmp_path / "o")], capsys)

@@ -355,8 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--topics", type=_positive_int, default=None,
                    help="latent topics l1 = l2 of the factorization (default 3 k)")
     g.add_argument("--overlapping", action="store_true", default=None,
-                   help="let a document join the clusters of its segments; "
-                        "writes overlapping.csv")
+                   help="let a document join the clusters of its segments, writing "
+                        "overlapping.csv; a document's one cluster is then the one most of its "
+                        "segments are in, not its largest membership, so assignments.csv "
+                        "changes too")
     g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ssnmf-ncw, "
                              "ssnmf-paper, ss-kk, ss-snc)")
     g.add_argument("--must-link", type=Path, default=None, metavar="CSV",
@@ -766,6 +768,19 @@ def _estimator_params(args) -> dict:
                          f"{users}")
     if params.get("dtype") == "float32" and params.get("solver") == "mu":
         raise UsageError("--dtype float32 needs --solver hals (mu runs in float64 only)")
+    if "segmenter" in params and params.get("n_segments", 1) == 1:
+        # it was recorded in run.json and changed nothing
+        logger.warning("--segmenter is read with --segments above 1 only: each document is one "
+                       "segment")
+    weighing = [f"--{name} {getattr(args, name)}" for name, default in (("tf", "raw"),
+                                                                         ("idf", "xu"))
+                if getattr(args, name, default) != default]
+    if weighing and spec.input == "counts":
+        # as run.json recorded them, they changed no cluster (consensus, plsi, lda, ssnmf)
+        logger.warning("%s %s not change what %s clusters: it reads the term counts%s",
+                       " and ".join(weighing), "does" if len(weighing) == 1 else "do",
+                       args.method, " and weighs them its own way"
+                       if args.method in ("consensus", "ssnmf") else "")
     if params.get("lam_scale") == "none" and "lam" not in params and "lam" not in spec.preset:
         # the default lam then weighed the graph next to nothing, without a word
         logger.warning("with --lam-scale none, --lam is the paper's lambda as is, and its default "
@@ -811,6 +826,19 @@ def _other_solvers(spec) -> bool:
     return "hals" not in getattr(spec.estimator, "SOLVERS", ("hals",))
 
 
+#: What each semi-supervised method is without pairs (said when none are given: "its
+#: unconstrained form" named none, and SS-KK's is not kernel-km).
+_UNCONSTRAINED = {
+    "ssnmf": "--method consensus does",
+    "ssnmf-ncw": "--method nmf-ncw does",
+    "ssnmf-paper": "the paper's NMF of the document similarity, A ~ G S G^T, with A unchanged "
+                   "(not --method nmf)",
+    "ss-kk": "kernel k-means on its Gaussian kernel from its own starts (not --method "
+             "kernel-km, whose kernel and starts differ)",
+    "ss-snc": "--method nc does",
+}
+
+
 def _constraint_pairs(corpus, args) -> dict:
     """``must_link`` / ``cannot_link`` index pairs read from the files given on the command line."""
     import numpy as np
@@ -823,7 +851,8 @@ def _constraint_pairs(corpus, args) -> dict:
     if not any(files.values()):
         if METHODS[args.method].constraints:
             logger.warning("%s without --must-link or --cannot-link: no pair to follow, so it "
-                           "clusters as its unconstrained form would", args.method)
+                           "clusters as %s", args.method, _UNCONSTRAINED.get(
+                               args.method, "its unconstrained form would"))
         return {}
     if not METHODS[args.method].constraints:
         supported = ", ".join(m for m, spec in METHODS.items() if spec.constraints)
