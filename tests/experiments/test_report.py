@@ -59,3 +59,20 @@ def test_full_k_range_uses_the_printed_average():
     paper = "0.824 | 0.731 | 0.655 | 0.686 | 0.650 | 0.624 | 0.618 | 0.634 | 0.634 | 0.673"
     assert f"| | paper | {paper} |" in text
     assert "| avg |" in text
+
+
+def test_notes_say_which_weightings_were_run():
+    spec = get_table("cai2011-reuters")
+    one = spec.protocol(methods=["nmf"], k_values=[3], runs=1, weightings=["cai-global"])
+    text = format_report(fake_result(one, {3: [0.5]}), one, spec=spec)
+    assert ("Only the published preprocessing (cai-global) is run here (--weighting); the "
+            "table's default runs Xu et al.'s per-subset tf-idf (xu-subset) as well.") in text
+    assert "Both the published preprocessing" not in text
+    both = spec.protocol(methods=["nmf"], k_values=[3], runs=1)
+    text = format_report(fake_result(both, {3: [0.5]}), both, spec=spec)
+    assert ("Both the published preprocessing (cai-global) and Xu et al.'s per-subset tf-idf "
+            "(xu-subset) are run.") in text
+    assert "Only the published preprocessing" not in text
+    # a table without named weightings keeps its notes as written
+    xu = get_table("xu2003-tdt2")
+    assert xu.notes_for(["cluster"]) == xu.notes

@@ -207,8 +207,9 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
     versions = software_versions()
     out.append(f"- Software: docnmf {versions['docnmf_version']}, Python {versions['python']}, "
                + ", ".join(f"{name} {v}" for name, v in versions["packages"].items()) + ".")
-    if spec is not None and spec.notes:
-        out += ["", f"Notes: {spec.notes}"]
+    notes = spec.notes_for(protocol.weightings) if spec is not None else ""
+    if notes:
+        out += ["", f"Notes: {notes}"]
     out += ["", "## Average over k" + (" (ours vs paper)" if spec else ""), ""]
     out += _summary_table(cmp)
     for w in protocol.weightings:

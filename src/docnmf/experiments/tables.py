@@ -47,6 +47,11 @@ class PublishedRow:
         return self.values[-1]
 
 
+def _words(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 @dataclass(frozen=True)
 class TableSpec:
     """One paper table (or pair of tables) as an experiment with known answers.
@@ -71,6 +76,9 @@ class TableSpec:
     published : tuple of PublishedRow
     notes : str
         Where this set-up departs from the paper's.
+    weighting_names : tuple of (weighting, words)
+        How the notes name each of ``weightings``; when given, the notes end with a sentence
+        saying which of them a run used (:meth:`notes_for`).
     """
 
     name: str
@@ -83,6 +91,7 @@ class TableSpec:
     metrics: tuple[str, ...]
     published: tuple[PublishedRow, ...]
     notes: str = ""
+    weighting_names: tuple[tuple[str, str], ...] = ()
     k_values: tuple[int, ...] = K_2_TO_10
     runs: int = 50
     restarts: int = 10
@@ -116,6 +125,30 @@ class TableSpec:
             return row.average
         vals = [self.value(metric, method, k) for k in k_values]
         return None if any(v is None for v in vals) else sum(vals) / len(vals)
+
+    def notes_for(self, weightings: Iterable[str]) -> str:
+        """The notes of a run with ``weightings``: which of the table's weightings it used.
+
+        Without ``weighting_names`` the notes as they are.
+        """
+        if not self.weighting_names:
+            return self.notes
+        names = dict(self.weighting_names)
+        run = list(dict.fromkeys(weightings))
+        said = [names.get(w, f"`{w}`") for w in run]
+        verb = "are" if len(said) > 1 else "is"
+        left = [names.get(w, f"`{w}`") for w in self.weightings if w not in run]
+        if set(run) == set(self.weightings):
+            sentence = (f"Both {said[0]} and {said[1]} are run." if len(said) == 2
+                        else f"{_words(said)} {verb} run.")
+        elif set(run) < set(self.weightings):
+            sentence = (f"Only {_words(said)} {verb} run here (--weighting); the table's "
+                        f"default runs {_words(left)} as well.")
+        else:
+            default = [names.get(w, f"`{w}`") for w in self.weightings]
+            sentence = (f"{_words(said)[0].upper()}{_words(said)[1:]} {verb} run here "
+                        f"(--weighting); the table's default runs {_words(default)}.")
+        return f"{self.notes} {sentence}".strip()
 
     def table_label(self, metric: str) -> str:
         return dict(self.paper_tables).get(metric, "")
@@ -306,8 +339,11 @@ _CAI_NOTES = (
     "and LCCF run as the paper did (cf-paper, lccf-paper...: lambda = 100 unscaled, p = 5, "
     "k-means on V) and the kernelised rows with K = <x_i, x_j>^2 (the -poly2 methods, dense "
     "n x n kernels, slower; --methods selects a subset). In Tables 6 and 7 the kernelised LCCF "
-    "row is printed identical to the plain LCCF row; it is kept as printed. Both the published "
-    "preprocessing (cai-global) and Xu et al.'s per-subset tf-idf (xu-subset) are run.")
+    "row is printed identical to the plain LCCF row; it is kept as printed.")
+#: How the notes name the Cai tables' two weightings (the notes say which ones a run used).
+_CAI_WEIGHTING_NAMES = (
+    ("cai-global", "the published preprocessing (cai-global)"),
+    ("xu-subset", "Xu et al.'s per-subset tf-idf (xu-subset)"))
 
 TABLES: dict[str, TableSpec] = {spec.name: spec for spec in (
     TableSpec(
@@ -349,7 +385,7 @@ TABLES: dict[str, TableSpec] = {spec.name: spec for spec in (
         weightings=("cai-global", "xu-subset"), metrics=("accuracy", "nmi"),
         published=_rows_by_method("accuracy", _CAI2011_TABLE4)
         + _rows_by_method("nmi", _CAI2011_TABLE5),
-        notes=_CAI_NOTES),
+        notes=_CAI_NOTES, weighting_names=_CAI_WEIGHTING_NAMES),
     TableSpec(
         name="cai2011-reuters",
         title="Clustering on Reuters-21578 (Cai et al. 2011, Tables 6 and 7)",
@@ -360,7 +396,7 @@ TABLES: dict[str, TableSpec] = {spec.name: spec for spec in (
         weightings=("cai-global", "xu-subset"), metrics=("accuracy", "nmi"),
         published=_rows_by_method("accuracy", _CAI2011_TABLE6)
         + _rows_by_method("nmi", _CAI2011_TABLE7),
-        notes=_CAI_NOTES),
+        notes=_CAI_NOTES, weighting_names=_CAI_WEIGHTING_NAMES),
 )}
 
 
