@@ -17,6 +17,7 @@ Usage::
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -72,7 +73,11 @@ RULES = {
 
 
 def main(argv=None) -> int:
-    folder = Path((argv or sys.argv[1:] or ["reports/choose-k"])[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
+    parser.add_argument("folder", nargs="?", default="reports/choose-k",
+                        help="an output folder of benchmarks/choose_k.py (its results/*.json are "
+                             "read; rules.md is written into it; default: %(default)s)")
+    folder = Path(parser.parse_args(argv).folder)
     results = [json.loads(p.read_text()) for p in sorted((folder / "results").glob("*.json"))]
     splits = {"tuning": [r for r in results if r["corpus"] not in HOLD_OUT],
               "held out": [r for r in results if r["corpus"] in HOLD_OUT]}

@@ -16,6 +16,7 @@ Usage::
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -40,7 +41,14 @@ PEERS = ("ss-kk", "ss-kk:kernel=linear")
 GOAL_SHARE = 0.001
 
 
-def main(folder: str) -> int:
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
+    parser.add_argument("folder", help="a `docnmf benchmark` output folder; its results.jsonl is "
+                                       "read, curves.md and curves.png are written into it")
+    return curves(parser.parse_args(argv).folder)
+
+
+def curves(folder: str) -> int:
     folder = Path(folder)
     lines = (folder / "results.jsonl").read_text().splitlines()[1:]
     records = [json.loads(line) for line in lines if line.strip()]
@@ -165,4 +173,4 @@ def main(folder: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main())
