@@ -708,12 +708,12 @@ def test_a_k_range_without_k_auto_is_named_as_unread(folder, tmp_path, capsys):
     (["--method", "plsi", "--tf", "binary"],
      "--tf binary does not change what plsi clusters: it reads the term counts"),
     (["--method", "consensus", "--tf", "binary", "--idf", "none"],
-     "--tf binary and --idf none do not change what consensus clusters: it reads the term "
-     "counts and weighs them its own way"),
-    (["--method", "ssnmf"], "ssnmf without --must-link or --cannot-link: no pair to follow, so "
-                            "it clusters as --method consensus does"),
-    (["--method", "ss-kk"], "so it clusters as kernel k-means on its Gaussian kernel from its "
-                            "own starts (not --method kernel-km"),
+     ("--tf binary and --idf none do not change what consensus clusters: it reads the term "
+      "counts and weighs them its own way")),
+    (["--method", "ssnmf"], ("ssnmf without --must-link or --cannot-link: no pair to follow, "
+                             "so it clusters as --method consensus does")),
+    (["--method", "ss-kk"], ("so it clusters as kernel k-means on its Gaussian kernel from its "
+                             "own starts (not --method kernel-km")),
 ])
 def test_options_that_change_nothing_are_named(folder, tmp_path, capsys, options, says):
     """They were recorded in run.json and changed no cluster, without a word (and "its
