@@ -97,11 +97,13 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         subsets, and 0.2 for LCCF). The default 0.01, with argmax labels, was
         chosen on the tuning half of the evaluation suite
         (:mod:`docnmf.experiments.suite`, ``reports/benchmark-suite``) by the
-        smallest worst shortfall to NMF at its defaults: stronger graphs
-        (0.03, 0.1, and the earlier default 0.3 with k-means labels, chosen on
-        class subsets of six corpora, ``reports/lccf-defaults``) fell 0.07 to
-        0.3 below NMF on some corpora (CLUTO la1, tr12, re0), where the graph
-        of five nearest neighbours joins documents of different classes.
+        smallest worst shortfall to NMF at its defaults: stronger graphs fell
+        further below NMF on some corpora, where the graph of five nearest
+        neighbours joins documents of different classes (LCCF-NCW at 0.03
+        and 0.1 up to 0.07 and 0.14 on CLUTO tr12; the earlier default 0.3
+        with k-means labels, chosen on class subsets of six corpora,
+        ``reports/lccf-defaults``, up to 0.15 for LCCF on wap and 0.20 for
+        LCCF-NCW on tr12).
         With ``lam_scale="none"`` it is the paper's
         ``lambda`` as is (100 in Cai et al.'s experiments).
     n_neighbors : int
