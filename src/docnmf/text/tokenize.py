@@ -74,13 +74,18 @@ def _composed(text: str) -> str:
     True
     >>> _composed("pro\u00adduction of oil \ufb01elds by \uff2f\uff30\uff25\uff23")
     'production of oil fields by OPEC'
-    >>> _composed("\u0130stanbul, D\u0130YARBAKIR").lower()
-    'istanbul, diyarbakir'
+    >>> _composed("\u0130stanbul, D\u0130YARBAKIR, I\u0307zmir, i\u0307zmit").lower()
+    'istanbul, diyarbakir, izmir, izmit'
     """
     if text.isascii():
         return text
     text = text.translate(_PRINTED_FORMS)
-    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    # the dotted I written as I and a combining dot composes to \u0130 only now, and lower-cased
+    # text holds it as i and the dot, which no word character joins
+    return text.replace("\u0130", "I").replace("i\u0307", "i") if "\u0307" in text \
+        or "\u0130" in text else text
 
 
 class CorpusTokens(NamedTuple):
