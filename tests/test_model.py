@@ -381,12 +381,19 @@ def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differentl
     old = docnmf.load(folder)
     assert old.text_rules == 0
     with pytest.warns(UserWarning, match=r"^3 of the 4 documents hold characters that this "
-                                         r"docnmf reads into words differently from the older "
-                                         r"version that saved the model: .* fit the model again"):
+                                         r"docnmf may read into words differently from the "
+                                         r"older version that saved the model: .* fit the model "
+                                         r"again"):
         old.place(texts)
+    with pytest.warns(UserWarning, match=r"^1 of the 1 documents holds characters"):
+        old.place(["I\u0307zmir"])
+    # characters the rules change that part no word: full-width punctuation, a joiner in an
+    # emoji, a byte-order mark; and NFC accents, plain ASCII
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        old.place(["the match and the league", "na\u00efve caf\u00e9 r\u00e9sum\u00e9"])
+        old.place(["the match and the league", "na\u00efve caf\u00e9 r\u00e9sum\u00e9",
+                   "\u7403\u961f\uff0c\u6bd4\u8d5b match", "\U0001f468\u200d\U0001f469 league",
+                   "\ufeffthe stadium \uff08nasa\uff09"])
     _rewrite_json(folder, lambda r: r.update(text_rules="4"))
     with pytest.raises(ModelFormatError, match="text_rules must be a whole number from 0, not '4'"):
         docnmf.load(folder)

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ..text.tokenize import TEXT_RULES, _composed
+from ..text.tokenize import TEXT_RULES
 from ..text.vectorize import DocumentVectorizer, as_text_list
 
 __all__ = ["ClusteringModel", "Placement"]
@@ -230,10 +230,13 @@ class ClusteringModel:
         accents written apart, ligatures: placed elsewhere, or not at all, without a word)."""
         if self.text_rules >= TEXT_RULES:
             return
-        changed = sum(not text.isascii() and _composed(text) != text for text in texts)
+        analyzer = self.document_vectorizer.analyzer_
+        changed = sum(not text.isascii() and analyzer.read_otherwise_at_first(text)
+                      for text in texts)
         if changed:
-            warnings.warn(f"{changed} of the {len(texts)} documents hold characters that this "
-                          f"docnmf reads into words differently from the older version that "
+            warnings.warn(f"{changed} of the {len(texts)} documents "
+                          f"{'holds' if changed == 1 else 'hold'} characters that this "
+                          f"docnmf may read into words differently from the older version that "
                           f"saved the model: accents written as "
                           f"separate marks, ligatures, soft hyphens, full-width letters or a "
                           f"dotted capital I. Their words may not be the model's, and they "

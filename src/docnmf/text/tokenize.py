@@ -260,6 +260,16 @@ class Analyzer:
             return False
         return token not in self._stop
 
+    def read_otherwise_at_first(self, text: str) -> bool:
+        """Whether ``text``'s words differ from what the first rules (``TEXT_RULES`` 1, before
+        ``_composed``) read in it: a text with characters ``_composed`` changes but no word
+        (full-width punctuation, a joiner in an emoji) reads the same under every rule."""
+        composed = _composed(text)
+        if composed == text:
+            return False
+        return (self._regex.findall(composed.lower() if self.lowercase else composed)
+                != self._regex.findall(text.lower() if self.lowercase else text))
+
     def words(self, text: str) -> list[str]:
         """The tokens of ``text`` that are not stop words, before stemming."""
         return [t for t in self._tokens(text) if t not in self._stop]
