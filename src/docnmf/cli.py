@@ -772,14 +772,13 @@ def _estimator_params(args) -> dict:
         # it was recorded in run.json and changed nothing
         logger.warning("--segmenter is read with --segments above 1 only: each document is one "
                        "segment")
-    weighing = [f"--{name} {getattr(args, name)}" for name, default in (("tf", "raw"),
-                                                                         ("idf", "xu"))
-                if getattr(args, name, default) != default]
-    if weighing and spec.input == "counts":
-        # as run.json recorded them, they changed no cluster (consensus, plsi, lda, ssnmf)
-        logger.warning("%s %s not change what %s clusters: it reads the term counts%s",
-                       " and ".join(weighing), "does" if len(weighing) == 1 else "do",
-                       args.method, " and weighs them its own way"
+    if getattr(args, "tf", "raw") != "raw" and spec.input == "counts" \
+            and getattr(args, "clusters", None) != "auto":
+        # as run.json recorded it, it changed no cluster (consensus, plsi, lda, ssnmf). Not
+        # said of --idf, which decides which documents have a weight at all (a term in every
+        # one weighs 0 under xu), nor under -k auto, whose search reads the weights
+        logger.warning("--tf %s does not change what %s clusters: it reads the term counts%s",
+                       args.tf, args.method, " and weighs them its own way"
                        if args.method in ("consensus", "ssnmf") else "")
     if params.get("lam_scale") == "none" and "lam" not in params and "lam" not in spec.preset:
         # the default lam then weighed the graph next to nothing, without a word
@@ -830,7 +829,7 @@ def _other_solvers(spec) -> bool:
 #: unconstrained form" named none, and SS-KK's is not kernel-km).
 _UNCONSTRAINED = {
     "ssnmf": "--method consensus does",
-    "ssnmf-ncw": "--method nmf-ncw does",
+    "ssnmf-ncw": "--method nmf-ncw --labels skmeans does",
     "ssnmf-paper": "the paper's NMF of the document similarity, A ~ G S G^T, with A unchanged "
                    "(not --method nmf)",
     "ss-kk": "kernel k-means on its Gaussian kernel from its own starts (not --method "
