@@ -1271,7 +1271,7 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
         empty_rows,
         warning_lines,
     )
-    from .pipeline import vectorize_corpus
+    from .pipeline import _vectorize, _weighed_out
     from .selection import select_k
     from .selection.choose import MAX_K_VALUES
 
@@ -1290,23 +1290,25 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
     if len(tried) > MAX_K_VALUES:
         raise UsageError(f"--k-range holds {len(tried)} values of k up to half of the documents "
                          f"used; at most {MAX_K_VALUES}")
-    X, _ = vectorize_corpus(corpus, **vectorizer_params)
+    try:
+        X, _, _, counts = _vectorize(corpus, vectorizer_params)
+    except ValueError as exc:       # settings the corpus refutes (a --min-df above its size)
+        raise UsageError(str(exc)) from None
     english = True
     if findings and corpus.texts is not None:
         # after vectorizing: texts that give no index term at all get this hint in the error
         # (it came twice, a warning and then the error); docnmf cluster says so too
         english = _warn_language(corpus.texts, "the criteria read such runs as words",
                                  _language_remedy(args), stem=not args.no_stem)
-    empty = empty_rows(X).size
+    empty_ids = empty_rows(X)
+    empty = empty_ids.size
     with_terms = X.shape[0] - empty
     if with_terms < 4:
         # (it said "k=2 is more than half of the 0 documents with index terms" of documents
         # whose words were all in every document: idf 0)
         raise UsageError(f"choose-k tries k = 2 at the least, on 4 documents with index terms "
                          f"or more: {with_terms} of the {X.shape[0]} have any"
-                         + (" (a word in every document weighs 0 under --idf xu; --idf smooth "
-                            "keeps it)" if X.shape[1] and vectorizer_params.get("idf", "xu")
-                            == "xu" else ""))
+                         + _weighed_out(counts, empty_ids, vectorizer_params))
     # as the documents are read: texts that differ only in words left out are the same
     alike = sum(len(g) - 1 for g in duplicate_groups(counts=X))
     if with_terms - alike < 4:

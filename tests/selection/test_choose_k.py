@@ -379,8 +379,16 @@ def _choose_k_cli(tmp_path, texts, *options):
      "on 4 different documents or more: the 10 documents are copies of 1"),
     (["stars planets moon", "stars planets moon sun", "stars planets moon sky",
       "stars planets moon dust"], ("--min-df", "1", "--max-df", "1.0"),
-     ("on 4 documents with index terms or more: 3 of the 4 have any (a word in every document "
-      "weighs 0 under --idf xu; --idf smooth keeps it)")),
+     ("on 4 documents with index terms or more: 3 of the 4 have any: 1 document has terms, "
+      "but only terms of every document, which weigh 0 under idf 'xu'")),
+    # the hint only where idf is why (it was given of documents emptied by --max-features too)
+    (["stars planets", "moon sun", "comet", "rain snow", "stars comet"],
+     ("--min-df", "1", "--max-features", "2"),
+     "on 4 documents with index terms or more: 3 of the 5 have any\n"),
+    # settings the corpus refutes: a --min-df above its size (a traceback)
+    ([f"planet number {i}" for i in range(40)], ("--min-df", "600"),
+     "error: max_df=0.95 (38 of the 40 documents) is below min_df=600 (clipped to the 40 "
+     "documents)"),
     # four different texts, and copies of the first, whose words alone pass --min-df
     (["comet orbit", "comet orbit", "comet orbit", "comet orbit", "tulip", "bread", "goal"],
      ("--idf", "smooth"),
