@@ -185,9 +185,9 @@ def test_says_when_lda_separates_any_partition():
     """In n - 1 principal components of n documents LDA parts any partition cleanly: the
     scatter was ~1e-30, the loop stopped at PCA-Km's k-means and the restarts tied, in silence."""
     X, _ = short_documents(n_docs=40, n_terms=60, seed=3)
-    with pytest.warns(UserWarning, match=r"in 39 principal components of 40 documents LDA "
-                                         r"separates any partition into 3 clusters .* an "
-                                         r"n_components below 37"):
+    with pytest.warns(UserWarning, match=r"LDA-Km: in 39 principal components of 40 documents "
+                                         r"LDA separates any partition into 3 clusters .* "
+                                         r"n_components \(in Python\) below 37"):
         model = LDAKMeansClustering(3, random_state=0).fit(X)
     assert model.objective_ < 1e-9 and model.n_iter_ == 1
     with warnings.catch_warnings():

@@ -278,12 +278,12 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
         if Z.shape[1] > X.shape[0] - k and self.objective_ <= _SEPARATED * (k - 1):
             # LDA in nearly as many dimensions as documents parts any partition cleanly: the
             # loop stopped after one round, at PCA-Km's k-means, and the restarts tied at ~1e-30
-            warnings.warn(f"LDAKMeansClustering: in {Z.shape[1]} principal components of "
-                          f"{X.shape[0]} documents LDA separates any partition into "
-                          f"{k} clusters (within-cluster scatter {self.objective_:.1g}), so the "
-                          f"clusters are PCA-Km's first k-means; an n_components below "
-                          f"{X.shape[0] - k} (the documents less the clusters) leaves LDA a "
-                          f"choice", UserWarning, stacklevel=2)
+            warnings.warn(f"LDA-Km: in {Z.shape[1]} principal components of {X.shape[0]} "
+                          f"documents LDA separates any partition into {k} clusters "
+                          f"(within-cluster scatter {self.objective_:.1g}), so the clusters are "
+                          f"PCA-Km's first k-means; LDAKMeansClustering's n_components (in "
+                          f"Python) below {X.shape[0] - k}, the documents less the clusters, "
+                          f"leaves LDA a choice", UserWarning, stacklevel=2)
         if self.verbose:
             logger.info("LDA-Km: best of %d restarts has within-cluster scatter %.6g after %d "
                         "round%s", self.n_init, self.objective_, self.n_iter_,
