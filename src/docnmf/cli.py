@@ -228,7 +228,7 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
     g.add_argument("--tol", type=_finite, default=None,
                    help="stop a restart when the relative objective decrease falls below this "
                         "(default: the method's own, 1e-5 for NMF and CF/LCCF). The k-means "
-                        "baselines (km, km-ncw, aa, nc and their -poly2 forms, lsi-km, pca-km, lda-km, "
+                        "baselines (km, km-ncw, aa, nc, aa-poly2, nc-poly2, lsi-km, pca-km, lda-km, "
                         "ss-snc) take it "
                         "as scikit-learn's KMeans does, a bound on the centres' shift; ecc and "
                         "msrc stop when a round lowers the objective by tol times the squared "
