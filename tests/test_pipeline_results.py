@@ -714,6 +714,17 @@ def test_keywords_are_words_of_the_clusters_own_documents():
 
     columns, _ = _keyword_columns(run.model, run.X, run.labels, 2, 10)
     assert {"elder", "fig"} <= {str(run.feature_names[j]) for j in columns[1]}
+    # placing the same documents with the saved model names the same words, and so does
+    # docnmf keywords (both listed the topics' words)
+    placed = assign_corpus(run.saved_model, corpus)
+    assert placed.labels.tolist() == run.labels.tolist() and placed.keywords == run.keywords
+    from docnmf.summarize.api import cluster_keywords
+
+    report, sizes = cluster_keywords(texts, 2, n_init=2, min_df=1, max_df=1.0)
+    assert sorted(sizes) == [2, 3]
+    for size, line in zip(sizes, report.splitlines()[1:]):
+        if size == 2:
+            assert set(line.split(": ")[1].split(", ")) == held[1]
     # an empty cluster's keywords are its topic's
     labels = np.zeros(5, dtype=int)
     columns, _ = _keyword_columns(run.model, run.X, labels, 2, 10, within=True)

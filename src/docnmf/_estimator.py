@@ -33,8 +33,8 @@ from .constraints import ConstraintWarning, build_constraints, labels_every_docu
 __all__ = ["KEYWORD_FLOOR", "DocumentClusterer", "FewerClustersWarning", "SoftClusterer",
            "best_restart", "check_fit_input", "check_n_clusters", "check_positive_ints",
            "cluster_means", "distance_memberships", "fit_restarts", "heaviest_columns",
-           "kmeans_restarts", "memberships_from", "representative_documents", "store_params",
-           "top_terms"]
+           "held_only", "kmeans_restarts", "memberships_from", "representative_documents",
+           "store_params", "terms_held", "top_terms"]
 
 logger = logging.getLogger("docnmf.cluster")
 
@@ -402,6 +402,33 @@ def top_terms(components: np.ndarray, feature_names: Sequence[str], n: int = 10)
 #: A term weighs in a cluster above this share of the cluster's heaviest term: the solvers
 #: keep factors a hair above zero (1e-10 of the largest), terms the cluster has nothing of.
 KEYWORD_FLOOR = 1e-6
+
+
+def held_only(W: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """``W`` (clusters x terms) with each cluster's weight on a term none of its documents
+    holds (``held`` False) set to 0; a cluster that holds no term (no document) keeps its own.
+
+    A topic is a mixture over the whole corpus: a cluster of two documents on fruit listed
+    "elder", a word of another cluster's documents only, among its keywords.
+
+    Examples
+    --------
+    >>> held_only(np.array([[0.5, 0.2], [0.1, 0.3]]), np.array([[True, False], [False, False]]))
+    array([[0.5, 0. ],
+           [0.1, 0.3]])
+    """
+    held = np.asarray(held, dtype=bool)
+    return np.where(held | ~held.any(axis=1, keepdims=True), W, 0.0)
+
+
+def terms_held(X, labels: np.ndarray, k: int) -> np.ndarray:
+    """(k, terms): whether some document of cluster c (``labels``; -1 for none) holds term j
+    with a weight above 0 in ``X`` (documents x terms, non-negative)."""
+    labels = np.asarray(labels)
+    assigned = np.flatnonzero(labels >= 0)
+    members = sp.csr_matrix((np.ones(assigned.size), (labels[assigned], assigned)),
+                            shape=(k, X.shape[0]))
+    return (members @ (sp.csr_matrix(X) > 0).astype(np.float64)).toarray() > 0
 
 
 def heaviest_columns(W: np.ndarray, n: int) -> list[list[int]]:

@@ -1275,6 +1275,7 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
     from .pipeline import _vectorize, _weighed_out
     from .selection import select_k
     from .selection.choose import MAX_K_VALUES
+    from .text.vectorize import EmptyVocabularyError
 
     if len(corpus) < 4:
         raise UsageError(f"choose-k tries k = 2 at the least, on 4 documents or more: the "
@@ -1293,6 +1294,8 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
                          f"used; at most {MAX_K_VALUES}")
     try:
         X, _, _, counts = _vectorize(corpus, vectorizer_params)
+    except EmptyVocabularyError:    # said as cluster says it
+        raise
     except ValueError as exc:       # settings the corpus refutes (a --min-df above its size)
         raise UsageError(str(exc)) from None
     english = True

@@ -26,7 +26,9 @@ from ._estimator import (
     FewerClustersWarning,
     check_n_clusters,
     heaviest_columns,
+    held_only,
     representative_documents,
+    terms_held,
 )
 from ._version import software_versions
 from .cluster import LCCFClustering, NMFClustering
@@ -385,7 +387,9 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
     timings = {"assign_s": time.perf_counter() - t0}
     k, labels = model.n_clusters, placed.labels
     names = model.feature_names
-    columns, weights = _keyword_columns(model.estimator, placed.X, labels, k, n_keywords)
+    # of the placed documents, as cluster's keywords are of the fitted ones
+    columns, weights = _keyword_columns(model.estimator, placed.X, labels, k, n_keywords,
+                                        within=True)
     keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(placed.memberships, labels, n_representatives,
                                     tiebreak=centroid_similarity(placed.X, labels, k))
@@ -622,14 +626,7 @@ def _keyword_columns(model, X, labels, k: int, n: int, *,
         W = cluster_centroids(X, labels, k)
     W = np.asarray(W, dtype=np.float64)
     if within:
-        # a topic is a mixture over the whole corpus: a cluster of two documents on fruit
-        # listed "elder", a word of another cluster's documents, among its five keywords.
-        # A cluster without documents keeps its topic's words.
-        assigned = np.flatnonzero(labels >= 0)
-        members = sp.csr_matrix((np.ones(assigned.size), (labels[assigned], assigned)),
-                                shape=(k, X.shape[0]))
-        held = (members @ (sp.csr_matrix(X) != 0).astype(np.float64)).toarray() > 0
-        W = np.where(held | ~held.any(axis=1, keepdims=True), W, 0.0)
+        W = held_only(W, terms_held(X, labels, k))
     columns = heaviest_columns(W, n)
     return columns, [[float(W[c, j]) for j in cols] for c, cols in enumerate(columns)]
 

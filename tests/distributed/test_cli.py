@@ -257,6 +257,28 @@ def test_a_tiny_cluster_is_named_on_dask_as_in_memory(tmp_path, capsys):
         assert f"cluster {small[0]['cluster']} has only 2 of the documents" in err
 
 
+def test_keywords_are_the_clusters_own_words_on_dask_as_in_memory(tmp_path, capsys):
+    """The Dask path listed "elder", a word of the other cluster's documents only, among a
+    two-document cluster's keywords, where the in-memory run no longer did."""
+    texts = ["apple apple banana cherry", "banana banana banana date",
+             "cherry date elder elder apple", "apple banana fig fig fig",
+             "date fig elder apple apple"]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "part-0.jsonl").write_text(
+        "".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)))
+    tables = []
+    for where in (["--dask-workers", "1"], []):
+        out = tmp_path / f"out{len(where)}"
+        assert main(["cluster", str(tmp_path / "in"), "-k", "2", "--method", "nmf-ncw",
+                     "--min-df", "1", "--max-df", "1.0", *where, "-o", str(out)]) == 0
+        with open(out / "clusters.csv", newline="") as f:
+            tables.append([(row["size"], row["top_keywords"]) for row in csv.DictReader(f)])
+    assert tables[0] == tables[1]
+    assert [set(words.split()) for size, words in tables[0] if size == "2"] == \
+        [{"apple", "banana", "cherry", "date"}]
+    capsys.readouterr()
+
+
 def test_ctrl_c_on_a_local_cluster_is_one_line_and_leaves_no_worker(tmp_path):
     """The workers start with Ctrl-C ignored and their logs silenced: a Ctrl-C reaches the
     command, which stops the cluster; no worker prints a traceback or outlives it."""

@@ -33,6 +33,7 @@ import dask.bag
 import numpy as np
 from distributed import Client, as_completed
 
+from .._estimator import heaviest_columns, held_only
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..diagnostics import FOREIGN_SAMPLE, copies_finding, small_clusters_of_sizes, warning_lines
@@ -412,9 +413,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
         logger.warning("%s", line)
     metrics = _scores(table, sum(s[4] for s in summaries), sum(s[5] for s in summaries),
                       sum(s[6] for s in summaries))
-    W = model.components_
-    order = np.argsort(-W, axis=1, kind="stable")[:, :n_keywords]
-    columns = [[int(j) for j in row if W[c, j] > 0] for c, row in enumerate(order)]
+    # as in memory: of a cluster with documents, the words some of them hold (its centre's)
+    columns = heaviest_columns(held_only(model._keyword_weights(), centroids > 0), n_keywords)
     counts = gather(client, client.compute([dask.delayed(keyword_cooccurrence)(x, columns)
                                             for x in X.to_delayed().ravel()]),
                     "the keywords' coherence")
@@ -431,7 +431,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                   "workers": len(client.scheduler_info()["workers"]),
                   "dashboard": client.dashboard_link}
     return PartitionedRun(corpus, method, n_clusters, model, vectorizer, meta, names,
-                          model.top_keywords(names, n_keywords), sizes, representatives,
+                          [[str(names[j]) for j in cols] for cols in columns], sizes,
+                          representatives,
                           metrics, run_params, client, timings, labels, unassigned, coherence,
                           report, memberships)
 

@@ -212,7 +212,8 @@ def cluster_keywords(texts: Sequence[str], n_clusters: int, *, n_keywords: int =
     Documents are tf-idf vectorized (stop words removed, Porter stems shown as
     their most frequent word) and clustered by NMF-NCW
     (:class:`~docnmf.cluster.NMFClustering` with ``weighting="ncw"``); each
-    cluster's keywords are the largest entries of its centroid.
+    cluster's keywords are the largest entries of its topic vector among the
+    words its documents hold.
 
     The collection keywords are FS-NMF feature weights (eq. 2 of Wang, Ding &
     Li 2010, exponent ``alpha``) applied to that converged factorization,
@@ -234,6 +235,7 @@ def cluster_keywords(texts: Sequence[str], n_clusters: int, *, n_keywords: int =
     >>> cluster_keywords(docs, 2, n_keywords=3, n_init=2, min_df=1)[1]
     [3, 3]
     """
+    from .._estimator import heaviest_columns, held_only, terms_held
     from ..cluster.fsnmf import rank_features
     from ..cluster.nmf import NMFClustering
     from ..factor.fsnmf import weigh_fit
@@ -264,7 +266,10 @@ def cluster_keywords(texts: Sequence[str], n_clusters: int, *, n_keywords: int =
     lines = ["collection keywords (FS-NMF feature weights, eq. 2 on the NMF-NCW fit): "
              + ", ".join(str(names[j]) for j in order[:n_keywords])]
     sizes = np.bincount(model.labels_, minlength=n_clusters)
-    for c, words in enumerate(model.top_keywords(names, n_keywords)):
+    # as docnmf cluster names them: of a cluster with documents, words some of them hold
+    weights = held_only(model._keyword_weights(), terms_held(X, model.labels_, n_clusters))
+    for c, columns in enumerate(heaviest_columns(weights, n_keywords)):
+        words = [str(names[j]) for j in columns]
         lines.append(f"cluster {c} ({sizes[c]} document{'' if sizes[c] == 1 else 's'}): "
                      + ", ".join(words))
     if empty:
