@@ -394,6 +394,10 @@ def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differentl
         old.place(["the match and the league", "na\u00efve caf\u00e9 r\u00e9sum\u00e9",
                    "\u7403\u961f\uff0c\u6bd4\u8d5b match", "\U0001f468\u200d\U0001f469 league",
                    "\ufeffthe stadium \uff08nasa\uff09"])
+    # a model of the rules before the last (the dotted I written apart read as "zmir")
+    _rewrite_json(folder, lambda r: r.update(format_version=FORMAT_VERSION, text_rules=4))
+    with pytest.warns(UserWarning, match=r"^1 of the 2 documents holds characters"):
+        docnmf.load(folder).place(["I\u0307zmir", "the match"])
     _rewrite_json(folder, lambda r: r.update(text_rules="4"))
     with pytest.raises(ModelFormatError, match="text_rules must be a whole number from 0, not '4'"):
         docnmf.load(folder)

@@ -725,6 +725,14 @@ def test_keywords_are_words_of_the_clusters_own_documents():
     for size, line in zip(sizes, report.splitlines()[1:]):
         if size == 2:
             assert set(line.split(": ")[1].split(", ")) == held[1]
+    # a k-means model can place a document in a cluster none of whose weighted words it
+    # holds: the cluster keeps its own words (it was left with none)
+    demo = load_demo()
+    km = cluster_corpus(demo, 5, "km")
+    one = Corpus(texts=["ahead"], labels=[()], ids=["n1"])
+    placed = assign_corpus(km.saved_model, one)
+    assert placed.labels.tolist() != [-1]
+    assert placed.keywords[placed.labels[0]] == km.saved_model.keywords(10)[placed.labels[0]]
     # an empty cluster's keywords are its topic's
     labels = np.zeros(5, dtype=int)
     columns, _ = _keyword_columns(run.model, run.X, labels, 2, 10, within=True)

@@ -406,7 +406,8 @@ KEYWORD_FLOOR = 1e-6
 
 def held_only(W: np.ndarray, held: np.ndarray) -> np.ndarray:
     """``W`` (clusters x terms) with each cluster's weight on a term none of its documents
-    holds (``held`` False) set to 0; a cluster that holds no term (no document) keeps its own.
+    holds (``held`` False) set to 0; a cluster left with no weight (no document, or documents
+    whose words all weigh 0 in it, as a k-means model can place them) keeps its own.
 
     A topic is a mixture over the whole corpus: a cluster of two documents on fruit listed
     "elder", a word of another cluster's documents only, among its keywords.
@@ -416,9 +417,14 @@ def held_only(W: np.ndarray, held: np.ndarray) -> np.ndarray:
     >>> held_only(np.array([[0.5, 0.2], [0.1, 0.3]]), np.array([[True, False], [False, False]]))
     array([[0.5, 0. ],
            [0.1, 0.3]])
+    >>> held_only(np.array([[0.0, 0.2]]), np.array([[True, False]]))
+    array([[0. , 0.2]])
     """
-    held = np.asarray(held, dtype=bool)
-    return np.where(held | ~held.any(axis=1, keepdims=True), W, 0.0)
+    W = np.asarray(W, dtype=np.float64)
+    kept = np.where(np.asarray(held, dtype=bool), W, 0.0)
+    weightless = ~(kept > 0).any(axis=1)
+    kept[weightless] = W[weightless]
+    return kept
 
 
 def terms_held(X, labels: np.ndarray, k: int) -> np.ndarray:

@@ -187,7 +187,11 @@ class ClusteringModel:
         return self.document_vectorizer.fitted_readable_names_
 
     def keywords(self, n: int = 10) -> list[list[str]] | None:
-        """The ``n`` heaviest terms of each cluster, or None for an estimator without term weights."""
+        """The ``n`` heaviest terms of each cluster, or None for an estimator without term weights.
+
+        These are the model's own (a topic's heaviest terms); the keywords ``docnmf cluster``
+        and ``docnmf assign`` write name, of a cluster with documents, only words some of
+        them hold."""
         if not hasattr(self.estimator, "top_keywords"):
             return None
         return self.estimator.top_keywords(self.feature_names, n)

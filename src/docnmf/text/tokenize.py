@@ -58,9 +58,10 @@ _PRINTED_FORMS = str.maketrans({
 #: the model places them. 0: not recorded (models saved before it was); 1: the first rules;
 #: 2: text in Unicode NFC (a letter and a separate accent are one character); 3: the printed
 #: forms of ``_PRINTED_FORMS`` (soft hyphens and joiners dropped, ligatures and full-width
-#: letters as letters); 4: the Turkish capital dotted I as I. Every change is one of
+#: letters as letters); 4: the Turkish capital dotted I as I; 5: the dotted I written as I and
+#: a combining dot, or lower-cased to i and the dot, as I. Every change is one of
 #: ``_composed``: a text it leaves as it is reads the same under every rule.
-TEXT_RULES = 4
+TEXT_RULES = 5
 
 
 def _composed(text: str) -> str:
@@ -82,10 +83,14 @@ def _composed(text: str) -> str:
     text = text.translate(_PRINTED_FORMS)
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
-    # the dotted I written as I and a combining dot composes to \u0130 only now, and lower-cased
-    # text holds it as i and the dot, which no word character joins
-    return text.replace("\u0130", "I").replace("i\u0307", "i") if "\u0307" in text \
-        or "\u0130" in text else text
+    if "\u0307" in text or "\u0130" in text:
+        # the dotted I written as I and a combining dot composes to \u0130 only now, and
+        # lower-cased text holds it as i and the dot, which no word character joins; an accent
+        # after the dot composes with the i once the dot is gone
+        text = text.replace("\u0130", "I").replace("i\u0307", "i")
+        if not unicodedata.is_normalized("NFC", text):
+            text = unicodedata.normalize("NFC", text)
+    return text
 
 
 class CorpusTokens(NamedTuple):
