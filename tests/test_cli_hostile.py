@@ -44,6 +44,9 @@ def run(capsys, *argv):
     (["--min-df", "1.5"], "--min-df: expected a whole number of documents or a fraction"),
     (["--max-df", "0"], "--max-df: must be above 0"),
     (["--max-df", "1"], "--max-df 1 (documents) is below --min-df 2: no term would be kept"),
+    # what the corpus refutes, in the options' names (it said "nmf: max_df=0.5 ... min_df=0.6")
+    (["--min-df", "0.6", "--max-df", "0.5"],
+     "error: --max-df 0.5 (6 of the 12 documents) is below --min-df 0.6 (7.2)"),
     (["--tol", "nan"], "--tol: expected a finite number >= 0"),
     (["--tol", "-1"], "--tol: expected a finite number >= 0"),
     (["--method", "lccf", "--lam", "inf"], "--lam: expected a finite number >= 0"),

@@ -704,10 +704,28 @@ def _vectorizer_params(args, corpus=None) -> dict:
     if isinstance(args.min_df, int) and isinstance(args.max_df, int) and args.max_df < args.min_df:
         raise UsageError(f"--max-df {args.max_df} (documents) is below --min-df {args.min_df}: "
                          "no term would be kept")
+    if corpus is not None:
+        _check_document_bounds(args, len(corpus))
     return {"min_df": args.min_df, "max_df": args.max_df, "max_features": args.max_features,
             "tf": args.tf, "idf": args.idf, "stem": not args.no_stem,
             "stop_words": None if args.keep_stop_words else "english",
             **({"token_pattern": args.token_pattern} if args.token_pattern else {})}
+
+
+def _check_document_bounds(args, n_docs: int) -> None:
+    """--min-df and --max-df as the vectorizer reads them for ``n_docs`` documents, refused
+    in the options' own names (it said "max_df=0.95 ... is below min_df=500", a default the
+    user never set, in Python's names, after a traceback in choose-k)."""
+    from .text.vectorize import document_count_bounds
+
+    try:
+        document_count_bounds(args.min_df, args.max_df, args.max_features, n_docs)
+    except ValueError as exc:
+        said = str(exc).replace("max_df=", "--max-df ").replace("min_df=", "--min-df ")
+        if args.max_df == _VOCABULARY_OPTIONS["max_df"][1]:
+            said = said.replace(f"--max-df {args.max_df} (", f"--max-df {args.max_df}, the "
+                                f"default (", 1)
+        raise UsageError(said) from None
 
 
 #: NMA's segmenters (``docnmf.text.segment.SEGMENTERS``), named without importing them.

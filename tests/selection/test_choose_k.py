@@ -387,8 +387,8 @@ def _choose_k_cli(tmp_path, texts, *options):
      "on 4 documents with index terms or more: 3 of the 5 have any\n"),
     # settings the corpus refutes: a --min-df above its size (a traceback)
     ([f"planet number {i}" for i in range(40)], ("--min-df", "600"),
-     ("error: max_df=0.95 (38 of the 40 documents) is below min_df=600 (clipped to the 40 "
-      "documents)")),
+     ("error: --max-df 0.95, the default (38 of the 40 documents) is below --min-df 600 "
+      "(clipped to the 40 documents)")),
     # four different texts, and copies of the first, whose words alone pass --min-df
     (["comet orbit", "comet orbit", "comet orbit", "comet orbit", "tulip", "bread", "goal"],
      ("--idf", "smooth"),
