@@ -1314,8 +1314,8 @@ def _select_k(corpus, k_values, args, vectorizer_params: dict, *, runs: int, max
         X, _, _, counts = _vectorize(corpus, vectorizer_params)
     except EmptyVocabularyError:    # said as cluster says it
         raise
-    except ValueError as exc:       # settings the corpus refutes (a --min-df above its size)
-        raise UsageError(str(exc)) from None
+    except ValueError as exc:       # what the data refutes (--tf sublinear of weights; the df
+        raise UsageError(str(exc)) from None        # bounds were checked with the options)
     english = True
     if findings and corpus.texts is not None:
         # after vectorizing: texts that give no index term at all get this hint in the error

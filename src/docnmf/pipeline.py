@@ -305,7 +305,7 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
         # document-level view on the segments' vocabulary, for keywords and sizes
         X = model.vectorizer_.transform(corpus.texts)
         names = model.vectorizer_.readable_feature_names(corpus.texts)
-    columns, weights = _keyword_columns(model, X, labels, n_clusters, n_keywords, within=True)
+    columns, weights = _keyword_columns(model, X, labels, n_clusters, n_keywords)
     keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(memberships, labels, n_representatives,
                                     tiebreak=centroid_similarity(X, labels, n_clusters))
@@ -388,8 +388,7 @@ def assign_corpus(model: ClusteringModel, corpus: Corpus, *, n_keywords: int = 1
     k, labels = model.n_clusters, placed.labels
     names = model.feature_names
     # of the placed documents, as cluster's keywords are of the fitted ones
-    columns, weights = _keyword_columns(model.estimator, placed.X, labels, k, n_keywords,
-                                        within=True)
+    columns, weights = _keyword_columns(model.estimator, placed.X, labels, k, n_keywords)
     keywords = [[str(names[j]) for j in cols] for cols in columns]
     reps = representative_documents(placed.memberships, labels, n_representatives,
                                     tiebreak=centroid_similarity(placed.X, labels, k))
@@ -608,15 +607,14 @@ def _log_matrix(X, empty: int) -> None:
                 f"; {diagnostics.documents_phrase(empty)} without index terms" if empty else "")
 
 
-def _keyword_columns(model, X, labels, k: int, n: int, *,
-                     within: bool = False) -> tuple[list[list[int]], list[list[float]]]:
+def _keyword_columns(model, X, labels, k: int, n: int) -> tuple[list[list[int]], list[list[float]]]:
     """Each cluster's ``n`` heaviest columns and their weights, as ``top_keywords`` ranks them.
 
     The weights are the model's term weights (topic vectors, centroids; for
     NMA the cluster centres mapped to terms); methods without term weights
-    use the mean of each cluster's documents (unassigned documents left out).
-    ``within``: of a cluster with documents, only the terms some of them hold (``X``'s
-    documents as ``labels`` cluster them).
+    use the mean of each cluster's documents (unassigned documents left out). Of a cluster
+    with documents (``X``'s, as ``labels`` cluster them) only the terms some of them hold
+    are ranked (:func:`~docnmf._estimator.held_only`).
     """
     if hasattr(model, "topic_keywords"):        # NMA: a cluster is a centre in topic space
         W = model.cluster_centers_ @ model.components_
@@ -624,9 +622,7 @@ def _keyword_columns(model, X, labels, k: int, n: int, *,
         W = model._keyword_weights()
     else:
         W = cluster_centroids(X, labels, k)
-    W = np.asarray(W, dtype=np.float64)
-    if within:
-        W = held_only(W, terms_held(X, labels, k))
+    W = held_only(W, terms_held(X, labels, k))
     columns = heaviest_columns(W, n)
     return columns, [[float(W[c, j]) for j in cols] for c, cols in enumerate(columns)]
 

@@ -45,12 +45,9 @@ NEW_TEXTS = ["", "galaxy rocket zebra unseen", "CAFÉ café running 東京", "th
 def reference_printed(ch: str) -> str:
     """A character as documented: soft hyphen, zero-width (non-)joiners, word joiner and
     byte-order mark dropped; the Latin ligatures (U+FB00 to U+FB06) and full-width forms
-    (U+FF01 to U+FF5E) as their compatibility decomposition; the Turkish capital dotted I
-    (U+0130) as I; any other as it is."""
+    (U+FF01 to U+FF5E) as their compatibility decomposition; any other as it is."""
     if ch in "\u00ad\u200c\u200d\u2060\ufeff":
         return ""
-    if ch == "\u0130":
-        return "I"
     if 0xFB00 <= ord(ch) <= 0xFB06 or 0xFF01 <= ord(ch) <= 0xFF5E:
         return unicodedata.normalize("NFKC", ch)
     return ch

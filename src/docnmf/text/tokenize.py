@@ -43,11 +43,9 @@ _ASCII_RUNS_LOWER = str.maketrans({chr(c): chr(c).lower() if chr(c) in _ASCII_WO
 #: joiners, a word joiner, a byte-order mark) are dropped, ligatures ("pro\ufb01t" beside
 #: "profit") and full-width letters and digits ("\uff2f\uff30\uff25\uff23" beside "OPEC") become
 #: the letters they stand for. None is in the text corpora docnmf reproduces (DUC 2004,
-#: Reuters-21578, 20 Newsgroups, Classic4). The Turkish capital dotted I becomes I: its lower
-#: case is "i" and a combining dot, which is no word character, so "\u0130stanbul" was the word
-#: "stanbul" (and a one-letter "i", dropped) beside "istanbul".
+#: Reuters-21578, 20 Newsgroups, Classic4).
 _PRINTED_FORMS = str.maketrans({
-    "\u00ad": None, "\u0130": "I", "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None,
+    "\u00ad": None, "\u200c": None, "\u200d": None, "\u2060": None, "\ufeff": None,
     "\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
     "\ufb05": "st", "\ufb06": "st",
     **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}})
@@ -84,9 +82,10 @@ def _composed(text: str) -> str:
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     if "\u0307" in text or "\u0130" in text:
-        # the dotted I written as I and a combining dot composes to \u0130 only now, and
-        # lower-cased text holds it as i and the dot, which no word character joins; an accent
-        # after the dot composes with the i once the dot is gone
+        # the Turkish capital dotted I (written as one character, or as I and a combining dot,
+        # which compose to it) becomes I: its lower case is i and the dot, no word character,
+        # so "\u0130stanbul" was the word "stanbul" beside "istanbul"; lower-cased text holds
+        # i and the dot already. An accent after the dot composes with the i once it is gone
         text = text.replace("\u0130", "I").replace("i\u0307", "i")
         if not unicodedata.is_normalized("NFC", text):
             text = unicodedata.normalize("NFC", text)
