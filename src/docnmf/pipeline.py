@@ -159,7 +159,12 @@ def _weighed_out(counts: sp.csr_matrix, empty: np.ndarray, options: Mapping[str,
     error said only that no index term was left, of documents whose term was kept)."""
     if options.get("idf", "xu") != "xu" or not empty.size:
         return ""
-    weighed_out = int(np.count_nonzero(np.diff(counts[empty].indptr)))
+    return weighed_out_phrase(int(np.count_nonzero(np.diff(counts[empty].indptr))))
+
+
+def weighed_out_phrase(weighed_out: int) -> str:
+    """The end of a too-few-documents error when ``weighed_out`` documents have terms, all of
+    them terms of every document, which idf "xu" weighs 0 ("" when there are none)."""
     if not weighed_out:
         return ""
     one = weighed_out == 1

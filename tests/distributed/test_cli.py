@@ -362,6 +362,34 @@ def test_too_few_documents_with_terms_are_one_line_as_in_memory(tmp_path, capsys
                                        "least as many")
 
 
+def test_documents_whose_terms_idf_weighs_out_are_explained_on_dask_as_in_memory(tmp_path,
+                                                                                  capsys):
+    """Every document holds "subject" and "topic", the terms --min-df 1.0 --max-df 1.0 keep, of
+    idf log(n / n) = 0: the in-memory error says why no document is left, the Dask one did not."""
+    (tmp_path / "in").mkdir()
+    for i, word in enumerate(["alpha", "beta", "gamma", "delta"]):
+        (tmp_path / "in" / f"{i}.txt").write_text(f"subject topic {word}")
+    said = []
+    for where in (["--dask-workers", "1"], []):
+        code = main(["-q", "cluster", str(tmp_path / "in"), "-k", "2", "--min-df", "1.0",
+                     "--max-df", "1.0", *where, "-o", str(tmp_path / "out")])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert not (tmp_path / "out").exists()
+        said.append(err)
+    assert said[0] == said[1]
+    assert said[0].strip().endswith("2 clusters need at least as many: 4 documents have terms, "
+                                    "but only terms of every document, which weigh 0 under idf "
+                                    "'xu', log(n / n); idf 'smooth' (--idf smooth) keeps them")
+    # --idf smooth weighs them above 0: the run goes through on both paths
+    for where in (["--dask-workers", "1"], []):
+        out = tmp_path / f"smooth{len(where)}"
+        assert main(["-q", "cluster", str(tmp_path / "in"), "-k", "2", "--min-df", "1.0",
+                     "--max-df", "1.0", "--idf", "smooth", "--method", "nmf", *where,
+                     "-o", str(out)]) == 0, capsys.readouterr().err
+        assert (out / "assignments.csv").exists()
+
+
 def test_more_clusters_than_terms_is_one_line_as_in_memory(tmp_path, capsys):
     """k above the terms ran on the cluster and ended with empty clusters and status 0, where
     the in-memory path refuses it."""

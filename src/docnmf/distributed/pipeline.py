@@ -41,7 +41,7 @@ from ..io import write_csv, write_json, writes_folder
 from ..metrics import NMI_NORMALIZATION, confusion_matrix, score_all
 from ..model import ClusteringModel, save
 from ..pipeline import (cluster_sums, cluster_table, similarity_to_centres, software_record,
-                        text_findings)
+                        text_findings, weighed_out_phrase)
 from ..text.boilerplate import BOILERPLATE_SAMPLE
 from ..text.coherence import keyword_cooccurrence, npmi_from_counts
 from ..corpus.readers import note_tagged, warn_skipped
@@ -337,9 +337,12 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
                         "counting the documents with terms")
     active = sum(with_terms)
     if active < n_clusters:
+        # a term of idf 0 is in every document: each document without a weight holds one
+        weighed_out = (int(X.shape[0]) - active
+                       if vectorizer.idf == "xu" and not np.all(vectorizer.idf_) else 0)
         raise CorpusError(f"only {active} of the {int(X.shape[0])} documents have index terms "
                           f"left after preprocessing; {n_clusters} clusters need at least as "
-                          "many")
+                          f"many{weighed_out_phrase(weighed_out)}")
     if n_clusters > X.shape[1]:     # as in memory: more topics than terms leave some empty
         raise CorpusError(f"{n_clusters} clusters need at least as many index terms with "
                           f"{method}, and preprocessing left {X.shape[1]}: ask for fewer "
