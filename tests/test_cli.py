@@ -379,6 +379,12 @@ def test_warnings_name_the_options_that_change_what_they_warn_of(folder, tmp_pat
     assert "docnmf: warning: LCCFClustering: --neighbors 200 is more than the " in err
     assert "in --max-iter 1 iterations; raise --max-iter" in err
     assert "n_neighbors" not in err and "max_iter" not in err
+    # k-means stopped by its limit said nothing
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "km", "--min-df", "1",
+                        "--max-iter", "1", "-o", str(tmp_path / "km")], capsys)
+    assert code == 0
+    assert ("docnmf: warning: KMeansClustering: k-means ran all --max-iter 1 iterations and may "
+            "not have converged; raise --max-iter") in err
 
 
 def test_options_named_in_warnings():

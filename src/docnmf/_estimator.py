@@ -732,14 +732,17 @@ class SoftClusterer(DocumentClusterer, TransformerMixin):
 
 
 def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: int,
-                    sample_weight=None) -> tuple[KMeans, np.ndarray]:
+                    sample_weight=None, name: str | None = None) -> tuple[KMeans, np.ndarray]:
     """``KMeans(k, n_init=n_init, random_state=seed)`` one start at a time, keeping each objective.
 
     The starts draw from one ``RandomState(seed)`` in turn, as scikit-learn's
     own restart loop does, and the kept start is chosen by its rule (a lower
     inertia and a different partition), so the fitted model is the one
     ``KMeans(n_init=n_init)`` gives; what this adds is every start's
-    inertia. Warnings are those of the kept start.
+    inertia. Warnings are those of the kept start, and, given the ``name`` of
+    an estimator whose ``max_iter`` this is, a ConvergenceWarning when it ran
+    all ``max_iter`` iterations (scikit-learn says nothing then, where the
+    factorizations say they did not converge).
     """
     state = np.random.RandomState(seed)
     best, best_warnings, objectives = None, [], []
@@ -754,6 +757,11 @@ def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: 
             best, best_warnings = km, caught
     for w in best_warnings:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if name is not None and best.n_iter_ >= max_iter:
+        # Lloyd's loop stops at max_iter whether or not its last step settled the labels
+        warnings.warn(f"{name}: k-means ran all max_iter={max_iter} iterations and may not "
+                      "have converged; raise max_iter", ConvergenceWarning,
+                      stacklevel=_caller_outside_docnmf())
     return best, np.asarray(objectives)
 
 

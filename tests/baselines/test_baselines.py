@@ -394,3 +394,23 @@ def test_lsi_and_pca_km_give_copies_one_cluster_the_same_in_every_process():
     assert all(run == runs[0] for run in runs)
     for labels in runs[0]:
         assert len(set(labels[:10])) == 1 and len(set(labels[10:])) == 1
+
+
+@pytest.mark.parametrize("method", ["km", "lsi-km", "nc"])
+def test_kmeans_stopped_by_max_iter_says_so_as_the_factorizations_do(method):
+    """scikit-learn's Lloyd loop ends at max_iter in silence; a factorization stopped there
+    warns that it did not converge, and the k-means baselines said nothing."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, _ = short_documents()
+    name = type(make_estimator(method, 3)).__name__
+    with pytest.warns(ConvergenceWarning, match=rf"^{name}: k-means ran all max_iter=1 "
+                                                r"iterations and may not have converged; "
+                                                r"raise max_iter$"):
+        make_estimator(method, 3, n_init=2, max_iter=1, random_state=0).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = make_estimator(method, 3, n_init=2, random_state=0).fit(X)
+    assert model.n_iter_ < 300

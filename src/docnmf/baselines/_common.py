@@ -195,7 +195,7 @@ class EmbeddingKMeans(DocumentClusterer, ClusterMixin, BaseEstimator):
         k = int(self.n_clusters)
         km, self.restart_objectives_ = kmeans_restarts(
             E, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
-            seed=int_seed(rng), sample_weight=sample_weight)
+            seed=int_seed(rng), sample_weight=sample_weight, name=type(self).__name__)
         self.labels_ = km.labels_.astype(np.int64)
         self.memberships_ = distance_memberships(km.transform(E) ** 2)
         self.cluster_centers_ = km.cluster_centers_

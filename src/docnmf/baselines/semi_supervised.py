@@ -336,7 +336,7 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
         rng = as_generator(self.random_state)
         km, self.restart_objectives_ = kmeans_restarts(
             Z, k, n_init=int(self.n_init), max_iter=int(self.max_iter), tol=float(self.tol),
-            seed=int_seed(rng))
+            seed=int_seed(rng), name=type(self).__name__)
         self.labels_ = km.labels_.astype(np.int64)
         self.memberships_ = distance_memberships(km.transform(Z) ** 2)
         self.embedding_ = Z
