@@ -131,7 +131,11 @@ def test_keywords_say_when_the_texts_are_not_english(tmp_path, capsys, texts, sa
     assert main(["keywords", str(tmp_path), "-k", "2", "--min-df", "1"]) == 0
     err = capsys.readouterr().err
     assert said in err
-    assert "--no-stem" not in err      # not an option of this command
+    # the command has cluster's text options: the advice names them unless they are given
+    assert ("try --no-stem and --max-df 0.5" in err) == (said == "the texts do not look English")
+    assert main(["keywords", str(tmp_path), "-k", "2", "--min-df", "1", "--no-stem",
+                 "--max-df", "0.5"]) == 0
+    assert "--no-stem" not in capsys.readouterr().err
 
 
 def test_summaries_per_cluster_and_placements_say_it_once_with_advice_that_applies(tmp_path,
@@ -286,3 +290,27 @@ def test_a_small_cluster_of_keywords_is_said_as_cluster_says_it(tmp_path, capsys
     assert "has only 2 of the documents (under 1% of them or under 3, and under half the mean " \
         "size)\n" in err
     assert "removing them or a smaller -k may give" in err and "--method" not in err
+
+
+def test_keywords_reads_the_words_as_cluster_does_with_its_text_options(capsys):
+    """keywords had --min-df and --max-df only: stop words, stems, the token pattern, the
+    vocabulary's size and the weighting could not be set as for the clusters it describes."""
+    def report(*options):
+        assert main(["-q", "keywords", "demo", "-k", "5", "-n", "10", *options]) == 0
+        out = capsys.readouterr().out
+        return [line.split(": ", 1)[1].split(", ") for line in out.splitlines()
+                if not line.startswith("in no cluster")]
+
+    default = report()
+    words = {w for line in default for w in line}
+    assert not words & {"the", "and", "of", "to", "in"}
+    kept = {w for line in report("--keep-stop-words") for w in line}
+    assert kept & {"the", "and", "of", "to", "in", "then"}
+    # unstemmed, a word is shown as it is written, in its most frequent form or not
+    assert report("--no-stem") != default
+    few = report("--max-features", "12")
+    assert len({w for line in few for w in line}) <= 12
+    assert report("--tf", "binary", "--idf", "smooth") != default
+    numbers = {w for line in report("--token-pattern", r"(?u)\b\w+\b", "--min-df", "1")
+               for w in line}
+    assert numbers != words

@@ -427,14 +427,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="no effect on what is printed: eq. 2's weights, for any exponent in "
                         "(0, 1), rank the terms by their residuals alone (kept so that scripts "
                         "giving it still run)")
-    p.add_argument("--min-df", type=_df, default=2, help="drop terms in fewer documents (default 2)")
-    p.add_argument("--max-df", type=_max_df, default=0.95,
-                   help="drop terms in more than this many documents: a fraction of them "
-                        "(0.5; 1.0 is all), or a number of documents (default 0.95)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
                    help="no effect: the NMF-NCW fit starts from NNDSVDa, a single point, "
                         "and runs once (kept so that scripts giving it still run)")
+    _add_text_options(p)    # the words are read as cluster reads them (it had --min/max-df only)
     _add_corpus_options(p)
 
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
@@ -1812,14 +1809,15 @@ def _cmd_keywords(args) -> int:
         logger.warning("--alpha %g had no effect: eq. 2's weights fall as the terms' residuals "
                        "grow, for any exponent in (0, 1), so the ranking printed is the same",
                        args.alpha)
+    vectorizer_params = _vectorizer_params(args)
+    _check_document_bounds(args, len(texts))
     english = _warn_language(texts, "a keyword is such a run, often a whole sentence",
-                             _language_remedy(args))
+                             _language_remedy(args), stem=not args.no_stem)
     _warn_text_findings(texts, args.max_df, english=english)
     logger.info("finding keywords of %d documents in %d clusters", len(texts), args.clusters)
     try:
         report, sizes = cluster_keywords(texts, args.clusters, n_keywords=args.keywords,
-                                         random_state=args.seed, min_df=args.min_df,
-                                         max_df=args.max_df)
+                                         random_state=args.seed, **vectorizer_params)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     # as cluster names them (a cluster of 2 of Classic4's 7,097 documents went by unsaid)

@@ -203,14 +203,15 @@ def keywords_report(texts: Sequence[str], n_clusters: int, **options) -> str:
 
 def cluster_keywords(texts: Sequence[str], n_clusters: int, *, n_keywords: int = 10,
                      alpha: float = 0.7, n_init: int = 10, max_iter: int = 300,
-                     random_state=0, min_df: float = 2, max_df: float = 0.95
-                     ) -> tuple[str, list[int]]:
+                     random_state=0, min_df: float = 2, max_df: float = 0.95,
+                     **text_options) -> tuple[str, list[int]]:
     """:func:`keywords_report`'s report, and the size of each of its clusters (for the
     command's diagnostics of small clusters: a cluster of 2 of Classic4's 7,097 documents,
     on a signature's words, went by without a word).
 
     Documents are tf-idf vectorized (stop words removed, Porter stems shown as
-    their most frequent word) and clustered by NMF-NCW
+    their most frequent word; ``min_df``, ``max_df`` and ``text_options`` are
+    :class:`~docnmf.DocumentVectorizer`'s parameters) and clustered by NMF-NCW
     (:class:`~docnmf.cluster.NMFClustering` with ``weighting="ncw"``); each
     cluster's keywords are the largest entries of its topic vector among the
     words its documents hold.
@@ -245,7 +246,7 @@ def cluster_keywords(texts: Sequence[str], n_clusters: int, *, n_keywords: int =
     if isinstance(n_keywords, bool) or not isinstance(n_keywords, Integral) or n_keywords < 1:
         raise ValueError(f"n_keywords must be a positive integer, got {n_keywords!r}")
     texts = as_text_list(texts)        # str() would make NaN the word "nan"
-    vec = DocumentVectorizer(min_df=min_df, max_df=max_df)
+    vec = DocumentVectorizer(min_df=min_df, max_df=max_df, **text_options)
     X = vec.fit_transform(texts)
     names = np.asarray(vec.readable_feature_names(texts), dtype=object)
     empty = int(np.sum(np.diff(X.indptr) == 0))
