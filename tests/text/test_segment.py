@@ -126,6 +126,13 @@ def test_c99_and_texttiling_find_a_clear_topic_shift():
     assert c99_boundaries(["one sentence"]) == [] and texttiling_boundaries([]) == []
 
 
+def test_texttiling_puts_boundaries_only_in_valleys():
+    """One topic shift is one dip in cohesion: the gaps on its flanks have a depth too (their
+    rise to the peak on one side) but are no valleys, and are no boundaries (Hearst's program
+    scores only gaps with a rise on both sides). They were taken: [11, 17, 23, 29, 36]."""
+    assert texttiling_boundaries(SPORT * 6 + MONEY * 6) == [23]
+
+
 # --------------------------------------------------------------------------- Choi's benchmark
 
 #: Files on which C99 recovers every reference boundary, with the true and the estimated
@@ -168,6 +175,22 @@ def test_segmenters_beat_the_no_boundary_baseline(datasets_dir):
         errors["none"].append(pk(doc.masses, [n]))
     mean = {k: float(np.mean(v)) for k, v in errors.items()}
     assert mean["c99"] < 0.2 < mean["texttiling"] < mean["none"]
+
+
+def test_texttiling_finds_about_as_many_boundaries_as_the_reference(datasets_dir):
+    """Choi's documents have 10 segments; TextTiling with its own cut-off put 27 boundaries
+    in each on average when every gap on a valley's slopes could be one."""
+    folder = datasets_dir / "choi_c99" / "1" / "6-8"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} not found")
+    counts, errors = [], []
+    for path in sorted(folder.glob("*.ref"))[:12]:
+        doc = read_choi(path)
+        found = texttiling_boundaries(doc.sentences)
+        counts.append(len(found))
+        errors.append(pk(doc.masses, boundaries_to_masses(found, len(doc.sentences))))
+    assert 4 <= np.mean(counts) <= 14
+    assert np.mean(errors) < 0.35
 
 
 def test_c99_refuses_at_once_a_document_whose_pairs_do_not_fit_in_free_memory(monkeypatch):

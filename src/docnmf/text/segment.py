@@ -115,11 +115,15 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     compared by the cosine of their term counts (stop words removed,
     stemmed). The gap scores are smoothed by a moving average, each gap gets
     a depth score (the rise to the nearest peak on its left plus the rise to
-    the nearest peak on its right), and the gaps whose depth exceeds
-    ``mean - std / 2`` (``cutoff="hc"``) or ``mean - std`` (``"lc"``) become
-    boundaries, deepest first, skipping any within ``min_gap``
-    token-sequences of one already taken. Each is moved to the nearest
-    sentence break, as Hearst moves them to paragraph breaks.
+    the nearest peak on its right). Boundaries go only in valleys, the gaps
+    with a rise on both sides (a gap on a slope has a depth too, but is no
+    dip in cohesion), as Hearst's program assigns them: the valleys whose
+    depth exceeds ``mean - std / 2`` (``cutoff="hc"``) or ``mean - std``
+    (``"lc"``) of the valleys' depths (a lone valley always) become
+    boundaries, deepest first,
+    skipping any within ``min_gap`` token-sequences of one already taken.
+    Each is moved to the nearest sentence break, as Hearst moves them to
+    paragraph breaks.
 
     Parameters
     ----------
@@ -168,11 +172,16 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     scores = _cosine_rows(left, right)
     for _ in range(smoothing_rounds):
         scores = _moving_average(scores, smoothing_window)
-    depth = _depth_scores(scores)
+    depth, valley = _depth_scores(scores)
     if n_segments is None:
-        spread = depth.std()
-        threshold = depth.mean() - (spread / 2.0 if cutoff == "hc" else spread)
-        candidates = [g for g in np.argsort(-depth, kind="stable") if depth[g] > threshold]
+        # the cut-off is read from the valleys' depths alone: the slopes' and peaks' would
+        # lower it and let a valley's flanks through as boundaries of their own
+        deep = depth[valley]
+        spread = deep.std(ddof=1) if deep.size > 1 else 0.0
+        threshold = deep.mean() - (spread / 2.0 if cutoff == "hc" else spread) if deep.size else 0.0
+        # (>=: a text with a single valley keeps it, where mean and spread of one give no cut)
+        candidates = [g for g in np.argsort(-depth, kind="stable")
+                      if valley[g] and depth[g] >= threshold]
         wanted = len(candidates)
     else:
         candidates = list(np.argsort(-depth, kind="stable"))
@@ -208,9 +217,13 @@ def _moving_average(x: np.ndarray, width: int) -> np.ndarray:
     return (cum[hi] - cum[lo]) / (hi - lo)
 
 
-def _depth_scores(s: np.ndarray) -> np.ndarray:
-    """For each gap, rise to the left peak plus rise to the right peak (Hearst 1997, 5.3)."""
+def _depth_scores(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each gap, rise to the left peak plus rise to the right peak (Hearst 1997, 5.3).
+
+    Also returns which gaps are valleys: those with a rise on both sides.
+    """
     depth = np.empty_like(s)
+    valley = np.zeros(len(s), dtype=bool)
     for i in range(len(s)):
         j = i
         while j > 0 and s[j - 1] >= s[j]:
@@ -219,7 +232,8 @@ def _depth_scores(s: np.ndarray) -> np.ndarray:
         while m < len(s) - 1 and s[m + 1] >= s[m]:
             m += 1
         depth[i] = (s[j] - s[i]) + (s[m] - s[i])
-    return depth
+        valley[i] = s[j] > s[i] and s[m] > s[i]
+    return depth, valley
 
 
 # ----------------------------------------------------------------------------- C99
