@@ -98,3 +98,17 @@ def test_a_text_without_capitals_is_split_too():
     # with capitals anywhere, a lower-case word after a period continues the sentence
     assert len(split_sentences("NASA said the engine failed. the launch was delayed.",
                                rules="news")) == 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Il pleut. Élodie est partie. Über alles.",
+     ["Il pleut.", "Élodie est partie.", "Über alles."]),
+    ("Кошка сидит на окне. Собака спит.", ["Кошка сидит на окне.", "Собака спит."]),
+    ("我们去公园。天气很好！他说：「好。」然后走了。",
+     ["我们去公园。", "天气很好！", "他说：「好。」", "然后走了。"]),
+])
+def test_plain_rules_split_sentences_of_other_scripts(text, expected):
+    """The segmenters' rules took only A-Z for a capital and knew no full-width stop: a Russian
+    or Chinese text, or one whose sentences open with É or Ü, was one sentence, so C99 and
+    TextTiling had nothing to cut and NMA's segments were the whole text and empty padding."""
+    assert split_sentences(text) == expected
