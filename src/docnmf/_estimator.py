@@ -151,11 +151,11 @@ def check_fit_input(estimator, X):
     if top == 0.0:
         raise ValueError(f"{name}: X is all zero; there is nothing to cluster")
     _warn_empty_rows(name, X)
-    estimator.scale_exponent_ = fit_scale_exponent(estimator, top, stacklevel=4)
+    estimator.scale_exponent_ = fit_scale_exponent(estimator, top)
     return _scaled(X, estimator.scale_exponent_) if estimator.scale_exponent_ else X
 
 
-def fit_scale_exponent(estimator, top: float, stacklevel: int = 3) -> int:
+def fit_scale_exponent(estimator, top: float) -> int:
     """0 when ``top``, the largest absolute entry of a fit's ``X``, lies in :data:`FIT_RANGE`;
     otherwise the power of two that brings it into [0.5, 1), with a warning, or a ValueError
     for an estimator whose result depends on the scale (see :func:`check_fit_input`)."""
@@ -172,7 +172,7 @@ def fit_scale_exponent(estimator, top: float, stacklevel: int = 3) -> int:
     warnings.warn(f"{name}: X was multiplied by 2**{-exponent} before fitting, since {why}; "
                   "the labels are those of X (the method is scale-free), the objective and "
                   "factors those of the scaled X, and new documents are scaled alike",
-                  UserWarning, stacklevel=stacklevel)
+                  UserWarning, stacklevel=_caller_outside_docnmf())
     return -exponent
 
 

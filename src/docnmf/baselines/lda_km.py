@@ -20,9 +20,9 @@ from sklearn.decomposition import PCA
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import validate_data
 
-from .._estimator import (DocumentClusterer, best_restart, check_fit_input, check_n_clusters,
-                          check_numbers, check_positive_ints, distance_memberships,
-                          fit_restarts, store_params)
+from .._estimator import (DocumentClusterer, _caller_outside_docnmf, best_restart,
+                          check_fit_input, check_n_clusters, check_numbers, check_positive_ints,
+                          distance_memberships, fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import (MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, no_variance,
                       pca_solver)
@@ -283,7 +283,8 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
                           f"(within-cluster scatter {self.objective_:.1g}), so the clusters are "
                           f"PCA-Km's first k-means; LDAKMeansClustering's n_components (in "
                           f"Python) below {X.shape[0] - k}, the documents less the clusters, "
-                          f"leaves LDA a choice", UserWarning, stacklevel=2)
+                          f"leaves LDA a choice", UserWarning,
+                          stacklevel=_caller_outside_docnmf())
         if self.verbose:
             logger.info("LDA-Km: best of %d restarts has within-cluster scatter %.6g after %d "
                         "round%s", self.n_init, self.objective_, self.n_iter_,

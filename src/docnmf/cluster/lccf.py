@@ -16,9 +16,10 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .._estimator import (SoftClusterer, best_restart, check_fit_input, check_n_clusters,
-                          check_new_input, check_numbers, check_positive_ints, distance_memberships,
-                          fit_restarts, memberships_from, store_params, warn_unconverged)
+from .._estimator import (SoftClusterer, _caller_outside_docnmf, best_restart, check_fit_input,
+                          check_n_clusters, check_new_input, check_numbers, check_positive_ints,
+                          distance_memberships, fit_restarts, memberships_from, store_params,
+                          warn_unconverged)
 from .._rng import as_generator, child_generators
 from ..factor.graph import (GraphLaplacian, cosine_neighbours, graph_laplacian, kernel_neighbours,
                             knn_cosine_graph, knn_kernel_graph)
@@ -332,7 +333,7 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         if p < self.n_neighbors:
             warnings.warn(f"{type(self).__name__}: n_neighbors={self.n_neighbors} is more than "
                           f"the {p} other documents: each takes all of them as neighbours",
-                          UserWarning, stacklevel=2)
+                          UserWarning, stacklevel=_caller_outside_docnmf())
         if self._precomputed():
             S = knn_kernel_graph(K.dense(), p)
         else:

@@ -130,7 +130,7 @@ class DaskNMFClustering(SharesClient, NMFClustering):
             raise ValueError(f"{type(self).__name__}: X is all zero; there is nothing to cluster")
         # as in memory: entries that overflow or underflow the products are scaled by a power
         # of two (exact), the labels being those of X
-        self.scale_exponent_ = fit_scale_exponent(self, X.top, stacklevel=5)
+        self.scale_exponent_ = fit_scale_exponent(self, X.top)
         if self.scale_exponent_:
             X = RowPartitions(client, X.map(_scaled, exponent=self.scale_exponent_), X.rows,
                               X.n_cols)
