@@ -390,3 +390,18 @@ def test_restarts_fitted_side_by_side_are_logged_without_a_time_of_their_own(met
         make_estimator(method, 3, random_state=0, n_init=3, verbose=1, **params).fit(X)
     lines = [r.getMessage() for r in caplog.records if "restart" in r.getMessage()]
     assert len(lines) >= 3 and not any(re.search(r"\(\d+\.\d\ds\)", line) for line in lines), lines
+
+
+@pytest.mark.parametrize("params, message", [
+    (dict(reward=1.0), r"constraint_mode='cost'"),
+    (dict(constraint_mode="cost", reward=-1.0), r"reward must be a non-negative number, got -1.0"),
+    (dict(constraint_mode="cost", penalty="a"), r"penalty must be a non-negative number, got 'a'"),
+    (dict(constraint_mode="cost", penalty=float("nan")), r"penalty must be a non-negative number"),
+])
+def test_reward_and_penalty_errors_name_the_estimators_parameters(planted, params, message):
+    # checked in fit whether or not constraints are given, in the estimator's own names
+    # (the solver's keyword is ``mode``; the estimator's is ``constraint_mode``)
+    X, _ = planted(30, 20, 2, seed=0)
+    for must_link in (None, [(0, 1)]):
+        with pytest.raises(ValueError, match=message):
+            SSNMFClustering(2, **params).fit(X, must_link=must_link)

@@ -220,6 +220,14 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
             raise ValueError(f"update must be one of {sorted(UPDATES)}, got {self.update!r}")
         check_positive_ints(self, "n_init", "max_iter")
         check_numbers(self, "tol")
+        # here, in the estimator's names, and with or without constraints (the solver checks
+        # them as ``mode``'s weights, and only when there are pairs to weigh)
+        check_numbers(self, "reward", "penalty")
+        if self.factorization == "similarity" and self.constraint_mode == "extreme" \
+                and (self.reward is not None or self.penalty is not None):
+            raise ValueError("reward and penalty are the weights of constraint_mode='cost'; "
+                             "constraint_mode='extreme' sets constrained pairs to the largest "
+                             "and smallest similarity")
 
     def _similarity(self, X, must_link, cannot_link) -> ConstrainedSimilarity:
         if self.affinity == "precomputed":
