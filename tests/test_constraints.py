@@ -1,6 +1,7 @@
 """Pairwise constraints: closure, propagation, contradictions, partial labels, files, sampling."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -292,3 +293,32 @@ def test_every_document_labelled_in_y_is_said(method):
             make_estimator(method, 3, random_state=0, n_init=1).fit(X, y)
         except ConstraintWarning as exc:
             assert "labels all" not in str(exc), exc
+
+
+class _OnlyArray:
+    """An array-like with ``__array__`` and nothing else (no ``len``), as scikit-learn's
+    common checks pass ``y``."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __array_function__(self, func, types, args, kwargs):
+        raise TypeError(f"numpy's {func.__name__} is not for this array-like")
+
+
+def test_fit_takes_y_as_any_array_like_and_refuses_a_short_one_without_a_wrong_warning():
+    from docnmf.baselines import SSKernelKMeansClustering
+
+    X = np.random.default_rng(0).random((12, 5))
+    y = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
+    y[::3] = -1
+    labels = SSKernelKMeansClustering(2, random_state=0).fit(X, _OnlyArray(y)).labels_
+    assert labels.shape == (12,)
+    # a y of the wrong length is refused, without first warning that it labels all 12
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"one partial label per document \(12\)"):
+            SSKernelKMeansClustering(2, random_state=0).fit(X, np.zeros(5, dtype=int))

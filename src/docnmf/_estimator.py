@@ -236,8 +236,9 @@ def fit_constraints(n_docs: int, y=None, must_link=None, cannot_link=None):
     """:func:`~docnmf.constraints.build_constraints` for a ``fit`` call, with a
     ConstraintWarning when ``y`` labels every document: scikit-learn's clusterers ignore ``y``,
     so ``fit(X, y)`` of a pipeline or ``cross_validate`` passes the classes themselves, and
-    every pair of documents became a constraint without a word (an accuracy of 1.0)."""
-    if labels_every_document(y):
+    every pair of documents became a constraint without a word (an accuracy of 1.0). A ``y``
+    of another length than ``n_docs`` is refused without the warning."""
+    if y is not None and np.asarray(y).shape == (n_docs,) and labels_every_document(y):
         warnings.warn(f"y labels all {n_docs} documents (none is -1, unlabelled): every pair of "
                       "them is a constraint, and the clusters are the labels given. To cluster "
                       "with a few labels, give -1 for the others; to cluster without, fit(X) "

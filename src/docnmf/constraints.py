@@ -621,7 +621,10 @@ def build_constraints(n_docs: int, y=None, must_link=None, cannot_link=None) -> 
 
 def labels_every_document(y) -> bool:
     """Whether partial labels ``y`` leave no document unlabelled (-1)."""
-    return y is not None and len(y) > 1 and bool(np.all(_label_codes(np.asarray(y)) >= 0))
+    if y is None:
+        return False
+    y = np.asarray(y)       # any array-like: one with __array__ alone has no len()
+    return y.ndim == 1 and y.size > 1 and bool(np.all(_label_codes(y) >= 0))
 
 
 def constrained_pairs(constraints: Constraints, closure: bool) -> tuple[np.ndarray, np.ndarray]:
