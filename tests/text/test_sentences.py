@@ -29,6 +29,12 @@ from docnmf.text.sentences import split_sentences
      ["First paragraph without a stop", "Second paragraph."]),
     ("Wrapped line\ncontinues here. Next.", ["Wrapped line continues here.", "Next."]),
     ("", []),
+    # a title or state abbreviation is one only with its capital: in lower case it is a word
+    # ("Ill.", "Mass." are states; "ill.", "mass." end sentences); "vs." is written in lower case
+    ("He was ill. The doctor came. It has 21 tons of mass. If mishandled, it can crush.",
+     ["He was ill.", "The doctor came.", "It has 21 tons of mass.", "If mishandled, it can crush."]),
+    ("He lives in Boston, Mass. Smith vs. Jones is next, at approx. 5 p.m. today.",
+     ["He lives in Boston, Mass. Smith vs. Jones is next, at approx. 5 p.m. today."]),
     # a capital of any script opens a sentence (only A-Z did: each text was one sentence)
     ("Правительство объявило о мерах. Министр заявил.",
      ["Правительство объявило о мерах.", "Министр заявил."]),

@@ -163,6 +163,11 @@ TITLE_ABBREVIATIONS = frozenset({
     "tex", "va", "vt", "wash", "wis", "wyo", "ald"
 })
 
+#: Of those, the ones written in lower case ("Smith vs. Jones", "approx. 5"); the others are
+#: abbreviations only with a capital, and words of their own in lower case ("he was ill.",
+#: "tons of mass.", "a wash.", "to miss."), which end sentences.
+_LOWER_CASE_TITLE_ABBREVIATIONS = frozenset({"vs", "cf", "approx", "est", "op"})
+
 #: Abbreviations that precede a number (``No. 5``); elsewhere they are words ("said no.").
 NUMBER_ABBREVIATIONS = frozenset(["no", "nos", "vol", "vols", "pp", "fig", "figs", "art"])
 
@@ -215,7 +220,8 @@ def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
     word = text[start:end].lstrip("(\"'`[")
     next_word = m.group("word").lower()
     low = word.lower()
-    if low in TITLE_ABBREVIATIONS:
+    if low in TITLE_ABBREVIATIONS and (word[:1].isupper() or caseless
+                                       or low in _LOWER_CASE_TITLE_ABBREVIATIONS):
         return False
     if low in NUMBER_ABBREVIATIONS and (word[:1].isupper() or caseless):
         return not next_word[:1].isdigit()
