@@ -87,3 +87,13 @@ def test_summarize_texts_returns_one_string_and_is_seeded():
 def test_lead_takes_the_most_recent_document_first():
     lines = summarize_documents(DOCS, "12w", method="lead")
     assert lines[0].startswith("A new rover is on Mars.")
+
+
+@pytest.mark.parametrize("method", ["nmf", "fsnmf", "lsa"])
+@pytest.mark.parametrize("option, value", [("n_clusters", 0), ("n_clusters", -1),
+                                           ("n_clusters", 2.5), ("n_init", 0), ("max_iter", 0)])
+def test_factorization_settings_are_checked_for_every_method(method, option, value):
+    docs = ["The comet passed close to Earth on Monday night. It was bright and clear.",
+            "Astronomers watched the comet from the observatory for several hours."]
+    with pytest.raises(ValueError, match=f"{option} must be a positive integer"):
+        summarize_documents(docs, "665b", method=method, **{option: value})

@@ -60,6 +60,11 @@ def summarize_documents(documents: Sequence[str], length: str = "665b", *,
     if length is None:       # ROUGE's "no limit"; a summary without one would be every sentence
         raise ValueError("length must look like '665b' (bytes) or '100w' (words), got None")
     parse_length(length)
+    # checked for every method, not only where an estimator checks them: the NMF ranking took
+    # n_clusters=0 to a division by zero, -1 to "negative dimensions", 2.5 to a summary
+    for name, value in (("n_clusters", n_clusters), ("n_init", n_init), ("max_iter", max_iter)):
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
     # a post's or a page's own text, once: not its header, quotations, signature or markup;
     # a wire story's without headline or sign-off
     documents = [prose_of(d) for d in as_text_list(documents)]
