@@ -147,6 +147,11 @@ def test_parse_length_and_bad_arguments():
         Rouge(["Q"])
     with pytest.raises(ValueError):
         Rouge(["1"], scoring="median")
+    # ROUGE-0 scored 1.0 for any pair; W-0 divided by zero and W-0.5 gave recall 2.9
+    for bad in ("0", "W-0", "W-0.5"):
+        with pytest.raises(ValueError, match="ROUGE"):
+            Rouge([bad])
+    assert Rouge(["W-1"]).score("a b c d", ["a b x d"])["ROUGE-W-1"].recall == 0.75
     with pytest.raises(TypeError):
         Rouge(["1"]).score("a", "a")
     # a DUC topic's models map assessors to summaries: its keys are not the summaries

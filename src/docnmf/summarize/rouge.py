@@ -366,9 +366,16 @@ class Rouge:
                  stem_exceptions: str | Mapping[str, str] | None = "wordnet"):
         self.metrics = tuple(str(m) for m in metrics)
         for m in self.metrics:
-            if not _METRIC.match(m):
+            match = _METRIC.match(m)
+            if not match:
                 raise ValueError(f"unknown ROUGE metric {m!r}; use e.g. '1', '2', 'L', "
                                  "'W-1.2', 'S4', 'SU4'")
+            if match.group(1) and int(match.group(1)) < 1:
+                raise ValueError(f"ROUGE-N needs n >= 1, got {m!r}")
+            # ROUGE-1.5.5 refuses -w 0 ("weight factor must greater than 0"); a weight below 1
+            # rewards scattered matches over consecutive ones and gives recall above 1
+            if match.group(2) and float(match.group(2)) < 1:
+                raise ValueError(f"ROUGE-W's weight must be at least 1, got {m!r}")
         if scoring not in ("average", "best"):
             raise ValueError(f"scoring must be 'average' or 'best', got {scoring!r}")
         if not 0.0 <= alpha <= 1.0:
