@@ -197,3 +197,19 @@ def test_porter_as_in_rouge(word, stem):
 def test_wordnet_table_ships_with_docnmf():
     table = wordnet_exceptions()
     assert table["said"] == "say" and table["children"] == "child" and len(table) > 5000
+
+
+def test_summary_lines_are_read_as_rouge155_reads_a_file():
+    """ROUGE-1.5.5 (SPL input) drops only zero-length lines and splits at "\\n" only, with
+    Perl's ASCII white space between words; the figures are ROUGE-1.5.5.pl's own."""
+    # a line of spaces is a sentence: its byte counts towards -b, so the model is cut at
+    # "cc dd " (4 words), not "cc dd e" (5)
+    model = ["aa bb", " ", "cc dd ee ff gg"]
+    assert Rouge(["1"], length="12b").score("aa bb cc dd ee ff gg hh", [model])["ROUGE-1"] \
+        == RougeScore(1.0, 1.0, 1.0)
+    assert Rouge(["1"], length="12b").score("aa bb cc dd ee ff gg hh",
+                                            ["aa bb\n \ncc dd ee ff gg"])["ROUGE-1"].recall == 1.0
+    # U+0085 (a line break to str.splitlines, white space to Python's \\s) is neither to ROUGE:
+    # "aa\x85bb" is one word of the 3 that -l 3 keeps, and two tokens
+    assert Rouge(["1"], length="3w").score("aa\x85bb cc dd ee ff", ["aa bb cc dd ee"])["ROUGE-1"] \
+        == RougeScore(1.0, 0.75, 0.85714)

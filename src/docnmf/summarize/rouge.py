@@ -74,6 +74,9 @@ Summary = str | Sequence[str]
 ScoringMode = Literal["average", "best"]
 AverageMethod = Literal["mean", "rouge155"]
 
+#: Perl's ``\s`` on the bytes of a file: ASCII white space only (Python's ``\s`` also takes
+#: U+0085, U+00A0 and the other Unicode spaces).
+_PERL_SPACE = re.compile(r"[ \t\n\x0b\f\r]+")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9\-]")
 _METRIC = re.compile(r"^(?:(\d+)|L|W-([0-9.]+)|S(U?)(\d+|\*))$")
 _UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -108,12 +111,18 @@ def parse_length(length: str | None) -> tuple[int, int]:
 
 
 def _sentences(summary: Summary) -> list[str]:
-    """A summary as ROUGE's sentence units: the given list, or the non-empty lines of a string."""
+    """A summary as ROUGE's sentence units: the given list, or the lines of a string, less the
+    empty ones.
+
+    As ROUGE-1.5.5 reads a summary file: lines end at ``"\n"`` only (not at the other line
+    breaks :meth:`str.splitlines` knows, such as U+0085 or a form feed), and a line of spaces
+    is a sentence, whose bytes count towards ``-b`` although it holds no word.
+    """
     if isinstance(summary, str):
-        units = summary.splitlines()
+        units = summary.split("\n")
     else:
         units = list(summary)
-    return [s.translate(_UPPER) for s in units if s.strip()]
+    return [s.translate(_UPPER) for s in units if s]
 
 
 def _nbytes(s: str) -> int:
@@ -126,7 +135,7 @@ def _cut_bytes(s: str, n: int) -> str:
 
 def _perl_split(s: str) -> list[str]:
     """Perl's ``split(/\\s+/, $s)``: a leading empty field is kept, trailing ones dropped."""
-    parts = re.split(r"\s+", s)
+    parts = _PERL_SPACE.split(s)
     while parts and parts[-1] == "":
         parts.pop()
     return parts
