@@ -7,6 +7,8 @@ import pytest
 from docnmf.summarize.duc import DUC2004_SYSTEMS, read_duc2004, read_duc2004_peers
 from docnmf.summarize.rouge import Rouge
 
+from ..conftest import require
+
 pytestmark = pytest.mark.datasets
 
 # ROUGE-1.5.5 -n 2 -x -m -l 100 -f A (duc2004/stuartmackie/README.txt), recall x 100
@@ -15,9 +17,7 @@ PUBLISHED = {"Lead": (31.46, 6.13), "DPP": (39.84, 9.62), "ICSISumm": (38.44, 9.
 
 @pytest.fixture(scope="module")
 def duc(datasets_dir):
-    root = datasets_dir / "duc2004"
-    if not root.is_dir():
-        pytest.skip(f"{root} not found")
+    root = require(datasets_dir / "duc2004")
     return read_duc2004(root), read_duc2004_peers(root)
 
 

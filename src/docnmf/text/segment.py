@@ -135,8 +135,9 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     cutoff : {"hc", "lc"}
     min_gap : int
     n_segments : int, optional
-        Instead of the cutoff, keep the ``n_segments - 1`` deepest gaps
-        (fewer if the text has fewer gaps or sentence breaks).
+        Instead of the cutoff, keep the ``n_segments - 1`` deepest valleys,
+        then, if there are fewer, the deepest other gaps (fewer boundaries if
+        the text has fewer gaps or sentence breaks).
     analyzer : Analyzer, optional
         Stop words and stemming for the term counts (default ``Analyzer()``).
 
@@ -184,7 +185,10 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
                       if valley[g] and depth[g] >= threshold]
         wanted = len(candidates)
     else:
-        candidates = list(np.argsort(-depth, kind="stable"))
+        # the valleys first, deepest first, then the other gaps: a slope beside a deep valley
+        # is deeper than a shallow valley elsewhere, and took its place
+        order = np.argsort(-depth, kind="stable")
+        candidates = [g for g in order if valley[g]] + [g for g in order if not valley[g]]
         wanted = max(int(n_segments) - 1, 0)
     starts = np.cumsum(counts)[:-1]          # word offset where sentence 1 .. n-1 starts
     taken_gaps: list[int] = []
