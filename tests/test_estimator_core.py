@@ -117,6 +117,18 @@ def test_a_negative_seed_is_named(name, planted):
         _fit_with(name, planted, random_state=-1)
 
 
+def test_a_seed_of_another_kind_is_refused_naming_every_kind_taken():
+    """The error named None, an int or a Generator; a SeedSequence and a RandomState are
+    taken too."""
+    from docnmf._rng import as_generator
+
+    for seed in (np.random.SeedSequence(3), np.random.RandomState(3), np.random.default_rng(3)):
+        assert isinstance(as_generator(seed), np.random.Generator)
+    with pytest.raises(ValueError, match=r"^random_state must be None, an int, or a numpy "
+                                         r"Generator, SeedSequence or RandomState, got 'x'$"):
+        as_generator("x")
+
+
 @pytest.mark.parametrize("name", [m for m, spec in METHODS.items() if spec.input != "texts"])
 def test_texts_given_for_a_matrix_are_pointed_to_a_vectorizer(name):
     import pandas as pd

@@ -24,7 +24,8 @@ def as_generator(random_state) -> np.random.Generator:
         return random_state
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))
-    raise ValueError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}")
+    raise ValueError("random_state must be None, an int, or a numpy Generator, SeedSequence or "
+                     f"RandomState, got {random_state!r}")
 
 
 def child_generators(rng: np.random.Generator, n: int) -> list[np.random.Generator]:

@@ -6,8 +6,10 @@ and the topic models PLSI and LDA.
 
 All are scikit-learn style estimators on documents as rows (dense or CSR)
 with the same interface as :class:`docnmf.cluster.NMFClustering`:
-``fit``, ``fit_predict``, ``labels_``, ``memberships_``, ``objective_``,
-``top_keywords``; ``predict`` where new documents have a natural place.
+``fit``, ``fit_predict``, ``labels_``, ``memberships_``, ``objective_``;
+``top_keywords`` where the method weighs terms (kernel k-means, SS-KK and
+SS-SNC cluster a kernel or a graph and have none); ``predict`` where new
+documents have a natural place.
 """
 
 from .coclustering import CoClustering
