@@ -2397,6 +2397,14 @@ def _main(argv: Sequence[str] | None) -> int:
     if getattr(args, "threads", None):
         from threadpoolctl import threadpool_limits
 
+        # More threads than cores only make them wait on one another (OpenBLAS's and the
+        # kernels' threads spin while they wait): ten times slower on 2 cores with 64.
+        cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                 else os.cpu_count()) or 1
+        if args.threads > cores:
+            print(f"docnmf: warning: --threads {args.threads} is more than the {cores} cores "
+                  f"this process may use; using {cores}", file=sys.stderr)
+            args.threads = cores
         threadpool_limits(limits=args.threads)
     try:
         with warnings.catch_warnings():
