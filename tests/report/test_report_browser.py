@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 from docnmf.cli import main
@@ -453,3 +454,28 @@ def test_map_numbers_results_and_skip_link_as_reviewed(browser, tight_report):
     assert m["openAfterPress"] and m["followed"].startswith("#cluster-")
     assert m["afterResize"] == {"open": True, "focus": "A"}
     assert m["overview"] >= m["header"]
+
+
+def test_a_confusion_matrix_of_many_clusters_is_printed_whole(browser, artifact, tmp_path):
+    """At 100 clusters the printed confusion matrix ran off the page at about the 50th column,
+    and the print lost the others: a wide matrix is now tables of at most 20 columns."""
+    from pypdf import PdfReader
+
+    from docnmf.report.html import _asset, _confusion
+
+    rng = np.random.default_rng(0)
+    metrics = {"confusion": {"classes": [f"class{i}" for i in range(30)],
+                             "clusters": [f"K{j}" for j in range(100)],
+                             "counts": rng.integers(0, 2000, size=(30, 100)).tolist()}}
+    page = tmp_path / "confusion.html"
+    page.write_text(f"<!doctype html><html><head><meta charset=utf-8><style>{_asset('report.css')}"
+                    f"</style></head><body><main>{_confusion(metrics)}</main></body></html>",
+                    encoding="utf-8")
+    pdf = tmp_path / "confusion-printed.pdf"
+    rendered = browser(page, pdf=pdf, script=False)
+    artifact(pdf)
+    assert rendered.errors == []
+    text = " ".join(p.extract_text() or "" for p in PdfReader(pdf).pages)
+    missing = [j for j in range(100) if not re.search(rf"\bK{j}\b", text)]
+    assert missing == []
+    assert all(re.search(rf"\bclass{i}\b", text) for i in range(30))

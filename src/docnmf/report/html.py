@@ -11,6 +11,7 @@ from __future__ import annotations
 import colorsys
 import functools
 import html
+import itertools
 import json
 import logging
 import os
@@ -244,6 +245,46 @@ def _scrolled(name: str, table: str) -> str:
     return f'<div class="scroll" tabindex="0" role="region" aria-label="{_e(name)}">{table}</div>'
 
 
+#: Most cluster columns a table of counts or similarities holds: a printed page takes about this
+#: many (at 100 clusters the confusion matrix ran off the page at the 50th, and a print lost
+#: the rest); a wider matrix is cut into tables of its columns, one under the other.
+TABLE_COLUMNS = 20
+
+
+def _column_blocks(n: int) -> list[range]:
+    """The columns ``0 .. n-1`` in blocks of about equal width, none wider than
+    :data:`TABLE_COLUMNS`.
+
+    Examples
+    --------
+    >>> _column_blocks(12)
+    [range(0, 12)]
+    >>> [len(b) for b in _column_blocks(45)]
+    [15, 15, 15]
+    """
+    parts = max(-(-n // TABLE_COLUMNS), 1)
+    edges = [round(i * n / parts) for i in range(parts + 1)]
+    return [range(a, b) for a, b in itertools.pairwise(edges)]
+
+
+def _blocked_table(corner: str, columns: list[str], rows: list[tuple[str, list[str]]],
+                   name: str) -> str:
+    """A table of ``rows`` (a header cell's text and the row's cells, as HTML) under the
+    ``columns``' headers, cut into tables of at most :data:`TABLE_COLUMNS` columns, each with
+    the row headers, in one box that scrolls sideways when the window is narrow."""
+    blocks = _column_blocks(len(columns))
+    tables = []
+    for block in blocks:
+        caption = (f"<caption>columns {block.start}&ndash;{block.stop - 1}</caption>"
+                   if len(blocks) > 1 else "")
+        head = (f"<thead><tr><th>{corner}</th>"
+                + "".join(f"<th>{columns[j]}</th>" for j in block) + "</tr></thead>")
+        body = "".join(f"<tr><th>{header}</th>{''.join(cells[j] for j in block)}</tr>"
+                       for header, cells in rows)
+        tables.append(f'<table class="confusion">{caption}{head}<tbody>{body}</tbody></table>')
+    return _scrolled(name, "".join(tables))
+
+
 def _confusion(metrics: dict | None) -> str:
     conf = (metrics or {}).get("confusion") or {}
     counts = np.asarray(conf.get("counts") or [], dtype=float)
@@ -251,15 +292,12 @@ def _confusion(metrics: dict | None) -> str:
         return ""
     classes, clusters = conf.get("classes", []), conf.get("clusters", [])
     top = counts.max() or 1.0
-    cells = ["<thead><tr><th>class \\ cluster</th>"
-             + "".join(f"<th>{_e(c)}</th>" for c in clusters) + "</tr></thead><tbody>"]
-    for name, row in sorted(zip(classes, counts), key=lambda pair: _natural(pair[0])):
-        tds = "".join(f'<td style="background:{bg}"{" class=hi" if white else ""}>{int(v)}</td>'
-                      for v in row for bg, white in [_shade(v / top)])
-        cells.append(f"<tr><th>{_e(name)}</th>{tds}</tr>")
+    rows = [(_e(name), [f'<td style="background:{bg}"{" class=hi" if white else ""}>{int(v)}</td>'
+                        for v in row for bg, white in [_shade(v / top)]])
+            for name, row in sorted(zip(classes, counts), key=lambda pair: _natural(pair[0]))]
     return ('<details open><summary>Confusion matrix (rows: classes, columns: clusters)'
-            "</summary>" + _scrolled("confusion matrix", f'<table class="confusion">'
-                                     f'{"".join(cells)}</tbody></table>') + "</details>")
+            "</summary>" + _blocked_table("class \\ cluster", [_e(c) for c in clusters], rows,
+                                          "confusion matrix") + "</details>")
 
 
 def _cluster_index(f: RunFolder) -> str:
@@ -614,18 +652,15 @@ def _similarity_values(matrix: list) -> str:
     """The similarity chart's values as a table, for a screen reader, a keyboard and a print of
     more clusters than the chart writes values for (they were on a hover alone)."""
     k = len(matrix)
-    head = "<thead><tr><th>cluster</th>" + "".join(f"<th>{j}</th>" for j in range(k))
 
     def cell(i: int, j: int, value: Any) -> str:
         return "–" if i == j or _number(value) is None else f"{value:.3f}"
 
-    rows = "".join(f"<tr><th>{i}</th>" + "".join(f"<td>{cell(i, j, v)}</td>"
-                                                 for j, v in enumerate(row)) + "</tr>"
-                   for i, row in enumerate(matrix))
+    rows = [(str(i), [f"<td>{cell(i, j, v)}</td>" for j, v in enumerate(row)])
+            for i, row in enumerate(matrix)]
     return ('<details class="values"><summary>The values as a table</summary>'
-            + _scrolled("cluster similarity values",
-                        f'<table class="confusion">{head}</tr></thead><tbody>{rows}</tbody>'
-                        "</table>") + "</details>")
+            + _blocked_table("cluster", [str(j) for j in range(k)], rows,
+                             "cluster similarity values") + "</details>")
 
 
 def _largest_between(matrix: list) -> str:
