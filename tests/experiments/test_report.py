@@ -76,3 +76,24 @@ def test_notes_say_which_weightings_were_run():
     # a table without named weightings keeps its notes as written
     xu = get_table("xu2003-tdt2")
     assert xu.notes_for(["cluster"]) == xu.notes
+
+
+def test_a_k_the_paper_lacks_moves_neither_side_of_the_difference(tmp_path):
+    # Xu et al.'s Table 2 stops at k = 10: with k = 2 and 11 run, the paper's average covers
+    # k = 2 alone, so ours beside it and the difference must cover k = 2 alone too
+    spec = get_table("xu2003-tdt2")
+    protocol = spec.protocol(methods=["nmf"], k_values=[2, 11], runs=1)
+    result = fake_result(protocol, {2: [0.996], 11: [0.5]})
+    text = format_report(result, protocol, spec=spec)
+    assert "| | paper | 0.946 | – | 0.946 |" in text
+    assert "| | ours − paper | +0.050 | – | +0.050 |" in text
+    assert "| xu-subset | NMF | 0.996 | 0.946 | +0.050 |" in text
+    assert "no numbers for k = 11" in text
+    compact = format_compact(result, protocol, spec)
+    assert "0.996      0.946  +0.050" in compact and "-0.198" not in compact
+    assert "no numbers for k = 11: averages over k = 2" in compact
+    write_report(tmp_path, result, protocol, spec=spec)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    row = next(r for r in summary["rows"] if r["metric"] == "accuracy")
+    assert row["average"] == (0.996 + 0.5) / 2
+    assert row["average_compared"] == 0.996 and row["paper_average"] == 0.946

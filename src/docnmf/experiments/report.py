@@ -18,7 +18,7 @@ import numpy as np
 
 from .._version import software_versions
 from ..io import atomic_write_bytes, atomic_write_text, write_json
-from .aggregate import MetricRow, aggregate
+from .aggregate import MetricRow, aggregate, average_over_k
 from .conditions import WEIGHTINGS
 from .protocol import Protocol, ProtocolResult
 from .tables import METRIC_NAMES, TableSpec, display_name
@@ -94,6 +94,24 @@ class _Comparison:
         row = self.ours(weighting, method, metric)
         return None if row is None else row.average
 
+    @property
+    def compared_k_values(self) -> tuple[int, ...]:
+        """The k values the paper has numbers for, among those run: what a difference covers."""
+        if self.spec is None:
+            return self.k_values
+        return tuple(k for k in self.k_values if k in self.spec.k_values)
+
+    def compared_average(self, weighting: str, method: str, metric: str) -> float | None:
+        """Our mean of the per-k means over :attr:`compared_k_values`, to set beside
+        :meth:`paper_average` (which covers those k only): a k the paper has no number for
+        would otherwise move our side of the difference and not the paper's."""
+        row = self.ours(weighting, method, metric)
+        if row is None:
+            return None
+        ks = set(self.compared_k_values)
+        per_k = {k: c for k, c in row.per_k.items() if k in ks}
+        return average_over_k(per_k) if per_k else None
+
 
 def _diff(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None or math.isnan(a) else a - b
@@ -123,7 +141,7 @@ def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
                          + f" | {_fmt(cmp.paper_average(metric, method))} |")
             diffs = [_diff(row.per_k[k].mean if row and k in row.per_k else None, p)
                      for k, p in zip(ks, paper)]
-            avg_diff = _diff(cmp.our_average(weighting, method, metric),
+            avg_diff = _diff(cmp.compared_average(weighting, method, metric),
                              cmp.paper_average(metric, method))
             lines.append("| | ours − paper | " + " | ".join(_fmt(d, sign=True) for d in diffs)
                          + f" | {_fmt(avg_diff, sign=True)} |")
@@ -145,7 +163,8 @@ def _summary_table(cmp: _Comparison) -> list[str]:
         for method in cmp.protocol.methods:
             cells = []
             for m in metrics:
-                ours = cmp.our_average(w, method, m)
+                ours = cmp.compared_average(w, method, m) if cmp.spec else \
+                    cmp.our_average(w, method, m)
                 cells.append(_fmt(ours))
                 if cmp.spec:
                     paper = cmp.paper_average(m, method)
@@ -211,6 +230,11 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
     if notes:
         out += ["", f"Notes: {notes}"]
     out += ["", "## Average over k" + (" (ours vs paper)" if spec else ""), ""]
+    extra = [k for k in cmp.k_values if k not in cmp.compared_k_values]
+    if spec is not None and extra:
+        out += [f"The paper has no numbers for k = {_k_label(extra)}: both sides here average "
+                + (f"over k = {_k_label(cmp.compared_k_values)} only"
+                   if cmp.compared_k_values else "nothing") + ".", ""]
     out += _summary_table(cmp)
     for w in protocol.weightings:
         out += ["", f"## Weighting `{w}`", ""]
@@ -244,12 +268,17 @@ def format_compact(result: ProtocolResult, protocol: Protocol,
         for method in protocol.methods:
             line = f"{w:<11} {display_name(method):<{width}}"
             for m in metrics:
-                ours = cmp.our_average(w, method, m)
+                ours = cmp.compared_average(w, method, m) if spec else \
+                    cmp.our_average(w, method, m)
                 line += f"  {_fmt(ours):>8}"
                 if spec:
                     paper = cmp.paper_average(m, method)
                     line += f"  {_fmt(paper):>9}  {_fmt(_diff(ours, paper), sign=True):>6}"
             lines.append(line)
+    extra = [k for k in cmp.k_values if k not in cmp.compared_k_values]
+    if spec and extra and cmp.compared_k_values:
+        lines.append(f"(the paper has no numbers for k = {_k_label(extra)}: averages over "
+                     f"k = {_k_label(cmp.compared_k_values)})")
     return "\n".join(lines)
 
 
@@ -318,6 +347,8 @@ def _summary_json(cmp: _Comparison) -> dict[str, Any]:
                            for k, c in row.per_k.items()}}
         if cmp.spec is not None and cmp.spec.row(metric, method) is not None:
             entry["paper_average"] = cmp.paper_average(metric, method)
+            # ours over the k the paper's average covers: the number to set beside it
+            entry["average_compared"] = cmp.compared_average(w, method, metric)
             entry["paper_per_k"] = {str(k): cmp.paper(metric, method, k) for k in row.per_k}
         out.append(entry)
     return {"rows": out, "as_published": cmp.protocol.as_published,
