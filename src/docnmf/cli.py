@@ -437,7 +437,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
                        description="Run the evaluation protocol of a paper table (random k-class "
                                    "subsets, several methods) and write results.jsonl, report.md "
-                                   "and plots. An interrupted run resumes where it stopped.",
+                                   "and, for the tables over k and the figures, plots. An "
+                                   "interrupted run resumes where it stopped.",
                        epilog=_RESUME_EPILOG)
     p.add_argument("table", nargs="?", help="table name (see --list)")
     p.add_argument("--list", action="store_true",
@@ -1987,8 +1988,9 @@ def _cmd_reproduce(args) -> int:
         weightings=_comma_list(args.weighting, "weighting", list(WEIGHTINGS))
         if args.weighting else None)
     outdir = args.output or Path("docnmf-reproduce") / spec.name
-    logger.info("%s: %s; %d runs per k, %d restarts, weightings %s", spec.name, spec.title,
-                protocol.runs, protocol.restarts, ", ".join(protocol.weightings))
+    logger.info("%s: %s; %d run%s per k, %d restart%s, weightings %s", spec.name, spec.title,
+                protocol.runs, "s" * (protocol.runs != 1), protocol.restarts,
+                "s" * (protocol.restarts != 1), ", ".join(protocol.weightings))
     return _run_experiment(protocol, outdir, args, spec=spec)
 
 

@@ -203,7 +203,10 @@ def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_p
     (["evaluate", "{folder}", "--methods", "ssnmf:pairs=0.01"],
      "evaluate takes method names alone, not variants"),
     (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),
-    (["evaluate", "{flat}"], "has no labels"),
+    (["evaluate", "{flat}"], "has no labels; the evaluation needs a class for every document"),
+    # a table whose classes are in a column not named "label": which option reads it was unsaid
+    (["evaluate", "{table}"], "for every document; name the column that holds them with "
+                              "--label-column"),
     (["evaluate", "no/such/folder"], "no such file or folder"),
     (["evaluate", "{tiny}", "--methods", "km", "--jobs", "2"], "no term of non-zero weight"),
     (["evaluate", "{shared}", "--methods", "km", "--jobs", "2"], "no term of non-zero weight"),
@@ -221,8 +224,10 @@ def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_
     for label, text in (("a", "rate oven onion planet comet"), ("b", "orbit rate oven onion")):
         (shared / label).mkdir(parents=True)
         (shared / label / "1.txt").write_text(text)
+    table = tmp_path / "docs.csv"
+    table.write_text("id,text,topic\n1,garlic onion,food\n2,comet orbit,space\n")
     subst = {"{folder}": str(labelled_folder), "{flat}": str(flat), "{tiny}": str(tiny),
-             "{shared}": str(shared)}
+             "{shared}": str(shared), "{table}": str(table)}
     argv = [subst.get(a, a) for a in argv] + ["-o", str(tmp_path / "out")]
     code, _, err = run(argv, capsys)
     assert code == 2

@@ -194,8 +194,12 @@ def load_condition(condition: DataCondition,
     else:
         corpus = read_corpus(condition.source, **options)
     if not corpus.is_labelled:
+        # a table's classes may be in a column of another name than "label"
+        table = Path(str(condition.source)).suffix.lower() in {".csv", ".tsv", ".jsonl", ".json"}
         raise ProtocolError(f"corpus {condition.name!r} has no labels; the evaluation needs a "
-                            "class for every document")
+                            "class for every document"
+                            + ("; name the column that holds them with --label-column"
+                               if table and not options.get("label_column") else ""))
     n_single = sum(len(labs) == 1 for labs in corpus.labels)
     if n_single < len(corpus):
         logger.warning("%s: leaving out %d documents with no label or several labels",

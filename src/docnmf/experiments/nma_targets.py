@@ -117,8 +117,8 @@ def _protocol(runs: int, restarts: int, seed: int, max_per_class: int | None,
     fit = sum(r["seconds"] for r in outcome.records)
     return [f"- {runs} random class subsets per k (the paper: {PAPER_RUNS}), "
             f"`SeedSequence([{seed}, k, run])`; {cap}.",
-            f"- {restarts} initializations per method and subset, accuracy averaged (the paper: "
-            f"{PAPER_RESTARTS}).",
+            f"- {restarts} initialization{'s' * (restarts != 1)} per method and subset, accuracy "
+            f"averaged (the paper: {PAPER_RESTARTS}).",
             "- Accuracy = purity (eq. 18), in %.",
             "- Documents: single-label, at least 1,000 characters (Section V-B), Newsgroup "
             "headers removed (still more documents than the paper's 6,038). Newsgroup is "
