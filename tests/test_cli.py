@@ -379,6 +379,12 @@ def test_warnings_name_the_options_that_change_what_they_warn_of(folder, tmp_pat
     assert "docnmf: warning: LCCFClustering: --neighbors 200 is more than the " in err
     assert "in --max-iter 1 iterations; raise --max-iter" in err
     assert "n_neighbors" not in err and "max_iter" not in err
+    # --tol 0 asks for no change at all: more iterations were the advice, which never helps
+    code, _, err = run(["cluster", "demo", "-k", "5", "--method", "nmf", "--tol", "0",
+                        "--max-iter", "3", "-o", str(tmp_path / "t0")], capsys)
+    assert code == 0
+    assert ("in --max-iter 3 iterations; more iterations may never reach --tol 0.0, no change "
+            "at all; give a larger one") in err
     # k-means stopped by its limit said nothing
     code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "km", "--min-df", "1",
                         "--max-iter", "1", "-o", str(tmp_path / "km")], capsys)

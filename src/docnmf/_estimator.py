@@ -341,8 +341,11 @@ def warn_unconverged(name: str, tol, max_iter) -> None:
     ``tol``; none for a negative ``tol``, which asks for every iteration."""
     if float(tol) < 0:
         return
+    # a change of exactly nothing, which rounding may never give: more iterations will not do
+    advice = (f"more iterations may never reach tol={tol}, no change at all; give a larger one"
+              if float(tol) == 0 else "raise max_iter")
     warnings.warn(f"{name} did not converge to tol={tol} in max_iter={max_iter} iterations; "
-                  "raise max_iter", ConvergenceWarning, stacklevel=_caller_outside_docnmf())
+                  f"{advice}", ConvergenceWarning, stacklevel=_caller_outside_docnmf())
 
 
 def fit_restarts(fit_once: Callable[[np.random.Generator], Result], rng: np.random.Generator,
