@@ -202,9 +202,28 @@ def degenerate_sizes(sizes) -> str:
     --------
     >>> degenerate_sizes([240, 2, 2])
     '2 of its 3 clusters nearly empty (sizes 2, 2, 240)'
+
+    Of many clusters, the nearly empty ones and the range of the others (at 100 clusters the
+    line listed 100 numbers):
+
+    >>> degenerate_sizes([1, 2] + list(range(30, 60)))
+    '2 of its 32 clusters nearly empty (sizes 1, 2; the other 30 from 30 to 59)'
     """
-    return (f"{nearly_empty_clusters(sizes)} of its {len(sizes)} clusters nearly empty (sizes "
-            f"{', '.join(str(n) for n in sorted(sizes))})")
+    ordered = sorted(int(n) for n in sizes)
+    small = nearly_empty_clusters(sizes)
+    if len(ordered) <= 12:
+        listed = ", ".join(str(n) for n in ordered)
+    else:
+        parts = []
+        if small:
+            parts.append(", ".join(str(n) for n in ordered[:min(small, 12)])
+                         + (f" and {small - 12} more" if small > 12 else ""))
+        rest = ordered[small:]
+        if rest:
+            spread = f"all {rest[0]}" if rest[0] == rest[-1] else f"from {rest[0]} to {rest[-1]}"
+            parts.append(f"the other {len(rest)} {spread}" if small else spread)
+        listed = "; ".join(parts)
+    return f"{small} of its {len(sizes)} clusters nearly empty (sizes {listed})"
 
 
 def empty_rows(X) -> np.ndarray:
