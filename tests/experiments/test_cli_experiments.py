@@ -207,6 +207,9 @@ def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_p
     # a table whose classes are in a column not named "label": which option reads it was unsaid
     (["evaluate", "{table}"], "for every document; name the column that holds them with "
                               "--label-column"),
+    # as for the other kinds of table: an .ndjson file, a folder of table partitions
+    (["evaluate", "{ndjson}"], "name the column that holds them with --label-column"),
+    (["evaluate", "{parts}"], "name the column that holds them with --label-column"),
     (["evaluate", "no/such/folder"], "no such file or folder"),
     (["evaluate", "{tiny}", "--methods", "km", "--jobs", "2"], "no term of non-zero weight"),
     (["evaluate", "{shared}", "--methods", "km", "--jobs", "2"], "no term of non-zero weight"),
@@ -226,8 +229,16 @@ def test_mistakes_are_one_line_and_status_2(argv, message, labelled_folder, tmp_
         (shared / label / "1.txt").write_text(text)
     table = tmp_path / "docs.csv"
     table.write_text("id,text,topic\n1,garlic onion,food\n2,comet orbit,space\n")
+    ndjson = tmp_path / "docs.ndjson"
+    ndjson.write_text('{"text": "garlic onion", "topic": "food"}\n'
+                      '{"text": "comet orbit", "topic": "space"}\n')
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    (parts / "part-1.csv").write_text("id,text,topic\n1,garlic onion,food\n")
+    (parts / "part-2.csv").write_text("id,text,topic\n2,comet orbit,space\n")
     subst = {"{folder}": str(labelled_folder), "{flat}": str(flat), "{tiny}": str(tiny),
-             "{shared}": str(shared), "{table}": str(table)}
+             "{shared}": str(shared), "{table}": str(table), "{ndjson}": str(ndjson),
+             "{parts}": str(parts)}
     argv = [subst.get(a, a) for a in argv] + ["-o", str(tmp_path / "out")]
     code, _, err = run(argv, capsys)
     assert code == 2

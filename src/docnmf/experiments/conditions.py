@@ -37,7 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..corpus import Corpus, list_datasets, load_dataset, read_corpus
-from ..corpus.readers import DEMO
+from ..corpus.readers import DEMO, TABLE_SUFFIXES, table_files
 from ..text.vectorize import DocumentVectorizer, document_count_bounds, kept_columns
 from ..text.weighting import TfidfWeighting
 
@@ -194,8 +194,11 @@ def load_condition(condition: DataCondition,
     else:
         corpus = read_corpus(condition.source, **options)
     if not corpus.is_labelled:
-        # a table's classes may be in a column of another name than "label"
-        table = Path(str(condition.source)).suffix.lower() in {".csv", ".tsv", ".jsonl", ".json"}
+        # a table's classes may be in a column of another name than "label" (any table the
+        # readers take: .ndjson too, and a folder of table partitions)
+        path = Path(str(condition.source))
+        table = (path.suffix.lower() in (*TABLE_SUFFIXES, ".json")
+                 or (path.is_dir() and bool(table_files(path))))
         raise ProtocolError(f"corpus {condition.name!r} has no labels; the evaluation needs a "
                             "class for every document"
                             + ("; name the column that holds them with --label-column"
