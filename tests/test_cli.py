@@ -2,6 +2,7 @@
 
 import csv
 import json
+import random
 import re
 import subprocess
 import sys
@@ -385,8 +386,14 @@ def test_warnings_name_the_options_that_change_what_they_warn_of(folder, tmp_pat
     assert code == 0
     assert ("in --max-iter 3 iterations; more iterations may never reach --tol 0.0, no change "
             "at all; give a larger one") in err
-    # k-means stopped by its limit said nothing
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--method", "km", "--min-df", "1",
+    # k-means stopped by its limit said nothing (documents of words drawn at random: one
+    # iteration does not settle them, where the 8 of `folder` settle in one)
+    rng = random.Random(0)
+    words = [f"w{c}x" for c in "abcdefghijklmnopqrstuvwxyz"]
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text("text\n" + "".join(" ".join(rng.choice(words) for _ in range(15)) + "\n"
+                                         for _ in range(40)))
+    code, _, err = run(["cluster", str(mixed), "-k", "3", "--method", "km", "--min-df", "1",
                         "--max-iter", "1", "-o", str(tmp_path / "km")], capsys)
     assert code == 0
     assert ("docnmf: warning: KMeansClustering: k-means ran all --max-iter 1 iterations and may "

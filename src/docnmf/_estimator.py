@@ -761,12 +761,24 @@ def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: 
             best, best_warnings = km, caught
     for w in best_warnings:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    if name is not None and best.n_iter_ >= max_iter:
+    if name is not None and best.n_iter_ >= max_iter and not _kmeans_settled(best, E,
+                                                                             sample_weight):
         # Lloyd's loop stops at max_iter whether or not its last step settled the labels
         warnings.warn(f"{name}: k-means ran all max_iter={max_iter} iterations and may not "
                       "have converged; raise max_iter", ConvergenceWarning,
                       stacklevel=_caller_outside_docnmf())
     return best, np.asarray(objectives)
+
+
+def _kmeans_settled(km: KMeans, E, sample_weight=None) -> bool:
+    """Whether one more Lloyd step would leave ``km``'s labels as they are: ``n_iter_`` is
+    ``max_iter`` also when the labels stopped changing on that last iteration (scikit-learn
+    counts the iteration that finds them unchanged), which has converged."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        step = KMeans(n_clusters=km.n_clusters, init=km.cluster_centers_, n_init=1, max_iter=1,
+                      tol=0.0).fit(E, sample_weight=sample_weight)
+    return bool(np.array_equal(step.labels_, km.labels_))
 
 
 def _refines(labels: np.ndarray, other: np.ndarray, k: int) -> bool:

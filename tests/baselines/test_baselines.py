@@ -406,11 +406,37 @@ def test_kmeans_stopped_by_max_iter_says_so_as_the_factorizations_do(method):
 
     X, _ = short_documents()
     name = type(make_estimator(method, 3)).__name__
+    # a matrix one iteration does not settle (short_documents' settle in one with nc)
+    noise = np.random.RandomState(0).rand(60, 20)
     with pytest.warns(ConvergenceWarning, match=rf"^{name}: k-means ran all max_iter=1 "
                                                 r"iterations and may not have converged; "
                                                 r"raise max_iter$"):
-        make_estimator(method, 3, n_init=2, max_iter=1, random_state=0).fit(X)
+        make_estimator(method, 3, n_init=2, max_iter=1, random_state=0).fit(noise)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         model = make_estimator(method, 3, n_init=2, random_state=0).fit(X)
     assert model.n_iter_ < 300
+
+
+def test_kmeans_settled_on_its_last_allowed_iteration_does_not_warn():
+    """A start whose labels stop changing on iteration max_iter has converged: n_iter_ ==
+    max_iter alone said it "may not have converged" (a fit to 11 iterations that settles in
+    11 warned, one to 300 with the same start did not)."""
+    import warnings
+
+    from sklearn.datasets import make_blobs
+    from sklearn.exceptions import ConvergenceWarning
+
+    from docnmf._estimator import kmeans_restarts
+
+    E, _ = make_blobs(300, centers=4, random_state=1, cluster_std=3.0)
+    free, _ = kmeans_restarts(E, 4, n_init=1, max_iter=300, tol=0.0, seed=0, name="T")
+    m = int(free.n_iter_)
+    assert 2 < m < 300
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        settled, _ = kmeans_restarts(E, 4, n_init=1, max_iter=m, tol=0.0, seed=0, name="T")
+    np.testing.assert_array_equal(settled.labels_, free.labels_)
+    # stopped while the labels still move: that is warned of
+    with pytest.warns(ConvergenceWarning, match="^T: k-means ran all max_iter=3 "):
+        kmeans_restarts(E, 4, n_init=1, max_iter=3, tol=0.0, seed=0, name="T")
