@@ -120,8 +120,11 @@ def _diff(a: float | None, b: float | None) -> float | None:
 def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
     ks = cmp.k_values
     with_paper = cmp.spec is not None
-    full = not with_paper or set(ks) == set(cmp.spec.k_values)
-    avg_label = "avg" if full else f"avg (k={_k_label(ks)})"
+    # beside a paper, every row's average covers the k it has numbers for (ours over every k
+    # run, under a header naming the paper's, did not add up with the difference below it)
+    averaged = cmp.compared_k_values if with_paper and cmp.compared_k_values else ks
+    full = not with_paper or set(averaged) == set(cmp.spec.k_values)
+    avg_label = "avg" if full else f"avg (k={_k_label(averaged)})"
     lines = ["| method | | " + " | ".join(f"k={k}" for k in ks) + f" | {avg_label} |",
              "|---|---|" + "---:|" * (len(ks) + 1)]
     for method in cmp.protocol.methods:
@@ -132,9 +135,10 @@ def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
             # one run has no spread: "± 0.000" would say it was measured
             cells.append("–" if not c else f"{c.mean:.3f}" if c.n < 2
                          else f"{c.mean:.3f} ± {c.std:.3f}")
+        ours_average = (cmp.compared_average(weighting, method, metric) if averaged != ks
+                        else cmp.our_average(weighting, method, metric))
         lines.append(f"| {display_name(method)} | {'ours' if with_paper else 'mean ± sd'} | "
-                     + " | ".join(cells)
-                     + f" | {_fmt(cmp.our_average(weighting, method, metric))} |")
+                     + " | ".join(cells) + f" | {_fmt(ours_average)} |")
         if with_paper and cmp.spec.row(metric, method) is not None:
             paper = [cmp.paper(metric, method, k) for k in ks]
             lines.append("| | paper | " + " | ".join(_fmt(p) for p in paper)
