@@ -35,6 +35,9 @@ from docnmf.text.sentences import split_sentences
      ["He was ill.", "The doctor came.", "It has 21 tons of mass.", "If mishandled, it can crush."]),
     ("He lives in Boston, Mass. Smith vs. Jones is next, at approx. 5 p.m. today.",
      ["He lives in Boston, Mass. Smith vs. Jones is next, at approx. 5 p.m. today."]),
+    # before a number a lower-case one is still an abbreviation (each of these split in two)
+    ("He is 5 ft. 3 in. tall, on hwy. 101, in rev. 2 of the plan.",
+     ["He is 5 ft. 3 in. tall, on hwy. 101, in rev. 2 of the plan."]),
     # a capital of any script opens a sentence (only A-Z did: each text was one sentence)
     ("Правительство объявило о мерах. Министр заявил.",
      ["Правительство объявило о мерах.", "Министр заявил."]),

@@ -220,8 +220,11 @@ def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
     word = text[start:end].lstrip("(\"'`[")
     next_word = m.group("word").lower()
     low = word.lower()
+    # in lower case such a word ends a sentence, unless a number follows: "5 ft. 3 in.",
+    # "hwy. 101", "rev. 2" are abbreviations there
     if low in TITLE_ABBREVIATIONS and (word[:1].isupper() or caseless
-                                       or low in _LOWER_CASE_TITLE_ABBREVIATIONS):
+                                       or low in _LOWER_CASE_TITLE_ABBREVIATIONS
+                                       or next_word[:1].isdigit()):
         return False
     if low in NUMBER_ABBREVIATIONS and (word[:1].isupper() or caseless):
         return not next_word[:1].isdigit()
