@@ -119,7 +119,8 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     with a rise on both sides (a gap on a slope has a depth too, but is no
     dip in cohesion), as Hearst's program assigns them: the valleys whose
     depth exceeds ``mean - std / 2`` (``cutoff="hc"``) or ``mean - std``
-    (``"lc"``) of the valleys' depths (a lone valley always) become
+    (``"lc"``) of the valleys' depths (their sample deviation, as that
+    program takes it; a lone valley always) become
     boundaries, deepest first,
     skipping any within ``min_gap`` token-sequences of one already taken.
     Each is moved to the nearest sentence break, as Hearst moves them to
