@@ -393,10 +393,10 @@ def test_restarts_fitted_side_by_side_are_logged_without_a_time_of_their_own(met
 
 
 @pytest.mark.parametrize("params, message", [
-    (dict(reward=1.0), r"constraint_mode='cost'"),
-    (dict(constraint_mode="cost", reward=-1.0), r"reward must be a non-negative number, got -1.0"),
-    (dict(constraint_mode="cost", penalty="a"), r"penalty must be a non-negative number, got 'a'"),
-    (dict(constraint_mode="cost", penalty=float("nan")), r"penalty must be a non-negative number"),
+    ({"reward": 1.0}, r"constraint_mode='cost'"),
+    ({"constraint_mode": "cost", "reward": -1.0}, r"reward must be a non-negative number, got -1.0"),
+    ({"constraint_mode": "cost", "penalty": "a"}, r"penalty must be a non-negative number, got 'a'"),
+    ({"constraint_mode": "cost", "penalty": float("nan")}, r"penalty must be a non-negative number"),
 ])
 def test_reward_and_penalty_errors_name_the_estimators_parameters(planted, params, message):
     # checked in fit whether or not constraints are given, in the estimator's own names

@@ -205,8 +205,8 @@ def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_p
     (["evaluate", "{folder}", "--k-range", "two"], "--k-range expects"),
     (["evaluate", "{flat}"], "has no labels; the evaluation needs a class for every document"),
     # a table whose classes are in a column not named "label": which option reads it was unsaid
-    (["evaluate", "{table}"], "for every document; name the column that holds them with "
-                              "--label-column"),
+    (["evaluate", "{table}"], ("for every document; name the column that holds them with "
+                               "--label-column")),
     # as for the other kinds of table: an .ndjson file, a folder of table partitions
     (["evaluate", "{ndjson}"], "name the column that holds them with --label-column"),
     (["evaluate", "{parts}"], "name the column that holds them with --label-column"),
