@@ -771,14 +771,21 @@ def kmeans_restarts(E, k: int, *, n_init: int, max_iter: int, tol: float, seed: 
 
 
 def _kmeans_settled(km: KMeans, E, sample_weight=None) -> bool:
-    """Whether one more Lloyd step would leave ``km``'s labels as they are: ``n_iter_`` is
-    ``max_iter`` also when the labels stopped changing on that last iteration (scikit-learn
-    counts the iteration that finds them unchanged), which has converged."""
+    """Whether one more Lloyd step would leave ``km`` as it is, its labels and its centres:
+    ``n_iter_`` is ``max_iter`` also when the labels stopped changing on that last iteration
+    (scikit-learn counts the iteration that finds them unchanged), which has converged.
+
+    The labels alone do not tell: stopped two iterations before they would be found
+    unchanged, the final assignment already gives the converged labels, but the centres are
+    still the means of the assignment before (the inertia, ``transform`` and the memberships
+    from them are not the converged ones)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         step = KMeans(n_clusters=km.n_clusters, init=km.cluster_centers_, n_init=1, max_iter=1,
                       tol=0.0).fit(E, sample_weight=sample_weight)
-    return bool(np.array_equal(step.labels_, km.labels_))
+    return bool(np.array_equal(step.labels_, km.labels_)
+                and np.allclose(step.cluster_centers_, km.cluster_centers_, rtol=1e-9,
+                                atol=1e-12))
 
 
 def _refines(labels: np.ndarray, other: np.ndarray, k: int) -> bool:

@@ -440,3 +440,24 @@ def test_kmeans_settled_on_its_last_allowed_iteration_does_not_warn():
     # stopped while the labels still move: that is warned of
     with pytest.warns(ConvergenceWarning, match="^T: k-means ran all max_iter=3 "):
         kmeans_restarts(E, 4, n_init=1, max_iter=3, tol=0.0, seed=0, name="T")
+
+
+def test_kmeans_with_settled_labels_but_moving_centres_is_warned_of():
+    """Stopped two iterations before the labels are found unchanged, the last assignment
+    already gives the converged labels, but the centres are the means of the one before: one
+    more step leaves the labels and moves the centres (and the inertia, the memberships). Such
+    a fit is not the converged one and went unwarned."""
+    from sklearn.datasets import make_blobs
+    from sklearn.exceptions import ConvergenceWarning
+
+    from docnmf._estimator import kmeans_restarts
+
+    E, _ = make_blobs(300, centers=4, random_state=1, cluster_std=3.0)
+    free, _ = kmeans_restarts(E, 4, n_init=1, max_iter=300, tol=0.0, seed=0, name="T")
+    m = int(free.n_iter_)
+    assert m > 3
+    with pytest.warns(ConvergenceWarning, match=rf"^T: k-means ran all max_iter={m - 2} "):
+        early, _ = kmeans_restarts(E, 4, n_init=1, max_iter=m - 2, tol=0.0, seed=0, name="T")
+    # the case in point: the labels are the converged ones, the centres and inertia are not
+    np.testing.assert_array_equal(early.labels_, free.labels_)
+    assert early.inertia_ > free.inertia_
