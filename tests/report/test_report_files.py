@@ -768,3 +768,20 @@ def test_generated_cluster_colours_are_kept_apart():
                       for i, j in itertools.combinations(range(k), 2))
         assert closest >= apart, (k, closest)
     assert cluster_colours(20) == cluster_colours(30)[:20]      # the first ones stay
+
+
+def test_a_cut_confusion_matrix_names_the_clusters_each_part_holds():
+    """A confusion matrix has a column for each cluster that holds a document: with cluster 3
+    empty the second of two parts said "columns 12-24" over clusters 13 to 25."""
+    from docnmf.report.html import _confusion, _similarity_values
+
+    clusters = [c for c in range(26) if c != 3]
+    metrics = {"confusion": {"classes": ["a", "b"], "clusters": clusters,
+                             "counts": [[1] * 25, [2] * 25]}}
+    parts = re.findall(r"<caption>(.*?)</caption><thead><tr><th>[^<]*</th><th>(\d+)</th>"
+                       r".*?<th>(\d+)</th></tr></thead>", _confusion(metrics))
+    assert parts == [("clusters 0&ndash;12", "0", "12"), ("clusters 13&ndash;25", "13", "25")]
+    # the similarity values name theirs as well, every cluster having a column there
+    values = _similarity_values(np.eye(25).tolist())
+    assert re.findall(r"<caption>(.*?)</caption>", values) == ["clusters 0&ndash;11",
+                                                                "clusters 12&ndash;24"]

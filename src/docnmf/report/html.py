@@ -275,8 +275,11 @@ def _blocked_table(corner: str, columns: list[str], rows: list[tuple[str, list[s
     blocks = _column_blocks(len(columns))
     tables = []
     for block in blocks:
-        caption = (f"<caption>columns {block.start}&ndash;{block.stop - 1}</caption>"
-                   if len(blocks) > 1 else "")
+        # named by the clusters the block's headers show, not its columns' positions: a
+        # confusion matrix has no column for an empty cluster, and "columns 12-24" stood over
+        # clusters 13 to 25
+        caption = (f"<caption>clusters {columns[block.start]}&ndash;{columns[block.stop - 1]}"
+                   "</caption>" if len(blocks) > 1 else "")
         head = (f"<thead><tr><th>{corner}</th>"
                 + "".join(f"<th>{columns[j]}</th>" for j in block) + "</tr></thead>")
         body = "".join(f"<tr><th>{header}</th>{''.join(cells[j] for j in block)}</tr>"
