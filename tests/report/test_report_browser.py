@@ -64,6 +64,20 @@ def test_printed_tables_repeat_their_header_on_every_page(browser, artifact, tmp
                  re.search(r"^\d+ ?\d+ ?\d+\.\d%", text, re.MULTILINE)]
     assert len(with_rows) >= 2, "the index should run over more than one printed page"
     assert all(header.search(pages[i]) for i in with_rows)
+    # the similarity values, in tables of 20 clusters, are printed (beyond 30 clusters they
+    # were left closed, the one wide table having lost its columns past 38)
+    printed = " ".join(pages)
+    assert all(f"clusters {a}–{b}" in printed for a, b in ((0, 19), (20, 39), (40, 59)))
+    # on a screen the tables stand side by side, a row along one line
+    tops = browser(out / "report.html", measure=_BLOCK_TOPS).measured
+    assert len(tops) == 3 and len(set(tops)) == 1, tops
+
+
+#: The top of each table of the similarity values' parts, opened, on a screen.
+_BLOCK_TOPS = """() => {
+  const d = document.querySelector("details.values"); d.open = true;
+  return [...d.querySelectorAll(".blocks > table")].map(t => t.getBoundingClientRect().top);
+}"""
 
 
 def test_search_finds_documents_and_clusters(browser, demo_report, tmp_path):

@@ -239,10 +239,12 @@ def _natural(text: str) -> list:
             for part in re.split(r"(\d+)", str(text))]
 
 
-def _scrolled(name: str, table: str) -> str:
+def _scrolled(name: str, table: str, extra: str = "") -> str:
     """A table in a box that scrolls sideways when the window is narrow: focusable, so that a
-    keyboard can scroll it too, and named for a screen reader."""
-    return f'<div class="scroll" tabindex="0" role="region" aria-label="{_e(name)}">{table}</div>'
+    keyboard can scroll it too, and named for a screen reader (``extra``: more classes of the
+    box, each after a space)."""
+    return (f'<div class="scroll{extra}" tabindex="0" role="region" aria-label="{_e(name)}">'
+            f'{table}</div>')
 
 
 #: Most cluster columns a table of counts or similarities holds: a printed page takes about this
@@ -285,7 +287,9 @@ def _blocked_table(corner: str, columns: list[str], rows: list[tuple[str, list[s
         body = "".join(f"<tr><th>{header}</th>{''.join(cells[j] for j in block)}</tr>"
                        for header, cells in rows)
         tables.append(f'<table class="confusion">{caption}{head}<tbody>{body}</tbody></table>')
-    return _scrolled(name, "".join(tables))
+    # on a screen the parts stand side by side, a row read along one line; printed, one under
+    # the other, as a page's width holds them
+    return _scrolled(name, "".join(tables), " blocks" if len(blocks) > 1 else "")
 
 
 def _confusion(metrics: dict | None) -> str:

@@ -288,9 +288,9 @@
   var closed = [], query = "";
   window.addEventListener("beforeprint", function () {
     closed = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"),
-      // the values where the chart writes none (beyond 14 clusters), up to as many as a
-      // page's width holds (at 60 a printed table lost its columns past 38)
-      function (d) { return !d.classList.contains("values") || (K > 14 && K <= 30); });
+      // the values where the chart writes none (beyond 14 clusters), cut into tables of 20
+      // columns a page's width holds, up to 100 clusters (five tables, about six pages)
+      function (d) { return !d.classList.contains("values") || (K > 14 && K <= 100); });
     closed.forEach(function (d) { d.open = true; });
     if (box && box.value) { query = box.value; box.value = ""; search(); }
   });
