@@ -100,3 +100,17 @@ def test_a_k_the_paper_lacks_moves_neither_side_of_the_difference(tmp_path):
     row = next(r for r in summary["rows"] if r["metric"] == "accuracy")
     assert row["average"] == (0.996 + 0.5) / 2
     assert row["average_compared"] == 0.996 and row["paper_average"] == 0.946
+
+
+
+def test_k_values_all_outside_the_paper_are_averaged_over_themselves_everywhere():
+    # with k = 11 and 12 (Xu's table stops at 10) the note said "both sides here average
+    # nothing" and the summary showed no average, while the table below averaged them (0.700)
+    spec = get_table("xu2003-tdt2")
+    protocol = spec.protocol(methods=["nmf"], k_values=[11, 12], runs=1)
+    result = fake_result(protocol, {11: [0.6], 12: [0.8]})
+    text = format_report(result, protocol, spec=spec)
+    assert "no numbers for k = 11, 12: ours here average over them, beside no number" in text
+    assert "| xu-subset | NMF | 0.700 | – | – |" in text
+    assert "| NMF | ours | 0.600 | 0.800 | 0.700 |" in text
+    assert "0.700          –       –" in format_compact(result, protocol, spec)

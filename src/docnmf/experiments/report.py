@@ -112,6 +112,13 @@ class _Comparison:
         per_k = {k: c for k, c in row.per_k.items() if k in ks}
         return average_over_k(per_k) if per_k else None
 
+    def shown_average(self, weighting: str, method: str, metric: str) -> float | None:
+        """Our average as the tables show it: over the k the paper has numbers for, beside a
+        paper that has any of those run, else over every k run."""
+        if self.spec is not None and self.compared_k_values:
+            return self.compared_average(weighting, method, metric)
+        return self.our_average(weighting, method, metric)
+
 
 def _diff(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None or math.isnan(a) else a - b
@@ -135,10 +142,9 @@ def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
             # one run has no spread: "± 0.000" would say it was measured
             cells.append("–" if not c else f"{c.mean:.3f}" if c.n < 2
                          else f"{c.mean:.3f} ± {c.std:.3f}")
-        ours_average = (cmp.compared_average(weighting, method, metric) if averaged != ks
-                        else cmp.our_average(weighting, method, metric))
         lines.append(f"| {display_name(method)} | {'ours' if with_paper else 'mean ± sd'} | "
-                     + " | ".join(cells) + f" | {_fmt(ours_average)} |")
+                     + " | ".join(cells)
+                     + f" | {_fmt(cmp.shown_average(weighting, method, metric))} |")
         if with_paper and cmp.spec.row(metric, method) is not None:
             paper = [cmp.paper(metric, method, k) for k in ks]
             lines.append("| | paper | " + " | ".join(_fmt(p) for p in paper)
@@ -167,8 +173,7 @@ def _summary_table(cmp: _Comparison) -> list[str]:
         for method in cmp.protocol.methods:
             cells = []
             for m in metrics:
-                ours = cmp.compared_average(w, method, m) if cmp.spec else \
-                    cmp.our_average(w, method, m)
+                ours = cmp.shown_average(w, method, m)
                 cells.append(_fmt(ours))
                 if cmp.spec:
                     paper = cmp.paper_average(m, method)
@@ -236,9 +241,10 @@ def format_report(result: ProtocolResult, protocol: Protocol, *, spec: TableSpec
     out += ["", "## Average over k" + (" (ours vs paper)" if spec else ""), ""]
     extra = [k for k in cmp.k_values if k not in cmp.compared_k_values]
     if spec is not None and extra:
-        out += [f"The paper has no numbers for k = {_k_label(extra)}: both sides here average "
-                + (f"over k = {_k_label(cmp.compared_k_values)} only"
-                   if cmp.compared_k_values else "nothing") + ".", ""]
+        out += [f"The paper has no numbers for k = {_k_label(extra)}: "
+                + (f"both sides here average over k = {_k_label(cmp.compared_k_values)} only"
+                   if cmp.compared_k_values else "ours here average over them, beside no "
+                   "number of the paper's") + ".", ""]
     out += _summary_table(cmp)
     for w in protocol.weightings:
         out += ["", f"## Weighting `{w}`", ""]
@@ -272,8 +278,7 @@ def format_compact(result: ProtocolResult, protocol: Protocol,
         for method in protocol.methods:
             line = f"{w:<11} {display_name(method):<{width}}"
             for m in metrics:
-                ours = cmp.compared_average(w, method, m) if spec else \
-                    cmp.our_average(w, method, m)
+                ours = cmp.shown_average(w, method, m)
                 line += f"  {_fmt(ours):>8}"
                 if spec:
                     paper = cmp.paper_average(m, method)

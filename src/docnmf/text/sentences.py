@@ -164,8 +164,9 @@ TITLE_ABBREVIATIONS = frozenset({
 })
 
 #: Of those, the ones written in lower case ("Smith vs. Jones", "approx. 5"); the others are
-#: abbreviations only with a capital, and words of their own in lower case ("he was ill.",
-#: "tons of mass.", "a wash.", "to miss."), which end sentences.
+#: abbreviations in lower case only before a number ("5 ft. 3 in.", "hwy. 101"), and with a
+#: capital; elsewhere they are words of their own ("he was ill.", "tons of mass.", "a wash.",
+#: "to miss."), which end sentences.
 _LOWER_CASE_TITLE_ABBREVIATIONS = frozenset({"vs", "cf", "approx", "est", "op"})
 
 #: Abbreviations that precede a number (``No. 5``); elsewhere they are words ("said no.").
