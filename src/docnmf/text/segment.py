@@ -118,7 +118,7 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     the nearest peak on its right). Boundaries go only in valleys, the gaps
     with a rise on both sides (a gap on a slope has a depth too, but is no
     dip in cohesion), as Hearst's program assigns them: the valleys whose
-    depth exceeds ``mean - std / 2`` (``cutoff="hc"``) or ``mean - std``
+    depth reaches ``mean - std / 2`` (``cutoff="hc"``) or ``mean - std``
     (``"lc"``) of the valleys' depths (their sample deviation, as that
     program takes it; a lone valley always) become
     boundaries, deepest first,
