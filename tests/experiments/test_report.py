@@ -78,13 +78,19 @@ def test_notes_say_which_weightings_were_run():
     assert xu.notes_for(["cluster"]) == xu.notes
 
 
+def _xu_nmf(accuracies: dict[int, list[float]]):
+    """Xu et al.'s Table 2 (k = 2..10) with NMF run at the k of ``accuracies``: the table, the
+    protocol, the result and its report."""
+    spec = get_table("xu2003-tdt2")
+    protocol = spec.protocol(methods=["nmf"], k_values=list(accuracies), runs=1)
+    result = fake_result(protocol, accuracies)
+    return spec, protocol, result, format_report(result, protocol, spec=spec)
+
+
 def test_a_k_the_paper_lacks_moves_neither_side_of_the_difference(tmp_path):
     # Xu et al.'s Table 2 stops at k = 10: with k = 2 and 11 run, the paper's average covers
     # k = 2 alone, so ours beside it and the difference must cover k = 2 alone too
-    spec = get_table("xu2003-tdt2")
-    protocol = spec.protocol(methods=["nmf"], k_values=[2, 11], runs=1)
-    result = fake_result(protocol, {2: [0.996], 11: [0.5]})
-    text = format_report(result, protocol, spec=spec)
+    spec, protocol, result, text = _xu_nmf({2: [0.996], 11: [0.5]})
     assert "| | paper | 0.946 | – | 0.946 |" in text
     assert "| | ours − paper | +0.050 | – | +0.050 |" in text
     # the per-weighting table's average column too: ours there was over k = 2 and 11 (0.748)
@@ -102,14 +108,10 @@ def test_a_k_the_paper_lacks_moves_neither_side_of_the_difference(tmp_path):
     assert row["average_compared"] == 0.996 and row["paper_average"] == 0.946
 
 
-
 def test_k_values_all_outside_the_paper_are_averaged_over_themselves_everywhere():
     # with k = 11 and 12 (Xu's table stops at 10) the note said "both sides here average
     # nothing" and the summary showed no average, while the table below averaged them (0.700)
-    spec = get_table("xu2003-tdt2")
-    protocol = spec.protocol(methods=["nmf"], k_values=[11, 12], runs=1)
-    result = fake_result(protocol, {11: [0.6], 12: [0.8]})
-    text = format_report(result, protocol, spec=spec)
+    spec, protocol, result, text = _xu_nmf({11: [0.6], 12: [0.8]})
     assert "no numbers for k = 11, 12: ours here average over them, beside no number" in text
     assert "| xu-subset | NMF | 0.700 | – | – |" in text
     assert "| NMF | ours | 0.600 | 0.800 | 0.700 |" in text
