@@ -96,6 +96,7 @@ def test_a_k_the_paper_lacks_moves_neither_side_of_the_difference(tmp_path):
     # the per-weighting table's average column too: ours there was over k = 2 and 11 (0.748)
     assert "| method | | k=2 | k=11 | avg (k=2) |" in text
     assert "| NMF | ours | 0.996 | 0.500 | 0.996 |" in text
+    assert "| | runs | 1 | 1 | 1 |" in text       # the runs of that average (it said 2)
     assert "| xu-subset | NMF | 0.996 | 0.946 | +0.050 |" in text
     assert "no numbers for k = 11" in text
     compact = format_compact(result, protocol, spec)

@@ -156,7 +156,9 @@ def _metric_table(cmp: _Comparison, weighting: str, metric: str) -> list[str]:
             lines.append("| | ours − paper | " + " | ".join(_fmt(d, sign=True) for d in diffs)
                          + f" | {_fmt(avg_diff, sign=True)} |")
         runs = [str(row.per_k[k].n) if row and k in row.per_k else "0" for k in ks]
-        lines.append("| | runs | " + " | ".join(runs) + f" | {row.runs if row else 0} |")
+        # the runs the average column covers (it counted those of a k it leaves out)
+        covered = sum(row.per_k[k].n for k in averaged if k in row.per_k) if row else 0
+        lines.append("| | runs | " + " | ".join(runs) + f" | {covered} |")
     return lines
 
 
