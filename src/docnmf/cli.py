@@ -248,7 +248,8 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
                    help="precision of the factorization (the NMF, CF and LCCF methods; "
                         "float32 needs --solver hals; default float64)")
     g.add_argument("--threads", type=_positive_int, default=None,
-                   help="BLAS threads (default: every core)")
+                   help="BLAS threads, at most the cores this process may use (default: "
+                        "every core)")
 
 
 _FILES_EPILOG = (
