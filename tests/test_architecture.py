@@ -26,7 +26,7 @@ ALLOWED = {
     "cluster": {"_memory", "_rng", "_estimator", "constraints", "factor", "text"},
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
     "methods": {"cluster", "baselines", "factor"},
-    "model": {"_version", "io", "methods", "text"},
+    "model": {"_version", "_estimator", "io", "methods", "text"},   # warnings at the caller's line
     "diagnostics": {"io", "text"},     # ids escaped as the summary escapes them
     "report": {"io", "diagnostics", "text"},      # a post's own text for its snippet
     "selection": {"_rng", "_estimator", "cluster", "diagnostics", "io", "text"},

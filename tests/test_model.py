@@ -387,6 +387,11 @@ def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differentl
         old.place(texts)
     with pytest.warns(UserWarning, match=r"^1 of the 1 documents holds characters"):
         old.place(["I\u0307zmir"])
+    # named at the caller's line, through predict too (it named docnmf's own line there)
+    for place in (old.place, old.predict, old.predict_memberships):
+        with pytest.warns(UserWarning, match=r"^1 of the 1 documents holds") as said:
+            place(["I\u0307zmir"])
+        assert [w.filename for w in said] == [__file__], place
     # characters the rules change that part no word: full-width punctuation, a joiner in an
     # emoji, a byte-order mark; and NFC accents, plain ASCII
     with warnings.catch_warnings():

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from .._estimator import _caller_outside_docnmf
 from ..text.tokenize import TEXT_RULES
 from ..text.vectorize import DocumentVectorizer, as_text_list
 
@@ -245,7 +246,8 @@ class ClusteringModel:
                           f"separate marks, ligatures, soft hyphens, full-width letters or a "
                           f"dotted capital I. Their words may not be the model's, and they "
                           f"may be placed differently; fit the model again (docnmf cluster) "
-                          f"to read them as it does now", UserWarning, stacklevel=3)
+                          f"to read them as it does now", UserWarning,
+                          stacklevel=_caller_outside_docnmf())
 
     def predict(self, texts: Sequence[str]) -> np.ndarray:
         """Cluster of each new document; -1 for one with no index term the model knows."""
