@@ -633,7 +633,8 @@ def test_restarts_that_a_deterministic_start_ignores_are_reported(extra, ignored
     assert len(record["restart_objectives"]) == (1 if ignored else 3)
     assert ("--init random starts it 3 times" in err) is ignored
     # without --restarts nothing is said: the run does what it was asked
-    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", *extra], capsys)
+    code, _, err = run(["cluster", str(folder), "-k", "2", "--min-df", "1", *extra,
+                        "-o", str(tmp_path / "plain")], capsys)
     assert code == 0 and "had no effect" not in err
 
 
