@@ -868,13 +868,12 @@ def test_a_command_run_in_process_gives_back_the_logger_it_set_up(tmp_path):
 def test_threads_beyond_the_cores_are_capped_with_a_warning(folder, tmp_path, capsys):
     """--threads 64 on a 2-core machine ran 135 threads and made the fit 10-15 times slower
     (20 Newsgroups, nmf-ncw: 0.3-2 s with 2 threads, 15-34 s with 64), without a word."""
-    import os
-
+    from joblib import cpu_count
     from threadpoolctl import threadpool_info, threadpool_limits
 
     from docnmf.factor.sparse import blas_threads
 
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cpu_count()      # affinity and a container's CPU quota
     before = {info["filepath"]: info["num_threads"] for info in threadpool_info()}
     asked = 100 * (cores or 1) + 7
     try:

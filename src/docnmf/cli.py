@@ -2398,12 +2398,13 @@ def _main(argv: Sequence[str] | None) -> int:
     root.setLevel(logging.WARNING if args.quiet else logging.INFO)
     root.propagate = False
     if getattr(args, "threads", None):
+        from joblib import cpu_count
         from threadpoolctl import threadpool_limits
 
         # More threads than cores only make them wait on one another (OpenBLAS's and the
-        # kernels' threads spin while they wait): ten times slower on 2 cores with 64.
-        cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                 else os.cpu_count()) or 1
+        # kernels' threads spin while they wait): ten times slower on 2 cores with 64. The
+        # cores this process may use: its CPU affinity and a container's CPU quota
+        cores = cpu_count()
         if args.threads > cores:
             print(f"docnmf: warning: --threads {args.threads} is more than the {cores} cores "
                   f"this process may use; using {cores}", file=sys.stderr)
