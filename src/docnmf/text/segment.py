@@ -120,11 +120,10 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     dip in cohesion), as Hearst's program assigns them: the valleys whose
     depth reaches ``mean - std / 2`` (``cutoff="hc"``) or ``mean - std``
     (``"lc"``) of the valleys' depths (their sample deviation, as that
-    program takes it; a lone valley always) become
-    boundaries, deepest first,
-    skipping any within ``min_gap`` token-sequences of one already taken.
-    Each is moved to the nearest sentence break, as Hearst moves them to
-    paragraph breaks.
+    program takes it; a lone valley always) become boundaries, deepest
+    first, skipping any within ``min_gap`` token-sequences of one already
+    taken. Each is moved to the nearest sentence break, as Hearst moves them
+    to paragraph breaks.
 
     Parameters
     ----------
@@ -180,7 +179,8 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
         # lower it and let a valley's flanks through as boundaries of their own
         deep = depth[valley]
         spread = deep.std(ddof=1) if deep.size > 1 else 0.0
-        threshold = deep.mean() - (spread / 2.0 if cutoff == "hc" else spread) if deep.size else 0.0
+        threshold = (deep.mean() - (spread / 2.0 if cutoff == "hc" else spread)
+                     if deep.size else 0.0)
         # (>=: a text with a single valley keeps it, where mean and spread of one give no cut)
         candidates = [g for g in np.argsort(-depth, kind="stable")
                       if valley[g] and depth[g] >= threshold]
