@@ -853,6 +853,21 @@ def test_more_clusters_than_terms_is_refused_before_a_long_fit(tmp_path, capsys)
         assert code == 0, err
 
 
+def test_one_term_left_is_not_answered_with_a_method_that_cannot_weigh_it(tmp_path, capsys):
+    """With one term left the refusal advised consensus, which then failed: every document
+    left holds that term, so its idf weight log(n / n) is 0. km clusters by the counts."""
+    src = tmp_path / "docs.csv"
+    src.write_text("text\n" + "".join(f"alpha {'alpha ' * (i % 4)}\n" for i in range(20))
+                   + "the\n" * 5)      # documents without terms keep alpha under --max-df
+    code, _, err = run(["cluster", str(src), "-k", "3", "--min-df", "1", "-o",
+                        str(tmp_path / "nmf")], capsys)
+    assert code == 2 and "preprocessing left 1: " in err
+    assert "use --method km, which may find" in err and "consensus" not in err
+    code, _, err = run(["cluster", str(src), "-k", "3", "--min-df", "1", "--method", "km",
+                        "-o", str(tmp_path / "km")], capsys)
+    assert code == 0, err
+
+
 def test_a_command_run_in_process_gives_back_the_logger_it_set_up(tmp_path):
     """main() left docnmf's logger with its handler (on a standard error since replaced) and
     propagate=False, so that logging set up by the caller (pytest's caplog before 9.1, an

@@ -268,11 +268,12 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
         # a factorization of that rank has more topics than terms: it ran for minutes and
         # overflowed, or ended with fewer clusters than asked, without a word (a kernel's
         # feature space has more dimensions than the terms)
+        # consensus weighs one term, which every document left holds, by log(n / n) = 0
+        others = "consensus or km, which" if X.shape[1] > 1 else "km, which"
         raise CorpusError(f"{n_clusters} clusters need at least as many index terms with "
                           f"{method}, and preprocessing left {X.shape[1]}: ask for fewer "
                           "clusters, keep more terms (--min-df, --max-df, --max-features), or "
-                          "use --method consensus or km, which may find more clusters than "
-                          "terms")
+                          f"use --method {others} may find more clusters than terms")
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConstraintWarning)    # the diagnostics count broken pairs
