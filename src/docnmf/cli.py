@@ -1830,13 +1830,20 @@ def _cmd_keywords(args) -> int:
     return 0
 
 
+def _print_data_folder() -> None:
+    # the lists of what was found say where it was looked for
+    from .corpus import data_dir
+
+    print(f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)\n")
+
+
 def _cmd_datasets(args) -> int:
-    from .corpus import data_dir, list_datasets
+    from .corpus import list_datasets
     from .corpus.readers import DEMO
 
     infos = list_datasets()
     width = max(len(i.name) for i in infos)
-    print(f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)\n")
+    _print_data_folder()
     print(f"{DEMO:<{width}}  found    the embedded demo corpus: 80 short documents on five "
           "topics, labelled (always there)")
     for info in infos:
@@ -1942,6 +1949,7 @@ def _cmd_reproduce(args) -> int:
         if args.table and args.table not in (*TABLES, *targets):
             raise UsageError(f"unknown table {args.table!r}; choose from "
                              f"{', '.join([*TABLES, *targets])}")
+        _print_data_folder()
         for name, spec in TABLES.items():
             if args.table in (None, name):      # one table when named
                 found = "found  " if spec.condition.available() else "missing"
@@ -2061,6 +2069,7 @@ def _cmd_benchmark(args) -> int:
     found = {info.name for info in list_datasets() if info.found}
     declared = SUITE_CORPORA + CONFIRM_CORPORA
     if args.list:
+        _print_data_folder()
         for c in declared:
             if args.role not in ("all", c.role):     # the corpora of the role asked for
                 continue

@@ -197,14 +197,16 @@ def test_the_command_runs_one_half_only_and_reports_it(data_home, tmp_path, caps
 
 def test_the_confirmation_sets_are_listed_and_run_by_their_role(data_home, tmp_path, capsys):
     assert main(["benchmark", "--list"]) == 0
-    listed = {line.split()[0]: line.split()[1:3] for line in capsys.readouterr().out.splitlines()}
+    header, _, *rows = capsys.readouterr().out.splitlines()
+    assert header.startswith(f"data folder: {data_home}  ")
+    listed = {line.split()[0]: line.split()[1:3] for line in rows}
     assert listed["cluto_tr31"] == ["held_back", "found"]
     # a draw is found when its parent is: none of this folder's corpora is a parent
     assert listed["tdt2_5c_1"] == ["confirm", "missing"]
     assert listed["fbis_10c_123"] == ["confirm2", "missing"]
     # --role lists that role's corpora (it listed all of them)
     assert main(["benchmark", "--list", "--role", "confirm2"]) == 0
-    roles = {line.split()[1] for line in capsys.readouterr().out.splitlines()}
+    roles = {line.split()[1] for line in capsys.readouterr().out.splitlines()[2:]}
     assert roles == {"confirm2"}
     assert main(["-q", "benchmark", "--role", "confirm", "--corpora", "tdt2_5c_1",
                  "-o", str(tmp_path)]) == 2

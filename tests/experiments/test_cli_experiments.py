@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from docnmf.cli import main
+from docnmf.corpus import data_dir
 
 WORDS = {
     "space": "telescope galaxy comet orbit planet star astronomer nebula rocket moon".split(),
@@ -43,10 +44,13 @@ def test_reproduce_list(capsys):
     for name in ("xu2003-tdt2", "xu2003-reuters", "cai2011-tdt2", "cai2011-reuters"):
         assert name in out
     assert "Tables 4 and 5" in out
-    assert all(("found" in line) or ("missing" in line) for line in out.splitlines())
+    # the folder searched for the data comes first: "missing" said not where it was looked for
+    header, blank, *rows = out.splitlines()
+    assert header == f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)" and not blank
+    assert all(("found" in line) or ("missing" in line) for line in rows)
     # a name lists that one (it was ignored), an unknown name is said to be
     code, out, _ = run(["reproduce", "--list", "wang2011-fig2"], capsys)
-    assert code == 0 and [line.split()[0] for line in out.splitlines()] == ["wang2011-fig2"]
+    assert code == 0 and [line.split()[0] for line in out.splitlines()[2:]] == ["wang2011-fig2"]
     code, _, err = run(["reproduce", "--list", "nope"], capsys)
     assert code == 2 and "unknown table 'nope'" in err
 
