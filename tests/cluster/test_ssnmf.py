@@ -1,5 +1,6 @@
 """SSNMFClustering: constraints fix a wrong clustering, the two-rings toy, partial labels."""
 
+import warnings
 from functools import partial
 
 import numpy as np
@@ -405,3 +406,22 @@ def test_reward_and_penalty_errors_name_the_estimators_parameters(planted, param
     for must_link in (None, [(0, 1)]):
         with pytest.raises(ValueError, match=message):
             SSNMFClustering(2, **params).fit(X, must_link=must_link)
+
+
+@pytest.mark.parametrize("factorization", ["consensus", "ncw"])
+def test_options_of_the_similarity_alone_are_said_to_go_unused(planted, factorization):
+    """constraint_mode="cost", reward, update="sqrt" or closure=False with the default
+    factorization changed nothing, without a word."""
+    X, _ = planted(30, 20, 2, seed=0)
+    X = np.round(10 * X)            # counts, as the consensus weighs them
+    with pytest.warns(UserWarning, match=r"constraint_mode='cost', reward=2\.0, closure=False "
+                      rf"concern factorization='similarity' only; factorization="
+                      rf"'{factorization}' does not use them") as caught:
+        _SSNMF(2, factorization=factorization, constraint_mode="cost", reward=2.0,
+               closure=False, n_init=1, random_state=0).fit(X, must_link=[(0, 1)])
+    assert caught[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)     # the defaults, and the similarity's own
+        _SSNMF(2, factorization=factorization, n_init=1, random_state=0).fit(X)
+        SSNMFClustering(2, constraint_mode="cost", update="sqrt", n_init=1,
+                        random_state=0).fit(X, must_link=[(0, 1)])

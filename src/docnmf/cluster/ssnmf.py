@@ -32,6 +32,11 @@ ConstraintMode = Literal["extreme", "cost"]
 FACTORIZATIONS = ("consensus", "ncw", "similarity")
 Affinity = Literal["linear", "precomputed"]
 
+#: The options of factorization="similarity" alone, with their defaults.
+_SIMILARITY_ONLY = {"constraint_mode": "extreme", "reward": None, "penalty": None,
+                    "closure": True, "update": "paper"}
+
+
 class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents with must-link / cannot-link pairs: SS-NMF and docnmf's default form.
 
@@ -228,6 +233,15 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
             raise ValueError("reward and penalty are the weights of constraint_mode='cost'; "
                              "constraint_mode='extreme' sets constrained pairs to the largest "
                              "and smallest similarity")
+        unused = {name: getattr(self, name) for name, default in _SIMILARITY_ONLY.items()
+                  if getattr(self, name) != default}
+        if self.factorization != "similarity" and unused:
+            # constraint_mode="cost" with the default factorization was ignored without a word
+            warnings.warn(f"{type(self).__name__}: "
+                          f"{', '.join(f'{k}={v!r}' for k, v in unused.items())} concern "
+                          f"factorization='similarity' only; factorization="
+                          f"{self.factorization!r} does not use them",
+                          UserWarning, stacklevel=_caller_outside_docnmf())
 
     def _similarity(self, X, must_link, cannot_link) -> ConstrainedSimilarity:
         if self.affinity == "precomputed":
