@@ -493,3 +493,34 @@ def test_a_confusion_matrix_of_many_clusters_is_printed_whole(browser, artifact,
     missing = [j for j in range(100) if not re.search(rf"\bK{j}\b", text)]
     assert missing == []
     assert all(re.search(rf"\bclass{i}\b", text) for i in range(30))
+
+
+#: The black pixels of the map (its numbers' ink) farther than ``reach`` CSS pixels from
+#: every point.
+_FAR_INK = """async () => {
+  const D = JSON.parse(document.getElementById("report-data").textContent);
+  const map = document.getElementById("map-canvas"), g = map.getContext("2d"), pad = 14;
+  const scale = map.width / +map.dataset.w, w = +map.dataset.w, h = +map.dataset.h;
+  const points = D.map.x.map((x, i) => [pad + x * (w - 2 * pad),
+                                         pad + (1 - D.map.y[i]) * (h - 2 * pad)]);
+  const px = g.getImageData(0, 0, map.width, map.height).data, far = [];
+  let ink = 0;
+  for (let j = 0; j < map.height; j++) for (let i = 0; i < map.width; i++) {
+    const o = 4 * (j * map.width + i);
+    if (px[o + 3] < 200 || px[o] + px[o + 1] + px[o + 2] > 90) continue;
+    ink++;
+    const x = i / scale, y = j / scale;
+    if (!points.some(p => Math.hypot(p[0] - x, p[1] - y) <= 24)) far.push([x, y]);
+  }
+  return {ink, far: far.length};
+}"""
+
+
+def test_a_clusters_number_is_written_beside_one_of_its_points(browser, tmp_path):
+    """Two clusters of the demo corpus: the larger one spread along arcs across the map, and
+    its number, written level with the points' middle beyond the leftmost, floated about 100
+    pixels from any point."""
+    assert main(["-q", "cluster", "demo", "-k", "2", "-o", str(tmp_path / "out")]) == 0
+    page = browser(tmp_path / "out" / "report.html", width=1280, height=900, measure=_FAR_INK)
+    assert page.errors == []
+    assert page.measured["ink"] > 20 and page.measured["far"] == 0

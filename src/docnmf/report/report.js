@@ -31,10 +31,6 @@
     return {g: g, w: w, h: h};
   }
 
-  function median(v) {
-    v.sort(function (a, b) { return a - b; });
-    return v[Math.floor(v.length / 2)];
-  }
   // ---- map: one canvas, points coloured by cluster, each cluster's number written beside its
   // points (colours alone were lost to colour blindness and grey print)
   var M = D.map, mc = document.getElementById("map-canvas"), pts = [];
@@ -51,21 +47,25 @@
       g.globalAlpha = on ? 0.85 : 0.08;
       g.fillStyle = C[c];
       g.beginPath(); g.arc(x, y, hits !== null && hits.has(i) ? r + 2 : r, 0, 6.2832); g.fill();
-      if (shown === null || shown === c) (at[c] = at[c] || [[], []])[0].push(x), at[c][1].push(y);
+      if (shown === null || shown === c) {
+        var e = at[c] = at[c] || {right: [x, y], left: [x, y]};
+        if (x > e.right[0]) e.right = [x, y];
+        if (x < e.left[0]) e.left = [x, y];
+      }
     }
     g.globalAlpha = 1;
-    // beside the cluster's points, level with their middle: over them, the number hid every
-    // point of a tight cluster
+    // beside the cluster's outermost point, right of it or else left: over the points, the
+    // number hid every point of a tight cluster; level with their middle, it floated far from
+    // any point of a cluster spread along an arc
     g.font = "bold 12px sans-serif"; g.textBaseline = "middle";
     g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "#fff"; g.fillStyle = "#000";
-    at.forEach(function (xy, c) {
-      if (!xy) return;
-      var right = xy[0].reduce(function (a, b) { return a > b ? a : b; }) + r + 3;
-      var left = xy[0].reduce(function (a, b) { return a < b ? a : b; }) - r - 3;
-      var ly = median(xy[1]), label = String(c);
+    at.forEach(function (e, c) {
+      if (!e) return;
+      var label = String(c), right = e.right[0] + r + 3;
       var room = right + g.measureText(label).width <= w;
+      var lx = room ? right : e.left[0] - r - 3, ly = room ? e.right[1] : e.left[1];
       g.textAlign = room ? "left" : "right";
-      g.strokeText(label, room ? right : left, ly); g.fillText(label, room ? right : left, ly);
+      g.strokeText(label, lx, ly); g.fillText(label, lx, ly);
     });
     g.textAlign = "left"; g.textBaseline = "alphabetic";
   }
