@@ -96,6 +96,14 @@ class KernelGraphCutClustering(EmbeddingKMeans):
     objective_ : float
         K-means objective in the eigenvector space.
     n_iter_ : int
+    restart_objectives_ : ndarray of shape (n_init,)
+        Every k-means restart's objective, in order; the kept restart's is ``objective_``.
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

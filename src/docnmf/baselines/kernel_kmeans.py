@@ -399,6 +399,12 @@ class KernelKMeansClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
     gamma_ : float or None
         The Gaussian ``gamma`` used.
     n_iter_ : int
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

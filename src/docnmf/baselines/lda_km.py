@@ -192,6 +192,12 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
     n_iter_ : int
         Rounds of the kept restart.
     converged_ : bool
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

@@ -146,12 +146,33 @@ class SSKernelKMeansClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    labels_, memberships_ (from the squared distances to the cluster means in the shifted
-    feature space), objective_ (kernel k-means objective on the unshifted
-    ``K~``), shift_ (the diagonal shift ``sigma``), gamma_, constraints_ (the checked
-    constraints: ``constraints_.violations(labels_)`` counts the pairs the result breaks),
-    n_constrained_pairs_, restart_objectives_ (on the shifted kernel: each is its
-    partition's objective on ``K~`` plus ``sigma (n - k)``), n_iter_
+    labels_ : ndarray of shape (n_docs,)
+    memberships_ : ndarray of shape (n_docs, n_clusters)
+        From the squared distances to the cluster means in the shifted feature space.
+    objective_ : float
+        Kernel k-means objective of ``labels_`` on the unshifted ``K~``.
+    shift_ : float
+        The diagonal shift ``sigma``.
+    gamma_ : float or None
+        The Gaussian ``gamma`` used; None for the other kernels.
+    constraints_ : Constraints
+        The checked constraints: ``constraints_.violations(labels_)`` counts the pairs the
+        result breaks.
+    n_constrained_pairs_ : tuple of int
+        Must-link and cannot-link pairs added to the kernel (with ``closure``, the implied
+        ones too).
+    restart_objectives_ : ndarray of shape (n_init,)
+        Every start's objective on the shifted kernel, the farthest-first start first when
+        there are must-links: each is its partition's objective on ``K~`` plus
+        ``sigma (n - k)``.
+    n_iter_ : int
+        Iterations of the kept start.
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------
@@ -262,11 +283,32 @@ class SSNormalizedCutClustering(_SemiSupervised, ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    labels_, memberships_ (from the squared distances to the k-means centres in ``Z``),
-    embedding_ (``Z``), eigenvalues_,
-    objective_ (k-means objective on ``Z``), criterion_ (``J`` of eq. 21 for
-    ``labels_``), constraints_ (``constraints_.violations(labels_)`` counts the pairs the
-    result breaks), n_constrained_pairs_, n_iter_
+    labels_ : ndarray of shape (n_docs,)
+    memberships_ : ndarray of shape (n_docs, n_clusters)
+        From the squared distances to the k-means centres in ``Z``.
+    embedding_ : ndarray of shape (n_docs, n_clusters)
+        ``Z``, the top eigenvectors (rows unit length with ``row_normalize``).
+    eigenvalues_ : ndarray of shape (n_clusters,)
+        Their eigenvalues, decreasing.
+    objective_ : float
+        K-means objective on ``Z``.
+    restart_objectives_ : ndarray of shape (n_init,)
+        Every k-means restart's objective, in order; the kept restart's is ``objective_``.
+    criterion_ : float
+        ``J`` of eq. 21 for ``labels_``.
+    constraints_ : Constraints
+        The checked constraints: ``constraints_.violations(labels_)`` counts the pairs the
+        result breaks.
+    n_constrained_pairs_ : tuple of int
+        Must-link and cannot-link pairs added to ``A`` (with ``closure``, the implied ones too).
+    n_iter_ : int
+        Lloyd iterations of the kept k-means restart.
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

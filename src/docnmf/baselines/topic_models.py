@@ -172,6 +172,12 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
         Final negative log-likelihood.
     restart_objectives_ : ndarray of shape (n_init,)
     n_iter_ : int
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------
@@ -261,6 +267,12 @@ class LDAClustering(_TopicModel, ClusterMixin, BaseEstimator):
     n_iter_ : int
     lda_ : LatentDirichletAllocation
         The kept fitted model.
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

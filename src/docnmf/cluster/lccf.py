@@ -238,6 +238,12 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
         of the same ``W V^T``, whose graph term differs).
     n_iter_ : int
         Update rounds of the kept start, ``init_rounds`` included.
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

@@ -120,6 +120,9 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         The document factor ``V`` (``V'`` for NCW) after eqs. 10-11.
     components_ : ndarray of shape (n_clusters, n_terms)
         ``U^T``: each row a unit-length topic vector over terms.
+    ncw_column_sums_ : ndarray of shape (n_terms,)
+        Only with ``weighting="ncw"``: the column sums of ``X``, from which new documents'
+        NCW degrees ``d = x (X^T e)`` are computed.
     loss_history_ : ndarray
         Objective (eq. 1) per iteration of the kept restart.
     restart_objectives_ : ndarray of shape (n_restarts,)
@@ -127,6 +130,12 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
         NNDSVDa start (``init="nndsvda"``, the default).
     n_iter_ : int
     objective_ : float
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

@@ -145,23 +145,32 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
     cluster_centers_ : ndarray of shape (n_clusters, n_coordinates)
         ``"ncw"``: each cluster's mean direction among the unit rows of ``V``;
         ``"consensus"``: its unit mean tf-idf document. New documents go to
-        the nearest.
+        the nearest. Absent with ``factorization="similarity"``.
     embedding_ : ndarray of shape (n_docs, n_clusters)
         The cluster indicator ``G`` (unit-length columns); with
         ``factorization="ncw"`` NMF-NCW's document factor ``V``.
     S_ : ndarray of shape (n_clusters, n_clusters) or None
         The cluster centroid matrix ``S`` (diagonal; see :mod:`docnmf.factor.ssnmf`);
-        None with ``factorization="ncw"``.
+        None with ``factorization="ncw"`` or ``"consensus"``.
     components_ : ndarray of shape (n_clusters, n_terms)
         ``G^T X``: each cluster's membership-weighted sum of documents
         (``affinity="linear"`` only), NMF-NCW's topics, or (``"consensus"``) each
         cluster's mean tf-idf document; the source of keywords.
     selected_ : str
-        ``"consensus"``: the clustering the constraints chose (``"consensus"`` or a
-        member, ``"<kind>/<tf>"``).
+        Only with ``factorization="consensus"``: the clustering the constraints chose
+        (``"consensus"`` or a member, ``"<kind>/<tf>"``).
     candidate_agreement_ : dict of str -> float
-        ``"consensus"``: how well each candidate reproduces the pairs
-        (:func:`constraint_f1`).
+        Only with ``factorization="consensus"``: how well each candidate reproduces the
+        pairs (:func:`constraint_f1`).
+    member_labels_ : ndarray of shape (n_docs, n_members)
+        Only with ``factorization="consensus"``: each member's clusters, as the
+        consensus's ``member_labels_`` (the candidates besides the consensus).
+    idf_ : ndarray of shape (n_terms,)
+        Only with ``factorization="consensus"``: the consensus's idf weights, which weigh
+        new documents for ``cluster_centers_``.
+    ncw_column_sums_ : ndarray of shape (n_terms,)
+        Only with ``factorization="ncw"``: the column sums of ``X``, from which new
+        documents' NCW degrees are computed (as NMFClustering's).
     constraints_ : Constraints
         The checked constraints; ``constraints_.violations(labels_)`` counts the
         must-link pairs the result splits and the cannot-link pairs it joins (with
@@ -171,10 +180,17 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         Must-link and cannot-link pairs applied to ``A`` (as given, for ``"ncw"``).
     loss_history_ : ndarray
         Objective (eq. 3) per iteration of the kept restart.
-    restart_objectives_ : ndarray of shape (n_init,)
-        Final objective of each restart.
+    restart_objectives_ : ndarray
+        Final objective of each restart: ``n_init`` of them, but for ``"ncw"`` NMF-NCW's
+        (one, from its NNDSVDa start) and for ``"consensus"`` the consensus k-means'.
     objective_ : float
     n_iter_ : int
+    n_features_in_ : int
+        Number of columns of ``X`` seen in ``fit``.
+    scale_exponent_ : int
+        ``X`` was fitted as ``X * 2**scale_exponent_``: 0 unless its largest entry lies outside
+        :data:`~docnmf._estimator.FIT_RANGE` (:func:`~docnmf._estimator.check_fit_input`);
+        objectives and factors are then those of the scaled ``X``.
 
     References
     ----------

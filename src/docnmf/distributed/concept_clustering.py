@@ -66,6 +66,9 @@ class DaskCFClustering(SharesClient, ClusterMixin, BaseEstimator):
     ``n_init`` of them run side by side for ``init_rounds`` rounds and the best
     continued, the same rescaling; equal to rounding (tested to 1e-8).
 
+    New documents are not placed (no ``transform``): LCCFClustering's
+    placement (eqs. 29-30) keeps the fitted documents' factors in memory.
+
     Parameters
     ----------
     n_clusters, weighting, n_init, init_rounds, max_iter, tol, random_state, verbose :
@@ -79,11 +82,10 @@ class DaskCFClustering(SharesClient, ClusterMixin, BaseEstimator):
     embedding_, memberships_ : dask.array of shape (n_docs, n_clusters)
     components_ : ndarray of shape (n_clusters, n_terms)
         The concept vectors ``X^T W`` (eq. 4), in memory.
-    loss_history_, objective_, restart_objectives_, n_iter_, scale_exponent_ :
+    cluster_centers_ : ndarray of shape (n_clusters, n_clusters)
+        The identity, as LCCFClustering's for argmax labels.
+    loss_history_, objective_, restart_objectives_, n_iter_, n_features_in_, scale_exponent_ :
         As LCCFClustering's.
-
-    New documents are not placed (no ``transform``): LCCFClustering's
-    placement (eqs. 29-30) keeps the fitted documents' factors in memory.
     """
 
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,

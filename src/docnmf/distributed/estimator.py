@@ -74,6 +74,12 @@ class DaskNMFClustering(SharesClient, NMFClustering):
         Seconds per round of the restarts run side by side.
     iteration_restarts_ : ndarray
         How many restarts were still running in each round.
+    init_time_ : float
+        Seconds taken to make the starts.
+    n_features_in_, scale_exponent_ :
+        As NMFClustering's.
+    ncw_column_sums_ : ndarray of shape (n_terms,)
+        Only with ``weighting="ncw"``, as NMFClustering's.
     """
 
     def __init__(self, n_clusters: int = 8, *, weighting: str = "none", n_init: int = 10,
