@@ -15,6 +15,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 
 from docnmf.methods import METHODS, make_estimator, options_for
 
@@ -69,9 +70,18 @@ def _conditional(description: str) -> bool:
                      re.IGNORECASE) is not None
 
 
+def _fitted(est) -> set[str]:
+    """The names of ``est``'s public fitted attributes."""
+    return {a for a in vars(est) if a.endswith("_") and not a.startswith("_")}
+
+
 def _fit(name: str, extra: dict, data: str):
-    spec = METHODS[name]
     est = make_estimator(name, 2, random_state=0, **options_for(name, **_CHEAP), **extra)
+    return _fit_on(est, name, data)
+
+
+def _fit_on(est, name: str, data: str):
+    spec = METHODS[name]
     X = _counts()
     inputs = {"texts": _TEXTS, "gram": X @ X.T,
               "segments": [np.atleast_2d(row) for row in X[:6]]}
@@ -105,7 +115,7 @@ def test_fitted_attributes_are_the_documented_ones():
         est = _fit(name, extra, data)
         cls = type(est)
         documented = _attributes_section(cls)
-        fitted = {a for a in vars(est) if a.endswith("_") and not a.startswith("_")}
+        fitted = _fitted(est)
         required = {a for a, text in documented.items() if not _conditional(text)}
         seen[cls] |= fitted
         where = f"{name}{f' {extra}' if extra else ''} on {data} ({cls.__name__})"
@@ -118,6 +128,32 @@ def test_fitted_attributes_are_the_documented_ones():
         if never:
             problems.append(f"{cls.__name__} documents {sorted(never)}, which no fit here set")
     assert not problems, "\n".join(problems)
+
+
+#: Refits under other options (method, options, data, then options, data): the attributes
+#: set only under the first options.
+_REFITS = [
+    ("nmf", dict(weighting="ncw", labels="kmeans"), "counts",
+     dict(weighting="none", labels="argmax"), "counts"),
+    ("ssnmf", {}, "counts", dict(factorization="similarity"), "counts"),
+    ("ssnmf", {}, "counts", dict(factorization="ncw"), "counts"),
+    ("ssnmf-ncw", {}, "counts", dict(factorization="similarity", affinity="precomputed"),
+     "gram"),
+    ("lccf", {}, "counts", dict(kernel="precomputed"), "gram"),
+    ("nma", dict(overlapping=True, n_segments=2), "texts", dict(overlapping=False), "segments"),
+]
+
+
+@pytest.mark.parametrize("name, first, first_data, then, then_data", _REFITS)
+def test_a_refit_keeps_no_attribute_of_an_earlier_fit(name, first, first_data, then,
+                                                      then_data):
+    """SS-NMF refitted with factorization="similarity" after the consensus kept the
+    consensus's selected_, idf_, member_labels_ and cluster_centers_, and NMF refitted without
+    NCW its ncw_column_sums_: a saved model carried them."""
+    est = make_estimator(name, 2, random_state=0, **options_for(name, **_CHEAP))
+    _fit_on(est.set_params(**first), name, first_data).set_params(**then)
+    fresh = clone(est)
+    assert _fitted(_fit_on(est, name, then_data)) == _fitted(_fit_on(fresh, name, then_data))
 
 
 @pytest.mark.parametrize("description, conditional", [

@@ -186,6 +186,7 @@ class NMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator
     def _row_weights(self, X):
         """``None``, or NCW's ``D^{-1/2}`` (and remember what new documents will need)."""
         if self.weighting == "none":
+            self.__dict__.pop("ncw_column_sums_", None)     # an earlier NCW fit's
             return None
         self.ncw_column_sums_ = np.asarray(X.sum(axis=0)).ravel()
         return np.sqrt(ncw_weights(X))

@@ -36,6 +36,10 @@ Affinity = Literal["linear", "precomputed"]
 _SIMILARITY_ONLY = {"constraint_mode": "extreme", "reward": None, "penalty": None,
                     "closure": True, "update": "paper"}
 
+#: The fitted attributes that some factorizations or affinities set and others do not.
+_CONDITIONAL = ("cluster_centers_", "components_", "selected_", "candidate_agreement_",
+                "member_labels_", "idf_", "ncw_column_sums_")
+
 
 class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimator):
     """Cluster documents with must-link / cannot-link pairs: SS-NMF and docnmf's default form.
@@ -293,6 +297,8 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         X = check_fit_input(self, X)
         n = X.shape[0]
         self._check_params(n)
+        for stale in _CONDITIONAL:    # an earlier fit's, under another factorization: saved
+            self.__dict__.pop(stale, None)        # with the model, they described no fit of it
         self.constraints_ = fit_constraints(n, y, must_link, cannot_link)
         fit = {"ncw": self._fit_ncw, "consensus": self._fit_consensus}.get(self.factorization,
                                                                            self._fit_similarity)
