@@ -485,3 +485,25 @@ def test_a_k_at_the_number_of_different_documents_is_not_called_the_range_s():
     assert k == 4 and "the number of different documents" in reason
     assert "largest k tried" not in reason
     assert "largest k tried" in _choose(table)[2]
+
+
+def test_a_range_wholly_above_the_different_documents_is_refused_not_tried():
+    """60 copies of 6 texts: --k-range 6-9 tried k=6 alone, but 7-9 tried all three, above the
+    6 different documents, and chose k=7 without a word."""
+    rng = np.random.default_rng(0)
+    distinct = sp.csr_matrix(rng.random((6, 40)) * (rng.random((6, 40)) < 0.3))
+    X = sp.vstack([distinct[[i % 6]] for i in range(60)]).tocsr()
+    with pytest.raises(ValueError, match="k=7 is more than the 6 different documents of the 60 "
+                                         "documents with index terms"):
+        select_k(X, range(7, 10), n_runs=2, random_state=0)
+
+
+def test_a_sample_drawn_all_alike_is_refused_not_scored():
+    """50 copies of one text and 4 others, --max-documents 6: the 6 drawn were all copies of the
+    one, scored at k=2 and 3 (relative error 0, no silhouette) and k=2 'chosen'."""
+    rng = np.random.default_rng(0)
+    others = sp.csr_matrix(rng.random((4, 30)) * (rng.random((4, 30)) < 0.3))
+    X = sp.vstack([others[[0]]] * 50 + [others]).tocsr()
+    with pytest.raises(ValueError, match="k=2 is more than the 1 different document of the 6 "
+                                         r"documents drawn \(--max-documents\)"):
+        select_k(X, [2, 3], n_runs=2, max_documents=6, random_state=0)

@@ -291,9 +291,14 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
         ks = fits
     # nor more clusters than different documents: copies fill them only by being split (6
     # different texts among 104 were tried up to k=27, each fit short of converging)
-    # (documents all alike are scored as they are: the command refuses them before)
+    # (documents all alike are scored as they are: the command refuses them before; but not
+    # a sample drawn all alike from documents that are not, nor a range wholly above them)
     different = Xs.shape[0] - sum(len(g) - 1 for g in duplicate_groups(counts=Xs))
     fits = [k for k in ks if k <= different]
+    if not fits and (different > 1 or len(rows) < with_terms):
+        raise ValueError(f"k={ks[0]} is more than the {different} different document"
+                         f"{'s' * (different != 1)} of {used} (the others are copies): too few "
+                         "to choose k among")
     capped = None       # the number of different documents, when it cut the range
     if fits and len(fits) < len(ks):
         capped = different
