@@ -1248,7 +1248,9 @@ def _cmd_cluster(args) -> int:
         logger.warning("--k-range is read with -k auto only; -k %s is used", args.clusters)
     if getattr(args, "files_per_partition", None) is not None:
         logger.warning("--files-per-partition is read with --scheduler or --dask-workers only")
-    k_values = _k_range(args.k_range or "2-30") if args.clusters == "auto" else None
+    # an empty --k-range is refused, as choose-k refuses it, not read as the default
+    k_values = (_k_range("2-30" if args.k_range is None else args.k_range)
+                if args.clusters == "auto" else None)
     corpus = _load_input(args)
     outdir = args.output or _default_output("docnmf-out", corpus.metadata.get("name")
                                             or args.input, corpus.metadata.get("source"))

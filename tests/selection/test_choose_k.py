@@ -507,3 +507,14 @@ def test_a_sample_drawn_all_alike_is_refused_not_scored():
     with pytest.raises(ValueError, match="k=2 is more than the 1 different document of the 6 "
                                          r"documents drawn \(--max-documents\)"):
         select_k(X, [2, 3], n_runs=2, max_documents=6, random_state=0)
+
+
+def test_an_empty_k_range_is_refused_by_cluster_k_auto_as_by_choose_k(demo_jsonl, tmp_path,
+                                                                        capsys):
+    """choose-k --k-range '' was refused, cluster -k auto --k-range '' (an unset shell variable)
+    tried 2-30 in its place without a word."""
+    for command in (["choose-k"], ["cluster", "-k", "auto"]):
+        assert main(["-q", *command, demo_jsonl, "--k-range", "", "-o",
+                     str(tmp_path / "x")]) == 2
+        assert "--k-range expects e.g. 2-10 or 2,4,6, got ''" in capsys.readouterr().err
+        assert not (tmp_path / "x").exists()
