@@ -518,3 +518,28 @@ def test_an_empty_k_range_is_refused_by_cluster_k_auto_as_by_choose_k(demo_jsonl
                      str(tmp_path / "x")]) == 2
         assert "--k-range expects e.g. 2-10 or 2,4,6, got ''" in capsys.readouterr().err
         assert not (tmp_path / "x").exists()
+
+
+def test_stored_zeros_are_not_index_terms():
+    """A sparse matrix holding explicit zeros (data thresholded in place) counted rows of zeros
+    alone as documents with index terms: their cosine silhouette was scored, the relative
+    error divided 0 by 0 (NaN), and the table differed from that of the same matrix without
+    the stored zeros."""
+    X, _ = _planted(k=3, n=45)
+    X = X.tolil()
+    X[:9] = 0
+    X = X.tocsr()
+    X.eliminate_zeros()
+    coo = X.tocoo()
+    zero_rows, zero_cols = np.repeat(np.arange(9), 3), np.tile([0, 1, 2], 9)
+    stored = sp.csr_matrix((np.r_[coo.data, np.zeros(27)],
+                            (np.r_[coo.row, zero_rows], np.r_[coo.col, zero_cols])),
+                           shape=X.shape)
+    assert stored.nnz == X.nnz + 27 and (stored != X).nnz == 0
+    before = stored.data.copy()
+    a = select_k(X, [2, 3, 4], n_runs=2, random_state=0)
+    b = select_k(stored, [2, 3, 4], n_runs=2, random_state=0)
+    assert b.params["n_documents_used"] == 36
+    assert all(np.isfinite(row["relative_error"]) for row in b.table)
+    assert a == b
+    assert stored.nnz == X.nnz + 27 and np.array_equal(stored.data, before)   # not changed

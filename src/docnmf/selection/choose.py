@@ -72,9 +72,20 @@ class KSelection:
         return untimed(self) == untimed(other)
 
 
+def _nonzeros_only(X) -> sp.csr_matrix:
+    """``X`` as CSR without stored zeros (a copy when it holds any, ``X`` itself is left as it
+    is): a row of stored zeros alone is a document without index terms, as ``empty_rows``
+    reads it."""
+    X = sp.csr_matrix(X)
+    if X.nnz and not X.data.all():
+        X = X.copy()
+        X.eliminate_zeros()
+    return X
+
+
 def sample_documents(X, max_documents: int, rng: np.random.Generator) -> np.ndarray:
     """Sorted indices of at most ``max_documents`` documents with index terms, drawn at random."""
-    nonempty = np.flatnonzero(np.diff(sp.csr_matrix(X).indptr) > 0)
+    nonempty = np.flatnonzero(np.diff(_nonzeros_only(X).indptr) > 0)
     if len(nonempty) <= max_documents:
         return nonempty
     return np.sort(rng.choice(nonempty, size=max_documents, replace=False))
@@ -257,6 +268,7 @@ def select_k(X, k_values: Sequence[int], *, n_runs: int = 8, max_documents: int 
         raise TypeError(f"X must be a 2-D sparse matrix or array of weighted documents (e.g. "
                         f"from docnmf.pipeline.vectorize_corpus), not {type(X).__name__}")
     ks = sorted(set(_check_k_values(k_values)))
+    X = _nonzeros_only(X)       # stored zeros counted rows of zeros as documents with terms
     if isinstance(n_runs, bool) or not isinstance(n_runs, (int, np.integer)) or n_runs < 2:
         raise ValueError(f"the criteria compare restarts: n_runs (--restarts) must be at least "
                          f"2, got {n_runs!r}")
@@ -365,6 +377,7 @@ def kmeans_silhouette_curve(X, k_values: Sequence[int], *, max_documents: int = 
 
     ks = _check_k_values(k_values)
     rng = as_generator(random_state)
+    X = _nonzeros_only(X)
     Xs = _restrict(X, sample_documents(X, max_documents, rng))
     if max(ks) >= Xs.shape[0]:
         raise ValueError(f"k={max(ks)} leaves no two documents together: the silhouette needs "
