@@ -403,6 +403,12 @@ def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differentl
     _rewrite_json(folder, lambda r: r.update(format_version=FORMAT_VERSION, text_rules=4))
     with pytest.warns(UserWarning, match=r"^1 of the 2 documents holds characters"):
         docnmf.load(folder).place(["I\u0307zmir", "the match"])
+    # a model of the rules before combining marks were part of words: "\u0915\u092a\u094d\u0924\u093e\u0928"
+    # was the fragments "\u0915\u092a" and "\u0924\u0928" to it
+    _rewrite_json(folder, lambda r: r.update(text_rules=5))
+    with pytest.warns(UserWarning, match=r"^1 of the 2 documents holds characters .* marks "
+                                         r"inside words"):
+        docnmf.load(folder).place(["\u0915\u092a\u094d\u0924\u093e\u0928 match", "the match"])
     _rewrite_json(folder, lambda r: r.update(text_rules="4"))
     with pytest.raises(ModelFormatError, match="text_rules must be a whole number from 0, not '4'"):
         docnmf.load(folder)

@@ -31,6 +31,28 @@ def test_accented_words_are_one_term_however_their_accents_are_encoded(pattern):
     assert "café" in vec.get_feature_names_out()
 
 
+def test_words_of_scripts_that_write_vowels_as_marks_are_whole_terms():
+    """Devanagari vowel signs and viramas, Arabic shaddas and vowels, Hebrew points are
+    combining marks, which Python's \\w leaves out: "\u0915\u092a\u094d\u0924\u093e\u0928"
+    (captain) was read as the fragments "\u0915\u092a" and "\u0924\u0928", every Hindi
+    keyword was such a fragment, and "\u063a\u064a\u0651\u0631" (changed) was "\u063a\u064a"."""
+    hindi = "\u0915\u092a\u094d\u0924\u093e\u0928 \u0914\u0930 \u0916\u093f\u0932\u093e\u0921\u093c\u0940"
+    analyzer = Analyzer(stop_words=None, stem=False)
+    assert analyzer(hindi) == hindi.split()
+    assert analyzer.tokenize([hindi]).words == hindi.split()
+    arabic = "\u063a\u064a\u0651\u0631 \u0627\u0644\u0645\u0637\u0631 \u0643\u064e\u062a\u064e\u0628\u064e"
+    assert analyzer(arabic) == arabic.split() == analyzer.tokenize([arabic]).words
+    hebrew = "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd"
+    assert analyzer(hebrew) == [hebrew]
+    # a word is still two letters or more, its marks with it; digits still split nothing
+    assert analyzer("\u0915\u0940 \u0915\u0940\u0915 x\u0301 ab3\u0301c") == ["\u0915\u0940\u0915"]
+    # an orphan mark (after a space) is not part of the next word, as before
+    assert analyzer(" \u0301word") == ["word"]
+    vec = DocumentVectorizer(min_df=1, max_df=1.0, stop_words=None, stem=False)
+    vec.fit([hindi, arabic])
+    assert set(vec.get_feature_names_out()) == set(hindi.split() + arabic.split())
+
+
 def test_xu2003_tfidf_by_hand():
     counts = np.array([[2, 1, 0], [0, 1, 3], [1, 1, 1]], dtype=float)
     n = 3

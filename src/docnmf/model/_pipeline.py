@@ -243,8 +243,9 @@ class ClusteringModel:
                           f"{'holds' if changed == 1 else 'hold'} characters that this "
                           f"docnmf may read into words differently from the older version that "
                           f"saved the model: accents written as "
-                          f"separate marks, ligatures, soft hyphens, full-width letters or a "
-                          f"dotted capital I. Their words may not be the model's, and they "
+                          f"separate marks, ligatures, soft hyphens, full-width letters, a "
+                          f"dotted capital I or marks inside words (Hindi's vowel signs, "
+                          f"Arabic's shadda). Their words may not be the model's, and they "
                           f"may be placed differently; fit the model again (docnmf cluster) "
                           f"to read them as it does now", UserWarning,
                           stacklevel=_caller_outside_docnmf())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import functools
 import re
 import string
 import time
@@ -22,15 +23,56 @@ logger = logging.getLogger(__name__)
 #: Seconds between two progress lines while a corpus is tokenized.
 PROGRESS_SECONDS = 5.0
 
-#: Words of two or more letters; digits and punctuation split tokens.
+#: Words of two or more letters; digits and punctuation split tokens. The combining marks
+#: inside a word (Devanagari's and other Indic scripts' vowel signs and viramas, Arabic's
+#: shadda and vowels, Hebrew's points), which ``re``'s ``\w`` leaves out, belong to it:
+#: this pattern is read as ``_default_regex()`` (see ``TEXT_RULES`` 6).
 DEFAULT_TOKEN_PATTERN = r"(?u)\b[^\W\d_]{2,}\b"
 
+
+@functools.cache
+def _marks() -> str:
+    """A regular-expression class body of the combining marks (Unicode categories Mn, Mc, Me)
+    of the first two planes and the variation selectors of the fourteenth (``re`` has no
+    ``\\p{M}``; listing the other planes, which hold none of them, took 0.5 s)."""
+    codes = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0))
+             if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me")]
+    runs, start = [], 0
+    for i in range(1, len(codes) + 1):
+        if i == len(codes) or codes[i] != codes[i - 1] + 1:
+            a, b = chr(codes[start]), chr(codes[i - 1])
+            runs.append(re.escape(a) if a == b else f"{re.escape(a)}-{re.escape(b)}")
+            start = i
+    return "".join(runs)
+
+
+@functools.cache
+def _word_run() -> re.Pattern:
+    """The runs of word characters and the marks that go with them; marks before a run's
+    first word character (after a space: a mark that belongs to no letter) are not part of
+    it, and the pattern's one group is the run without them."""
+    return re.compile(rf"[{_marks()}]*(\w[\w{_marks()}]*)")
+
+
+@functools.cache
+def _letters_run() -> re.Pattern:
+    """A run that is a word of the default pattern: two or more letters, with their marks."""
+    return re.compile(rf"(?:[^\W\d_][{_marks()}]*){{2,}}")
+
+
+@functools.cache
+def _default_regex() -> re.Pattern:
+    """What ``DEFAULT_TOKEN_PATTERN`` matches, a letter's marks kept with it: the runs of
+    ``_word_run`` that ``_letters_run`` matches whole."""
+    m = _marks()
+    return re.compile(rf"(?<![\w{m}])[{m}]*((?:[^\W\d_][{m}]*){{2,}})(?![\w{m}])")
+
+
 # The default pattern's matches are exactly the maximal runs of word characters
-# (\w, as \b sees them) that hold only letters and are two or more long. For
-# ASCII text str.translate and str.split find those runs several times faster
-# than the pattern; whether a run is a token is then asked once per distinct run.
-_WORD_RUN = re.compile(r"\w+")
-_LETTERS_RUN = re.compile(r"[^\W\d_]{2,}")
+# (\w, as \b sees them, and the marks of their letters) that hold only letters and
+# are two or more long. For ASCII text str.translate and str.split find those runs
+# several times faster than the pattern; whether a run is a token is then asked once
+# per distinct run.
 _ASCII_WORD_CHARS = string.ascii_letters + string.digits + "_"
 _ASCII_RUNS = str.maketrans({chr(c): chr(c) if chr(c) in _ASCII_WORD_CHARS else " "
                              for c in range(128)})
@@ -57,9 +99,12 @@ _PRINTED_FORMS = str.maketrans({
 #: 2: text in Unicode NFC (a letter and a separate accent are one character); 3: the printed
 #: forms of ``_PRINTED_FORMS`` (soft hyphens and joiners dropped, ligatures and full-width
 #: letters as letters); 4: the Turkish capital dotted I as I; 5: the dotted I written as I and
-#: a combining dot, or lower-cased to i and the dot, as I. Every change is one of
-#: ``_composed``: a text it leaves as it is reads the same under every rule.
-TEXT_RULES = 5
+#: a combining dot, or lower-cased to i and the dot, as I; 6: the combining marks inside a
+#: word (Hindi's vowel signs, Arabic's shadda) part of it under the default token pattern,
+#: which split such words into fragments. Every change but the last is one of ``_composed``:
+#: a text it leaves as it is, and that holds no combining mark, reads the same under every
+#: rule.
+TEXT_RULES = 6
 
 
 def _composed(text: str) -> str:
@@ -228,6 +273,8 @@ class Analyzer:
                              "capturing groups; give at most one (its text is the word), the "
                              "others written (?:...)")
         self._by_runs = self.token_pattern == DEFAULT_TOKEN_PATTERN
+        if self._by_runs:   # the same words, with the marks of their letters
+            self._regex = _default_regex()
         # no stem cache: a C Porter step is cheaper than the cache lookup, even on repeated words
         self._stemmer = Stemmer.Stemmer("porter", 0) if self.stem else None
 
@@ -256,23 +303,25 @@ class Analyzer:
         if text.isascii():
             return text.translate(_ASCII_RUNS_LOWER if self.lowercase else _ASCII_RUNS).split()
         text = _composed(text)
-        return _WORD_RUN.findall(text.lower() if self.lowercase else text)
+        return _word_run().findall(text.lower() if self.lowercase else text)
 
     def _is_word(self, token: str) -> bool:
         """True for a token (or word run) that :meth:`words` keeps."""
-        if self._by_runs and not _LETTERS_RUN.fullmatch(token):
+        if self._by_runs and not _letters_run().fullmatch(token):
             return False
         return token not in self._stop
 
     def read_otherwise_at_first(self, text: str) -> bool:
         """Whether ``text``'s words differ from what the first rules (``TEXT_RULES`` 1, before
-        ``_composed``) read in it: a text with characters ``_composed`` changes but no word
-        (full-width punctuation, a joiner in an emoji) reads the same under every rule."""
+        ``_composed``, and the default pattern without the marks of letters) read in it: a
+        text with characters ``_composed`` changes but no word (full-width punctuation, a
+        joiner in an emoji) reads the same under every rule."""
         composed = _composed(text)
-        if composed == text:
+        if composed == text and not self._by_runs:
             return False
+        first = re.compile(self.token_pattern) if self._by_runs else self._regex
         return (self._regex.findall(composed.lower() if self.lowercase else composed)
-                != self._regex.findall(text.lower() if self.lowercase else text))
+                != first.findall(text.lower() if self.lowercase else text))
 
     def words(self, text: str) -> list[str]:
         """The tokens of ``text`` that are not stop words, before stemming."""
