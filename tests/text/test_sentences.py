@@ -121,3 +121,21 @@ def test_plain_rules_split_sentences_of_other_scripts(text, expected):
     or Chinese text, or one whose sentences open with É or Ü, was one sentence, so C99 and
     TextTiling had nothing to cut and NMA's segments were the whole text and empty padding."""
     assert split_sentences(text) == expected
+
+
+@pytest.mark.parametrize("rules", ["plain", "news"])
+def test_sentences_of_scripts_without_capitals_open_with_any_letter(rules):
+    """Arabic, Hebrew and Devanagari letters are neither capitals nor small letters: under
+    the plain rules an Arabic or Hebrew text was one sentence, and under the news rules one
+    Latin capital anywhere (an "NATO", a "BBC") made a whole Arabic document one sentence,
+    so a summary was made of whole documents or fitted no --length."""
+    arabic = ("\u0623\u0645\u0633 \u0643\u0627\u0646 \u0627\u0644\u0637\u0642\u0633 \u0633\u064a\u0626\u0627. "
+              "\u0642\u0627\u0644\u062a BBC \u0630\u0644\u0643. \u0627\u0646\u062a\u0647\u0649 \u0627\u0644\u0645\u0637\u0631.")
+    assert split_sentences(arabic, rules=rules) == [
+        "\u0623\u0645\u0633 \u0643\u0627\u0646 \u0627\u0644\u0637\u0642\u0633 \u0633\u064a\u0626\u0627.",
+        "\u0642\u0627\u0644\u062a BBC \u0630\u0644\u0643.", "\u0627\u0646\u062a\u0647\u0649 \u0627\u0644\u0645\u0637\u0631."]
+    hebrew = "\u05d9\u05e8\u05d3 \u05d2\u05e9\u05dd. \u05d4\u05e9\u05d5\u05e7 \u05e0\u05e4\u05dc \u05d1-NYSE."
+    assert split_sentences(hebrew, rules=rules) == [
+        "\u05d9\u05e8\u05d3 \u05d2\u05e9\u05dd.", "\u05d4\u05e9\u05d5\u05e7 \u05e0\u05e4\u05dc \u05d1-NYSE."]
+    # in a text with capitals, a small letter after a period still continues the sentence
+    assert len(split_sentences("NASA said so. the launch slipped.", rules=rules)) == 1

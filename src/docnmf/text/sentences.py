@@ -5,7 +5,8 @@
 ``"plain"`` (segmentation: :func:`docnmf.text.segment.segment_text`, NMA's sentence runs)
     A break after ``.``, ``!`` or ``?`` (possibly followed by one closing
     quote or bracket) and white space before an upper-case letter (of any
-    script), a digit or an opening quote, after a full-width ``。``, ``！`` or
+    script; any letter of a script without case: Arabic, Hebrew, Devanagari),
+    a digit or an opening quote, after a full-width ``。``, ``！`` or
     ``？`` (Chinese, Japanese) and the closing quotes or brackets after it,
     and at blank lines; a period after a common abbreviation or a single
     initial does not break. White space inside a sentence is kept as it was.
@@ -13,8 +14,9 @@
 ``"news"`` (summarization: :mod:`docnmf.summarize`, the DUC 2004 reports)
     Tuned to newswire. A boundary is a ``.``, ``!`` or ``?`` (possibly
     several, possibly followed by closing quotes or brackets, including
-    newswire ``''``) followed by white space and then a capital letter or a
-    digit (any letter in a text without a capital at all, a lower-cased one),
+    newswire ``''``) followed by white space and then a capital letter, a
+    letter of a script without case (Arabic, Hebrew, Devanagari) or a digit
+    (any letter in a text without a capital at all, a lower-cased one),
     optionally after opening quotes. A period is not a boundary after:
 
     * titles and other abbreviations that precede a name or a number
@@ -81,10 +83,18 @@ def split_sentences(text: str, *, rules: SentenceRules = "plain") -> list[str]:
 
 # ----------------------------------------------------------------------------- "plain"
 
+def _opens(ch: str) -> bool:
+    """Whether a sentence may open with the letter ``ch``: a capital, or a letter of a script
+    without case (Arabic, Hebrew, Devanagari, Chinese: neither capital nor small), which
+    every sentence of such a script opens with."""
+    return ch.isupper() or ch.istitle() or (ch.isalpha() and not ch.islower())
+
+
 def _upper_class() -> str:
-    """A regular-expression class of the upper- and title-case letters of the Basic
-    Multilingual Plane (``re`` has no ``\\p{Lu}``; the other planes' took 0.4 s to list)."""
-    chars = [chr(c) for c in range(0x10000) if chr(c).isupper() or chr(c).istitle()]
+    """A regular-expression class of the letters of the Basic Multilingual Plane that may open
+    a sentence (``_opens``: upper- and title-case letters, and those of scripts without case;
+    ``re`` has no ``\\p{Lu}``; the other planes' took 0.4 s to list)."""
+    chars = [chr(c) for c in range(0x10000) if _opens(chr(c))]
     runs, start = [], 0
     for i in range(1, len(chars) + 1):
         if i == len(chars) or ord(chars[i]) != ord(chars[i - 1]) + 1:
@@ -100,7 +110,7 @@ def _sentence_break() -> re.Pattern:
 
     A sentence ends at ., ! or ? (possibly followed by a closing quote or bracket) and white
     space before something that can open a sentence (an upper-case letter of any script,
-    "Москва", "Élodie", as well as "A"); at a full-width full stop, exclamation or question
+    "Москва", "Élodie", as well as "A", or any letter of a script without case); at a full-width full stop, exclamation or question
     mark (Chinese, Japanese: no space follows), after any closing quotes or brackets; a blank
     line always ends one.
     """
@@ -208,8 +218,10 @@ _WIDE_STOP = re.compile(r"[\u3002\uff01\uff1f]+[\u300d\u300f\uff09\u3011\u201d]*
 
 def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
     first = m.group("word")[0]
-    # "Москва", "À Paris" open sentences too; in a text without capitals (lower-cased) any word
-    if not (first.isupper() or first.isdigit() or (caseless and first.isalpha())):
+    # "Москва", "À Paris" open sentences too, as any Arabic or Hebrew word does (a letter of a
+    # script without case, even in a text that names the "BBC"); in a text without capitals
+    # (lower-cased) any word
+    if not (_opens(first) or first.isdigit() or (caseless and first.isalpha())):
         return False
     if m.group("punct") != ".":
         return True
