@@ -139,3 +139,19 @@ def test_sentences_of_scripts_without_capitals_open_with_any_letter(rules):
         "\u05d9\u05e8\u05d3 \u05d2\u05e9\u05dd.", "\u05d4\u05e9\u05d5\u05e7 \u05e0\u05e4\u05dc \u05d1-NYSE."]
     # in a text with capitals, a small letter after a period still continues the sentence
     assert len(split_sentences("NASA said so. the launch slipped.", rules=rules)) == 1
+
+
+@pytest.mark.parametrize("rules", ["plain", "news"])
+def test_the_full_stops_of_hindi_and_urdu_and_the_arabic_question_mark_end_sentences(rules):
+    """Hindi ends a sentence with a danda (\u0964), Urdu with its full stop (\u06d4), Arabic
+    asks with \u061f: none ended one, so a Hindi document was one sentence, a summary of
+    Hindi news was whole documents and `--length 30w` fitted none."""
+    hindi = ("\u0915\u0932 \u092c\u093e\u0930\u093f\u0936 \u0939\u0941\u0908\u0964 "
+             "\u0906\u091c \u0927\u0942\u092a \u0939\u0948\u0965 \u0920\u0940\u0915 \u0939\u0948\u0964")
+    assert split_sentences(hindi, rules=rules) == [
+        "\u0915\u0932 \u092c\u093e\u0930\u093f\u0936 \u0939\u0941\u0908\u0964",
+        "\u0906\u091c \u0927\u0942\u092a \u0939\u0948\u0965", "\u0920\u0940\u0915 \u0939\u0948\u0964"]
+    urdu = "\u0628\u0627\u0631\u0634 \u06c1\u0648\u0626\u06cc\u06d4 \u06a9\u06cc\u0627 \u0622\u067e \u0622\u0626\u06d2\u061f \u06c1\u0627\u06ba\u06d4"
+    assert split_sentences(urdu, rules=rules) == [
+        "\u0628\u0627\u0631\u0634 \u06c1\u0648\u0626\u06cc\u06d4", "\u06a9\u06cc\u0627 \u0622\u067e \u0622\u0626\u06d2\u061f",
+        "\u06c1\u0627\u06ba\u06d4"]

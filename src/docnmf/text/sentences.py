@@ -7,7 +7,8 @@
     quote or bracket) and white space before an upper-case letter (of any
     script; any letter of a script without case: Arabic, Hebrew, Devanagari),
     a digit or an opening quote, after a full-width ``。``, ``！`` or
-    ``？`` (Chinese, Japanese) and the closing quotes or brackets after it,
+    ``？`` (Chinese, Japanese), a danda ``।`` or ``॥`` (Hindi), an Urdu ``۔``
+    or an Arabic ``؟`` and the closing quotes or brackets after it,
     and at blank lines; a period after a common abbreviation or a single
     initial does not break. White space inside a sentence is kept as it was.
 
@@ -28,8 +29,9 @@
       "... was founded in the U.S. The company ...".
 
     Blank lines always separate sentences (paragraph breaks); single
-    newlines do not. A full-width ``。``, ``！`` or ``？`` (Chinese, Japanese),
-    with the closing quotes or brackets after it, ends a sentence with or
+    newlines do not. A full-width ``。``, ``！`` or ``？`` (Chinese, Japanese), a
+    danda ``।`` or ``॥`` (Hindi), an Urdu ``۔`` or an Arabic ``؟``, with the
+    closing quotes or brackets after it, ends a sentence with or
     without white space after it. Each sentence's white space is collapsed to
     single spaces.
 
@@ -83,6 +85,13 @@ def split_sentences(text: str, *, rules: SentenceRules = "plain") -> list[str]:
 
 # ----------------------------------------------------------------------------- "plain"
 
+#: Marks that end a sentence whatever follows them: the full-width full stop, exclamation and
+#: question marks (Chinese, Japanese), the danda and double danda (Hindi and the other
+#: languages written in Devanagari, Bengali...), the Arabic question mark and the Urdu full
+#: stop.
+_STOPS = "\u3002\uff01\uff1f\u0964\u0965\u061f\u06d4"
+
+
 def _opens(ch: str) -> bool:
     """Whether a sentence may open with the letter ``ch``: a capital, or a letter of a script
     without case (Arabic, Hebrew, Devanagari, Chinese: neither capital nor small), which
@@ -116,8 +125,8 @@ def _sentence_break() -> re.Pattern:
     """
     return re.compile(
         r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[0-9" + _upper_class() + r"])"
-        r"|(?:(?<=[\u3002\uff01\uff1f])|(?<=[\u3002\uff01\uff1f][\u300d\u300f\uff09\u3011\u201d]))"
-        r"\s*(?![\u3002\uff01\uff1f\u300d\u300f\uff09\u3011\u201d]|\s*$)"
+        r"|(?:(?<=[" + _STOPS + r"])|(?<=[" + _STOPS + r"][\u300d\u300f\uff09\u3011\u201d]))"
+        r"\s*(?![" + _STOPS + r"\u300d\u300f\uff09\u3011\u201d]|\s*$)"
         r"|\n[ \t]*\n\s*")
 
 
@@ -213,7 +222,7 @@ _ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
 #: A full-width full stop, exclamation or question mark, with the closing quotes or brackets
 #: after it.
-_WIDE_STOP = re.compile(r"[\u3002\uff01\uff1f]+[\u300d\u300f\uff09\u3011\u201d]*")
+_WIDE_STOP = re.compile(r"[" + _STOPS + r"]+[\u300d\u300f\uff09\u3011\u201d]*")
 
 
 def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
