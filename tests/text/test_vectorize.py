@@ -53,6 +53,16 @@ def test_words_of_scripts_that_write_vowels_as_marks_are_whole_terms():
     assert set(vec.get_feature_names_out()) == set(hindi.split() + arabic.split())
 
 
+def test_a_list_of_stop_words_is_read_as_the_texts_are():
+    """The texts are read composed (NFC), with the Turkish capital dotted I as I and ligatures
+    as letters, but a list of stop words was only lower-cased: "fu\u0308r" (as a file saved on
+    macOS holds it), "\u0130\u00e7in" or "\ufb01nal" removed nothing."""
+    analyzer = Analyzer(stop_words=["fu\u0308r", "\u0130\u00e7in", "\ufb01nal", "Und"], stem=False)
+    assert analyzer("f\u00fcr i\u00e7in final und F\u00dcR \u0130\u00c7\u0130N Haus") == ["haus"]
+    tokens = analyzer.tokenize(["f\u00fcr i\u00e7in final und F\u00dcR \u0130\u00c7\u0130N Haus"])
+    assert tokens.words == ["haus"]
+
+
 def test_xu2003_tfidf_by_hand():
     counts = np.array([[2, 1, 0], [0, 1, 3], [1, 1, 1]], dtype=float)
     n = 3

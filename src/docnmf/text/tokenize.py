@@ -226,7 +226,8 @@ class Analyzer:
     Parameters
     ----------
     stop_words : "english", None or iterable of str
-        Words removed before stemming. "english" is scikit-learn's list, which holds a few
+        Words removed before stemming (a list's read as the texts are: lower-cased, accents
+        written apart as one character with their letter). "english" is scikit-learn's list, which holds a few
         words of content too (fire, system, bill, interest, ...): those words are dropped,
         while their other forms (fires, systems) stem to a term of the same name and stay.
     stem : bool
@@ -260,7 +261,8 @@ class Analyzer:
         elif isinstance(self.stop_words, str):
             raise ValueError(f"unknown stop word list {self.stop_words!r}; use 'english' or a list")
         else:
-            self._stop = frozenset(w.lower() for w in self.stop_words)
+            # read as the texts are (composed, the dotted I as I): "fu\u0308r" is "f\u00fcr"
+            self._stop = frozenset(_composed(w).lower() for w in self.stop_words)
         try:
             self._regex = re.compile(self.token_pattern)
         except (re.error, TypeError) as exc:
