@@ -712,3 +712,25 @@ def test_a_web_page_not_in_utf8_is_read_in_the_charset_it_declares(tmp_path):
         texts = read_folder(tmp_path).texts
     assert [t.split() for t in texts] == [["The", "café", "“opened”."],
                                           ["The", "café", "is", "UTF-8."]]
+
+
+def test_json_escapes_of_half_a_character_are_replacement_characters(tmp_path):
+    """JSON can escape a lone surrogate ("\\ud83d", half of an emoji cut in two by an export),
+    which no UTF-8 file can hold: an id holding one was written to assignments.csv as the
+    escape and to memberships.npz as it was, and `docnmf cluster` ended in a traceback saying
+    the two "hold different documents"."""
+    f = tmp_path / "posts.jsonl"
+    f.write_text('{"id": "p1\\udc80", "text": "cut \\ud83d emoji", "label": ["a\\ud800"]}\n'
+                 '{"id": "p2", "text": "whole \\ud83d\\ude00 emoji"}\n', encoding="utf-8")
+    with pytest.warns(UnicodeWarning, match=r"1 record of .*posts\.jsonl holds half a character"):
+        c = read_jsonl(f)
+    assert c.ids == ["p1\ufffd", "p2"]
+    assert c.texts == ["cut \ufffd emoji", "whole \U0001f600 emoji"]
+    assert c.labels[0] == ("a\ufffd",)
+    for text in (*c.ids, *c.texts):
+        text.encode("utf-8")
+    g = tmp_path / "posts.json"
+    g.write_text('[{"id": "p1\\udc80", "text": "cut"}, {"id": "p2", "text": "x"}]',
+                 encoding="utf-8")
+    with pytest.warns(UnicodeWarning, match=r"1 record of .*posts\.json holds half"):
+        assert read_corpus(g).ids == ["p1\ufffd", "p2"]

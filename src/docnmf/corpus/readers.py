@@ -914,10 +914,40 @@ def read_jsonl(
                            label_column=label_column, id_column=id_column)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole_characters(value: Any) -> tuple[Any, bool]:
+    """``value`` (a JSON value) with each lone surrogate, half of a character that JSON's
+    ``\\uD83D`` escapes can hold and no UTF-8 file can, as U+FFFD; and whether it had any."""
+    if isinstance(value, str):
+        if value.isascii() or not _LONE_SURROGATE.search(value):
+            return value, False
+        return _LONE_SURROGATE.sub("\ufffd", value), True
+    if isinstance(value, list):
+        items = [_whole_characters(v) for v in value]
+        return [v for v, _ in items], any(c for _, c in items)
+    if isinstance(value, dict):
+        items = {k: _whole_characters(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in items.items()}, any(c for _, c in items.values())
+    return value, False
+
+
 def _objects_corpus(rows: list[dict[str, Any]], where: list[str], source: Path, fmt: str,
                     decode: Decoder, **keys: str | None) -> Corpus:
     """JSON objects read from ``source`` as a corpus (``keys``: the text, label and id keys),
-    the bytes that were not text said once."""
+    the bytes that were not text said once, and the records holding half a character (a lone
+    surrogate, as an emoji cut in two leaves: an id holding one was written to assignments.csv
+    as the escape and to memberships.npz as it was) said once with them as U+FFFD."""
+    halves = 0
+    for i, row in enumerate(rows):
+        rows[i], changed = _whole_characters(row)
+        halves += changed
+    if halves:
+        warnings.warn(f"{halves} record{'s' * (halves != 1)} of {source} "
+                      f"hold{'s' * (halves == 1)} half a character (a \\uD800-\\uDFFF escape "
+                      "without its other half, as an emoji cut in two leaves), read as the "
+                      "replacement character U+FFFD", UnicodeWarning, stacklevel=3)
     columns = dict.fromkeys(key for row in rows for key in row)
     corpus = _table_corpus(rows, list(columns), source, fmt, split_label=_json_label,
                            where=where, **keys)
