@@ -732,7 +732,7 @@ def test_each_cluster_s_summary_is_on_its_card(tmp_path, demo_out, capsys):
     assert len(cards) == 4
     for c, card in enumerate(cards):
         shown = re.findall(r'<div class="summary">.*?</div>', card)[0]
-        assert summaries[c] and all(f"<p>{html_escape(line)}</p>" in shown
+        assert summaries[c] and all(f'<p dir="auto">{html_escape(line)}</p>' in shown
                                     for line in summaries[c].splitlines())
     assert 'class="summary"' not in (demo_out / "report.html").read_text(encoding="utf-8")
     (out / "summaries.csv").write_text("cluster,summary\nx,y\n", encoding="utf-8")
@@ -785,3 +785,20 @@ def test_a_cut_confusion_matrix_names_the_clusters_each_part_holds():
     values = _similarity_values(np.eye(25).tolist())
     assert re.findall(r"<caption>(.*?)</caption>", values) == ["clusters 0&ndash;11",
                                                                 "clusters 12&ndash;24"]
+
+
+def test_document_text_takes_its_own_direction(tmp_path):
+    """Arabic and Hebrew snippets and summary sentences were laid out left to right as the
+    page is: a sentence's final period stood at its right end, where an Arabic reader looks
+    for its start. Each takes the direction of its own first letters (dir="auto")."""
+    corpus = tmp_path / "ar.csv"
+    sport = "\u0627\u0644\u0641\u0631\u064a\u0642 \u0627\u0644\u0645\u062f\u0631\u0628 \u0627\u0644\u0645\u0628\u0627\u0631\u0627\u0629"
+    money = "\u0627\u0644\u0628\u0646\u0643 \u0627\u0644\u062a\u0636\u062e\u0645 \u0627\u0644\u0623\u0633\u0647\u0645"
+    rows = ["id,text"] + [f"d{i},{sport if i % 2 else money} {i}." for i in range(12)]
+    corpus.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(corpus), "-k", "2", "--summaries", "-o", str(out)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert '<div class="snip">' not in html and html.count('<div class="snip" dir="auto">') >= 2
+    summary = html[html.index('<div class="summary">'):]
+    assert summary.index('<p dir="auto">') < summary.index("</div>")

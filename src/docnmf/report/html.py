@@ -390,14 +390,16 @@ def _cluster_sections(f: RunFolder) -> str:
         docs = "".join(f'<li><span class="id">{_e(r["id"])}</span>'
                        + (f' <span class="m">{r["membership"]:.2f}</span>'
                           if r.get("membership") is not None else "")
-                       + f'<div class="snip">{_e(r.get("snippet", ""))}</div></li>' for r in reps)
+                       # a snippet's own direction: Arabic or Hebrew text right to left
+                       + f'<div class="snip" dir="auto">{_e(r.get("snippet", ""))}</div></li>'
+                       for r in reps)
         out.append(f'<div><h4>Representative documents <small>membership</small></h4>'
                    f'<ul class="docs">{docs or "<li>–</li>"}</ul></div></div>')
         if f.summaries is not None:      # docnmf cluster --summaries: its summaries.csv
             lines = (f.summaries.get(c) or "").splitlines()
             out.append('<div class="summary"><h4>Summary <small>extractive, from '
                        'summaries.csv</small></h4>'
-                       + ("".join(f"<p>{_e(line)}</p>" for line in lines)
+                       + ("".join(f'<p dir="auto">{_e(line)}</p>' for line in lines)
                           or '<p class="note">No sentence of this cluster fits the summary\'s '
                              'length.</p>') + "</div>")
         out.append("</article>")
