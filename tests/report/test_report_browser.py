@@ -524,3 +524,22 @@ def test_a_clusters_number_is_written_beside_one_of_its_points(browser, tmp_path
     page = browser(tmp_path / "out" / "report.html", width=1280, height=900, measure=_FAR_INK)
     assert page.errors == []
     assert page.measured["ink"] > 20 and page.measured["far"] == 0
+
+
+def test_search_reads_words_as_the_clusters_do(browser, tmp_path):
+    """The clusters read "cafe\u0301" (an accent written apart, as macOS writes it) as "caf\u00e9" and
+    "\u0130stanbul" as "istanbul", but the search compared the page's characters: "caf\u00e9" missed the
+    documents that spell it apart, and "istanbul" missed "\u0130stanbul"."""
+    rows = ["id,text"]
+    for i in range(8):
+        spelt = "cafe\u0301" if i % 2 else "caf\u00e9"
+        rows.append(f"c{i},{spelt} with cream and sugar at the \u0130stanbul bakery {i}")
+        rows.append(f"m{i},markets and shares fell in trading today {i}")
+    corpus = tmp_path / "docs.csv"
+    corpus.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(corpus), "-k", "2", "-o", str(out)]) == 0
+    for query in ("caf\u00e9", "cafe\u0301", "istanbul", "\u0130stanbul"):
+        page = browser(out / "report.html", search=query, full_page=False)
+        assert page.errors == [], query
+        assert "8 of the 16 documents on the map match" in page.search_text, query

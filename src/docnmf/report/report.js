@@ -190,8 +190,19 @@
   var count = document.getElementById("search-count"), found = document.getElementById("search-list");
   var said = document.getElementById("search-said");
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
+  // text as docnmf reads it into words: an accent written apart one with its letter, soft
+  // hyphens and joiners dropped, ligatures and full-width letters as letters, the Turkish
+  // dotted capital I as I; then lower-cased
+  function fold(s) {
+    s = String(s);
+    if (s.normalize) s = s.normalize("NFKC");
+    return s.replace(/[\u00ad\u200c\u200d\u2060\ufeff]/g, "").replace(/\u0130/g, "I")
+      .toLowerCase().replace(/i\u0307/g, "i");
+  }
+  var foldedIds = null, foldedTexts = null;
   function search() {
-    var q = box.value.trim().toLowerCase(), arts = document.querySelectorAll("article.cluster");
+    var q = fold(box.value.trim()), arts = document.querySelectorAll("article.cluster");
+    if (M && !foldedTexts) { foldedIds = M.id.map(fold); foldedTexts = M.text.map(fold); }
     if (!q) {
       hits = null; out.hidden = true; if (said) said.textContent = "";
       arts.forEach(function (a) { a.classList.remove("match", "dim"); });
@@ -200,7 +211,7 @@
     hits = new Set();
     var list = [];
     if (M) for (var i = 0; i < M.id.length; i++) {
-      if (String(M.id[i]).toLowerCase().indexOf(q) >= 0 || M.text[i].toLowerCase().indexOf(q) >= 0) {
+      if (foldedIds[i].indexOf(q) >= 0 || foldedTexts[i].indexOf(q) >= 0) {
         hits.add(i);
         if (list.length < 50) list.push('<li><a href="#cluster-' + esc(M.cluster[i]) + '">cluster ' +
           esc(M.cluster[i]) + '</a> <span class="id">' + esc(M.id[i]) + "</span> " +
@@ -214,7 +225,7 @@
       var own = Array.prototype.map.call(a.querySelectorAll(".dist .t, .docs li"),
                                          function (e) { return e.textContent; }).join(" ");
       var yes = a.dataset.words.split(" ").some(function (w) { return w.indexOf(q) === 0; }) ||
-                own.toLowerCase().indexOf(q) >= 0;
+                fold(own).indexOf(q) >= 0;
       a.classList.toggle("match", yes); a.classList.toggle("dim", !yes);
       if (yes) matched.push(a.dataset.cluster);
     });
