@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from docnmf.text.tokenize import Analyzer
 from docnmf.text.vectorize import DocumentVectorizer, EmptyVocabularyError
@@ -237,3 +239,20 @@ def test_tokenizing_a_large_corpus_says_how_far_it_is(monkeypatch, caplog):
             if r.getMessage().startswith("tokenizing")] == [
         "tokenizing: 1 of 3 documents", "tokenizing: 2 of 3 documents",
         "tokenizing: 3 of 3 documents"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=("Mn", "Mc", "Me", "Cs"))))
+def test_a_text_without_marks_is_read_alike_by_the_patterns_without_them(text):
+    """A text that holds no combining mark is read by the patterns without the class of marks,
+    several times faster (20 Newsgroups through Analyzer: 36 s with it, 9 s without); they
+    must find what the patterns with it find."""
+    from docnmf.text.tokenize import (_PLAIN_DEFAULT, _PLAIN_LETTERS_RUN, _PLAIN_WORD_RUN,
+                                      _default_regex, _letters_run, _word_run)
+
+    for t in (text, text.lower()):
+        assert _PLAIN_DEFAULT.findall(t) == _default_regex().findall(t)
+        runs = _PLAIN_WORD_RUN.findall(t)
+        assert runs == _word_run().findall(t)
+        assert [bool(_PLAIN_LETTERS_RUN.fullmatch(r)) for r in runs] == \
+            [bool(_letters_run().fullmatch(r)) for r in runs]

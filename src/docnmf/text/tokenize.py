@@ -68,6 +68,21 @@ def _default_regex() -> re.Pattern:
     return re.compile(rf"(?<![\w{m}])[{m}]*((?:[^\W\d_][{m}]*){{2,}})(?![\w{m}])")
 
 
+# The patterns above, with a class of some 300 ranges and single marks, are several times
+# slower than those without it, which find the same words in a text that holds no mark:
+# those are used then, as in every ASCII text.
+_PLAIN_DEFAULT = re.compile(DEFAULT_TOKEN_PATTERN)
+_PLAIN_WORD_RUN = re.compile(r"\w+")
+_PLAIN_LETTERS_RUN = re.compile(r"[^\W\d_]{2,}")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _has_marks(text: str) -> bool:
+    """Whether ``text`` holds a combining mark (of the Unicode categories of ``_marks``)."""
+    return not text.isascii() and any(unicodedata.category(c) in ("Mn", "Mc", "Me")
+                                      for run in _NON_ASCII.findall(text) for c in run)
+
+
 # The default pattern's matches are exactly the maximal runs of word characters
 # (\w, as \b sees them, and the marks of their letters) that hold only letters and
 # are two or more long. For ASCII text str.translate and str.split find those runs
@@ -298,18 +313,22 @@ class Analyzer:
 
     def _tokens(self, text: str) -> list[str]:
         text = _composed(text)
-        return self._regex.findall(text.lower() if self.lowercase else text)
+        text = text.lower() if self.lowercase else text
+        plain = self._by_runs and not _has_marks(text)
+        return (_PLAIN_DEFAULT if plain else self._regex).findall(text)
 
     def _word_runs(self, text: str) -> list[str]:
         """The maximal runs of word characters in ``text``, lowercased if asked."""
         if text.isascii():
             return text.translate(_ASCII_RUNS_LOWER if self.lowercase else _ASCII_RUNS).split()
         text = _composed(text)
-        return _word_run().findall(text.lower() if self.lowercase else text)
+        text = text.lower() if self.lowercase else text
+        return (_word_run() if _has_marks(text) else _PLAIN_WORD_RUN).findall(text)
 
     def _is_word(self, token: str) -> bool:
         """True for a token (or word run) that :meth:`words` keeps."""
-        if self._by_runs and not _letters_run().fullmatch(token):
+        if self._by_runs and not (_letters_run() if _has_marks(token)
+                                  else _PLAIN_LETTERS_RUN).fullmatch(token):
             return False
         return token not in self._stop
 
