@@ -126,8 +126,8 @@ def write_report(out: Path, results: list[dict], args) -> Path:
              f"topic vectors, grouped one per restart, keep a mean silhouette >= "
              f"{STABILITY_THRESHOLD} (NMFk-style; chosen on the tuning split, see rules.md); "
              "**cophenetic**: the k where the consensus's "
-             "cophenetic correlation begins to fall (Brunet 2004: the first k the next k does "
-             "not exceed); **silhouette**: the k with the "
+             "cophenetic correlation begins to fall (Brunet 2004: the first k whose value "
+             "the next k does not reach); **silhouette**: the k with the "
              "best cosine silhouette of NMF's clusters; **baseline**: the k with the best "
              "cosine silhouette of k-means on tf-idf.", "",
              "| corpus | split | docs | classes | " + " | ".join(PICKS) + " | minutes |",
