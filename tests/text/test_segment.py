@@ -1,5 +1,7 @@
 """Segmenters, Pk / WindowDiff and the reader for Choi's benchmark."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,7 @@ from docnmf.text.segment import (
     windowdiff,
 )
 from docnmf.text.sentences import split_sentences
+from docnmf.text.tokenize import Analyzer
 
 from ..conftest import require
 
@@ -231,3 +234,26 @@ def test_texttiling_given_the_number_of_segments_takes_valleys_before_slopes(dat
         assert len(found) == len(doc.masses) - 1
         errors.append(pk(doc.masses, boundaries_to_masses(found, len(doc.sentences))))
     assert np.mean(errors) < 0.26
+
+
+def test_texttiling_reads_words_written_with_marks_whole():
+    """TextTiling cut its words at the combining marks Python's \\w leaves out, as the
+    tokenizer once did: a Hindi text of four sections on two topics got 27 boundaries, the same
+    text with each word replaced by an English one the 3 between its sections."""
+    hindi = ["\u0915\u092a\u094d\u0924\u093e\u0928", "\u0916\u093f\u0932\u093e\u0921\u093c\u0940",
+             "\u0915\u094d\u0930\u093f\u0915\u0947\u091f", "\u0935\u093f\u0915\u0947\u091f",
+             "\u0936\u0924\u0915", "\u092e\u0948\u0926\u093e\u0928",
+             "\u0930\u0941\u092a\u092f\u093e", "\u092c\u093e\u091c\u093c\u093e\u0930",
+             "\u092c\u094d\u092f\u093e\u091c", "\u0928\u093f\u0935\u0947\u0936",
+             "\u092c\u0948\u0902\u0915", "\u0915\u0940\u092e\u0924\u0947\u0902"]
+    english = ["captain", "player", "cricket", "wicket", "century", "ground",
+               "rupee", "market", "interest", "invest", "bank", "prices"]
+
+    def sections(words):
+        rng = random.Random(0)
+        return [" ".join(rng.choice(words[topic * 6:(topic + 1) * 6]) for _ in range(9))
+                for topic in (0, 1, 0, 1) for _ in range(40)]
+
+    analyzer = Analyzer(stop_words=None, stem=False)
+    assert texttiling_boundaries(sections(english), analyzer=analyzer) == [40, 80, 120]
+    assert texttiling_boundaries(sections(hindi), analyzer=analyzer) == [40, 80, 120]

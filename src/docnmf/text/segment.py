@@ -25,7 +25,6 @@ of them and returns the segment texts; :data:`SEGMENTERS` names them.
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 from typing import Callable, Literal, NamedTuple, Sequence
 
@@ -34,7 +33,7 @@ import scipy.sparse as sp
 
 from .._memory import refuse_beyond_memory
 from .sentences import split_sentences
-from .tokenize import Analyzer
+from .tokenize import Analyzer, letter_runs
 
 __all__ = [
     "equal_word_segments", "equal_sentence_boundaries",
@@ -99,9 +98,6 @@ def segments_from_boundaries(units: Sequence[str], boundaries: Sequence[int],
 
 # ----------------------------------------------------------------------------- TextTiling
 
-_TOKEN = re.compile(r"[^\W\d_]+")
-
-
 def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
                           smoothing_window: int = 3, smoothing_rounds: int = 1,
                           cutoff: Literal["hc", "lc"] = "hc", min_gap: int = 2,
@@ -153,7 +149,7 @@ def texttiling_boundaries(sentences: Sequence[str], *, w: int = 20, k: int = 10,
     """
     analyzer = analyzer or Analyzer()
     n = len(sentences)
-    words = [_TOKEN.findall(s.lower()) for s in sentences]
+    words = [letter_runs(s) for s in sentences]
     counts = [len(ws) for ws in words]
     flat = [t for ws in words for t in ws]
     n_seq = math.ceil(len(flat) / w)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 import functools
+import logging
 import re
 import string
 import time
@@ -15,8 +15,8 @@ import numpy as np
 import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-__all__ = ["Analyzer", "CorpusTokens", "ENGLISH_STOP_WORDS", "most_frequent_forms",
-           "unspaced_script"]
+__all__ = ["Analyzer", "CorpusTokens", "ENGLISH_STOP_WORDS", "letter_runs",
+           "most_frequent_forms", "unspaced_script"]
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +81,32 @@ def _has_marks(text: str) -> bool:
     """Whether ``text`` holds a combining mark (of the Unicode categories of ``_marks``)."""
     return not text.isascii() and any(unicodedata.category(c) in ("Mn", "Mc", "Me")
                                       for run in _NON_ASCII.findall(text) for c in run)
+
+
+@functools.cache
+def _letters() -> re.Pattern:
+    """A run of letters with the marks of its letters (marks before its first letter are not
+    part of it)."""
+    return re.compile(rf"(?:[^\W\d_][{_marks()}]*)+")
+
+
+_PLAIN_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def letter_runs(text: str) -> list[str]:
+    """The runs of letters of ``text``, composed (see ``_composed``) and lower-cased, each
+    with the combining marks of its letters: a word of Hindi or of pointed Hebrew is one run.
+
+    Examples
+    --------
+    >>> letter_runs("Cafe\u0301s, 3 times: x2y")
+    ['cafés', 'times', 'x', 'y']
+    >>> captain = "\u0915\u092a\u094d\u0924\u093e\u0928"    # a virama and a vowel sign
+    >>> letter_runs(captain + " and") == [captain, "and"]
+    True
+    """
+    text = _composed(text).lower()
+    return (_letters() if _has_marks(text) else _PLAIN_LETTERS).findall(text)
 
 
 # The default pattern's matches are exactly the maximal runs of word characters
