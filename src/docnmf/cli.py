@@ -1578,6 +1578,12 @@ def _cmd_cluster_dask(args) -> int:
         raise UsageError("--labels other than argmax run in memory only")
     if getattr(args, "summaries", False):
         raise UsageError("--summaries runs in memory only")
+    if getattr(args, "must_link", None) is not None or \
+            getattr(args, "cannot_link", None) is not None:
+        # as in memory, where nmf and nmf-ncw refuse them: the pairs were read by nothing
+        raise UsageError(f"--must-link/--cannot-link need a semi-supervised method, and "
+                         f"--scheduler/--dask-workers run {', '.join(DASK_METHODS)}: those "
+                         "methods run in memory only")
     if not Path(args.input).exists():
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")

@@ -586,3 +586,17 @@ def test_files_per_partition_where_it_groups_nothing_is_said(tmp_path, capsys):
                      "--files-per-partition", "10", *where,
                      "-o", str(tmp_path / f"o{given}{len(where)}")]) == 0
         assert said in capsys.readouterr().err
+
+
+def test_constraint_files_are_refused_on_dask_as_in_memory(tmp_path, capsys):
+    # in memory nmf and nmf-ncw refuse --must-link/--cannot-link; on Dask they were read by
+    # nothing and the run clustered without them, exit status 0
+    _corpus(tmp_path / "in", n_docs=40, per_file=20)
+    (tmp_path / "ml.csv").write_text("d0,d1\n")
+    for flag in ("--must-link", "--cannot-link"):
+        out = tmp_path / f"out{flag}"
+        assert main(["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "1",
+                     flag, str(tmp_path / "ml.csv"), "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "--must-link/--cannot-link need a semi-supervised method" in err
+        assert err.count("\n") == 1 and not out.exists()
