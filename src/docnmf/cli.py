@@ -1584,6 +1584,10 @@ def _cmd_cluster_dask(args) -> int:
         raise UsageError(f"--must-link/--cannot-link need a semi-supervised method, and "
                          f"--scheduler/--dask-workers run {', '.join(DASK_METHODS)}: those "
                          "methods run in memory only")
+    if getattr(args, "summary_length", "665b") != "665b" or \
+            getattr(args, "max_documents", 100) != 100:
+        logger.warning("--summary-length and --max-documents are read with --summaries only; "
+                       "no summaries are written")
     if not Path(args.input).exists():
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")

@@ -600,3 +600,13 @@ def test_constraint_files_are_refused_on_dask_as_in_memory(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "--must-link/--cannot-link need a semi-supervised method" in err
         assert err.count("\n") == 1 and not out.exists()
+
+
+def test_summary_options_without_summaries_are_said_on_dask_as_in_memory(tmp_path, capsys):
+    # in memory they are named as read with --summaries only; on Dask nothing was said
+    # (an input that is missing: the warning comes before that error, and no cluster starts)
+    for option in (["--max-documents", "5"], ["--summary-length", "100w"]):
+        assert main(["cluster", str(tmp_path / "missing"), "-k", "3", "--dask-workers", "1",
+                     *option]) == 2
+        err = capsys.readouterr().err
+        assert "--summary-length and --max-documents are read with --summaries only" in err
