@@ -1591,10 +1591,13 @@ def _cmd_cluster_dask(args) -> int:
     if not Path(args.input).exists():
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")
+    options = _reader_options(args)     # said of a folder of text files, as in memory
     corpus = PartitionedCorpus.from_path(
         args.input, files_per_partition=args.files_per_partition or _FILES_PER_PARTITION,
         text_column=args.text_column or "text",
         label_column=args.label_column, id_column=args.id_column, encoding=args.encoding)
+    # what run.json needs to read the input again, as the in-memory run records it
+    corpus.path, corpus.reader_options = os.path.abspath(args.input), options
     if args.files_per_partition is not None and (
             Path(args.input).suffix.lower() in TABLE_SUFFIXES
             or all(Path(name).suffix.lower() in TABLE_SUFFIXES for name in corpus.part_names)):

@@ -610,3 +610,21 @@ def test_summary_options_without_summaries_are_said_on_dask_as_in_memory(tmp_pat
                      *option]) == 2
         err = capsys.readouterr().err
         assert "--summary-length and --max-documents are read with --summaries only" in err
+
+
+def test_run_json_records_the_input_path_and_reader_options_as_in_memory(tmp_path, capsys,
+                                                                          monkeypatch):
+    # README: run.json holds the input's path and reader options; on Dask it held neither, so
+    # the columns and encoding a folder of parts was read with were not in the record
+    _corpus(tmp_path / "in", n_docs=40, per_file=20)
+    monkeypatch.chdir(tmp_path)
+    common = ["-q", "cluster", "in", "-k", "3", "--label-column", "label",
+              "--encoding", "latin-1"]
+    assert main([*common, "--method", "nmf-ncw", "-o", "memory"]) == 0
+    assert main([*common, "--dask-workers", "1", "-o", "dask"]) == 0
+    capsys.readouterr()
+    runs = [json.loads((tmp_path / f / "run.json").read_text()) for f in ("dask", "memory")]
+    assert runs[1]["corpus"]["path"] == str(tmp_path / "in")
+    assert runs[1]["corpus"]["reader_options"]["label_column"] == "label"
+    for key in ("path", "reader_options"):
+        assert runs[0]["corpus"].get(key) == runs[1]["corpus"][key], key

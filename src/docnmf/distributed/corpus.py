@@ -164,6 +164,9 @@ class PartitionedCorpus:
                            else [f"partition {p + 1}" for p in range(len(self.parts))])
         #: entries of the folder read that were left out, each with why
         self.skipped = list(skipped)
+        #: the input's absolute path and the reader's options, for run.json (set by the command)
+        self.path: str | None = None
+        self.reader_options: dict = {}
 
     @property
     def n_partitions(self) -> int:

@@ -36,6 +36,7 @@ from distributed import Client, as_completed
 from .._estimator import heaviest_columns, held_only
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
+from ..corpus._text_io import readable_name
 from ..diagnostics import FOREIGN_SAMPLE, copies_finding, small_clusters_of_sizes, warning_lines
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import NMI_NORMALIZATION, confusion_matrix, score_all
@@ -447,6 +448,11 @@ def _record(run: PartitionedRun) -> dict[str, Any]:
     return {
         **software_record(dask=dask.__version__, distributed=distributed.__version__),
         "corpus": {"name": run.corpus.name, "source": run.corpus.source,
+                   # as the in-memory run's record: where the input is, and how it was read
+                   **({"path": readable_name(run.corpus.path)}
+                      if getattr(run.corpus, "path", None) else {}),
+                   **({"reader_options": run.corpus.reader_options}
+                      if getattr(run.corpus, "reader_options", None) else {}),
                    "n_documents": run.params["n_docs"],
                    **({"skipped": run.corpus.skipped} if run.corpus.skipped else {})},
         "parameters": run.params,
