@@ -1561,7 +1561,7 @@ def _cmd_cluster_dask(args) -> int:
     from .corpus.readers import TABLE_SUFFIXES
     from .distributed import DistributedFitError, PartitionedCorpus
     from .distributed._rows import Unrecoverable
-    from .distributed.pipeline import (DASK_METHODS, cluster_partitioned,
+    from .distributed.pipeline import (DASK_METHODS, TooFewDocuments, cluster_partitioned,
                                        format_partitioned_summary, write_partitioned_run)
 
     if args.method not in DASK_METHODS:
@@ -1626,15 +1626,17 @@ def _cmd_cluster_dask(args) -> int:
                         corpus.n_partitions, "s" if corpus.n_partitions != 1 else "",
                         args.clusters, args.method)
             for attempt in range(_DASK_WRITE_RETRIES + 1):
-                run = cluster_partitioned(corpus, args.clusters, args.method, client=client,
-                                          random_state=args.seed, estimator_params=params,
-                                          vectorizer_params=_vectorizer_params(args),
-                                          n_keywords=args.keywords)
-                if run.params["n_docs"] < args.clusters:
+                try:
+                    run = cluster_partitioned(corpus, args.clusters, args.method,
+                                              client=client, random_state=args.seed,
+                                              estimator_params=params,
+                                              vectorizer_params=_vectorizer_params(args),
+                                              n_keywords=args.keywords)
+                except TooFewDocuments as exc:      # in the in-memory command's words
                     from .diagnostics import documents_phrase
 
                     raise UsageError(f"-k {args.clusters} is more than the "
-                                     f"{documents_phrase(run.params['n_docs'])}")
+                                     f"{documents_phrase(exc.n_docs)}") from None
                 try:
                     paths = write_partitioned_run(run, outdir)   # joins the staging folder
                     break

@@ -356,7 +356,9 @@ def test_too_few_documents_with_terms_are_one_line_as_in_memory(tmp_path, capsys
             err = capsys.readouterr().err
             assert code == 2 and len(err.strip().splitlines()) == 1, err
             assert not (tmp_path / "out").exists()
-            if where:
+            if k == "4":    # more clusters than documents: the in-memory command's words
+                assert err.strip() == "docnmf: error: -k 4 is more than the 3 documents", err
+            elif where:
                 assert err.strip() == ("docnmf: error: only 2 of the 3 documents have index "
                                        f"terms left after preprocessing; {k} clusters need at "
                                        "least as many")

@@ -37,7 +37,8 @@ from .._estimator import heaviest_columns, held_only
 from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import readable_name
-from ..diagnostics import FOREIGN_SAMPLE, copies_finding, small_clusters_of_sizes, warning_lines
+from ..diagnostics import (FOREIGN_SAMPLE, copies_finding, documents_phrase,
+                           small_clusters_of_sizes, warning_lines)
 from ..io import write_csv, write_json, writes_folder
 from ..metrics import NMI_NORMALIZATION, confusion_matrix, score_all
 from ..model import ClusteringModel, save
@@ -154,6 +155,15 @@ def _check_unique_ids(corpus: PartitionedCorpus, meta: list, client: Client) -> 
                         if len(names) > 1 else
                         f"duplicate document id {doc_id!r} in {names[0]}")
                 seen[doc_id] = p
+
+
+class TooFewDocuments(CorpusError):
+    """More clusters were asked for than the corpus has documents."""
+
+    def __init__(self, n_clusters: int, n_docs: int):
+        super().__init__(f"{n_clusters} clusters need at least as many documents, and the "
+                         f"corpus has {documents_phrase(n_docs)}")
+        self.n_clusters, self.n_docs = n_clusters, n_docs
 
 
 #: Why a document is in no cluster (the in-memory pipeline's reason).
@@ -312,6 +322,8 @@ def cluster_partitioned(corpus: PartitionedCorpus, n_clusters: int, method: str 
     corpus.skipped = sorted(set(corpus.skipped) | set(binary))     # once, if run again
     if not sum(n[3] for n in notes):     # as in memory (not "empty after preprocessing")
         raise CorpusError("the corpus has no documents")
+    if n_clusters > sum(n[3] for n in notes):    # as in memory, before any vectorizing
+        raise TooFewDocuments(n_clusters, sum(n[3] for n in notes))
     _check_unique_ids(corpus, meta, client)
     texts = dask.bag.from_delayed([dask.delayed(_texts)(p) for p in corpus.parts])
     vectorizer = DaskVectorizer(client=client, **(vectorizer_params or {}))
