@@ -908,10 +908,8 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
                                                _constraint_pairs(corpus, args))
     if getattr(args, "summaries", False):
         _check_summary_options(corpus, args)
-    elif getattr(args, "summary_length", "665b") != "665b" or \
-            getattr(args, "max_documents", 100) != 100:
-        logger.warning("--summary-length and --max-documents are read with --summaries only; "
-                       "no summaries are written")
+    else:
+        _warn_summary_options_unread(args)
     files = {key: getattr(args, key, None) for key in ("must_link", "cannot_link")}
     paths = []
     # the output folder is checked, locked and staged before the fit, and published after it
@@ -961,6 +959,14 @@ def _run(corpus, k: int, args, vectorizer_params: dict, outdir: Path | None,
 
         logger.warning("no model saved: %s", why_no_model(run))
     return 0
+
+
+def _warn_summary_options_unread(args) -> None:
+    """Say that --summary-length and --max-documents, given without --summaries, do nothing."""
+    if getattr(args, "summary_length", "665b") != "665b" or \
+            getattr(args, "max_documents", 100) != 100:
+        logger.warning("--summary-length and --max-documents are read with --summaries only; "
+                       "no summaries are written")
 
 
 def _check_summary_options(corpus, args) -> None:
@@ -1584,10 +1590,7 @@ def _cmd_cluster_dask(args) -> int:
         raise UsageError(f"--must-link/--cannot-link need a semi-supervised method, and "
                          f"--scheduler/--dask-workers run {', '.join(DASK_METHODS)}: those "
                          "methods run in memory only")
-    if getattr(args, "summary_length", "665b") != "665b" or \
-            getattr(args, "max_documents", 100) != 100:
-        logger.warning("--summary-length and --max-documents are read with --summaries only; "
-                       "no summaries are written")
+    _warn_summary_options_unread(args)
     if not Path(args.input).exists():
         raise UsageError(f"--scheduler/--dask-workers read a folder or CSV/JSONL files; "
                          f"no such file or folder: {args.input}")
