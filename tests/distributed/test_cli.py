@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,7 +77,12 @@ def test_cluster_on_a_local_dask_cluster(tmp_path, capsys):
     assert "clustered on Dask by a version of docnmf that saved none" in capsys.readouterr().err
 
 
-def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
+def test_user_mistakes_are_one_line_errors(tmp_path, capsys, monkeypatch):
+    # the runs without -o below write into docnmf-out/ of the working folder (a failed run on
+    # Dask leaves it there, empty): the test's own, not the checkout the tests run from
+    started_in = Path.cwd()
+    left_before = (started_in / "docnmf-out").exists()
+    monkeypatch.chdir(tmp_path)
     _corpus(tmp_path / "in", n_docs=40, per_file=20)
     for argv, message in [
         (["--method", "lccf"], "runs in memory only"),
@@ -110,6 +116,7 @@ def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
     for where in ([], ["--dask-workers", "1"]):
         assert main(["cluster", str(tmp_path / "none"), "-k", "2", *where]) == 2
         assert "error: the corpus has no documents" in capsys.readouterr().err
+    assert left_before or not (started_in / "docnmf-out").exists()
 
 
 def _serve(handle):
