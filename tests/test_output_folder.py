@@ -69,6 +69,22 @@ def test_an_error_inside_leaves_the_old_folder_whole(tmp_path):
     assert not [p for p in tmp_path.iterdir() if ".staging-" in p.name]
 
 
+def test_a_failed_run_leaves_no_folder_made_for_it(tmp_path):
+    """A run on Dask enters its output folder before it reads the corpus: when the corpus then
+    failed, an empty docnmf-out/ stayed in the working folder."""
+    (tmp_path / "kept").mkdir()
+    for target in (tmp_path / "docnmf-out" / "none", tmp_path / "a" / "b" / "out",
+                   tmp_path / "kept" / "out"):
+        with pytest.raises(RuntimeError):
+            with OutputFolder(target):
+                raise RuntimeError("the corpus has no documents")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
+    assert list((tmp_path / "kept").iterdir()) == []
+    with OutputFolder(tmp_path / "a" / "out") as staging:      # a published run keeps them
+        write_csv(staging / "a.csv", ["x"], [[1]])
+    assert (tmp_path / "a" / "out" / "a.csv").exists()
+
+
 def test_a_second_concurrent_run_fails_clearly(tmp_path, capsys):
     out = tmp_path / "out"
     holder = subprocess.Popen(

@@ -234,6 +234,7 @@ class OutputFolder:
         self._outer: OutputFolder | None = None
         self._lock_fd: int | None = None
         self._seeded_records: int | None = None
+        self._made: list[Path] = []
 
     # --- names beside the target
     def _beside(self, suffix: str) -> Path:
@@ -254,6 +255,9 @@ class OutputFolder:
             self._outer = outer
             return outer.staging
         check_output_folder(self.given, self.command)
+        # the folders made for it, deepest first: a run that fails leaves none of them behind
+        self._made = [p for p in (self.target.parent, *self.target.parent.parents)
+                      if not p.exists()]
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self._lock_path = self._beside("lock")
         # held for the whole run already (run_lock), or taken now until the folder is written
@@ -272,10 +276,12 @@ class OutputFolder:
     def __exit__(self, exc_type, exc, tb) -> bool:
         if self._outer is not None:
             return False
+        published = False
         try:
             if exc_type is None:
                 try:
                     self._publish()
+                    published = True
                 except BaseException as failure:    # the target is as it was: tidy up
                     self._discard(type(failure))
                     raise
@@ -284,6 +290,13 @@ class OutputFolder:
         finally:
             _ACTIVE.pop(self.target, None)
             self._unlock()
+            if not published:
+                # an empty docnmf-out/ stayed in the working folder after a failed run
+                for folder in self._made:
+                    try:
+                        folder.rmdir()
+                    except OSError:     # a kept .partial, or files of someone else
+                        break
         return False
 
     # --- steps
