@@ -75,9 +75,8 @@ def test_a_failed_run_leaves_no_folder_made_for_it(tmp_path):
     (tmp_path / "kept").mkdir()
     for target in (tmp_path / "docnmf-out" / "none", tmp_path / "a" / "b" / "out",
                    tmp_path / "kept" / "out"):
-        with pytest.raises(RuntimeError):
-            with OutputFolder(target):
-                raise RuntimeError("the corpus has no documents")
+        with pytest.raises(RuntimeError), OutputFolder(target):
+            raise RuntimeError("the corpus has no documents")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
     assert list((tmp_path / "kept").iterdir()) == []
     with OutputFolder(tmp_path / "a" / "out") as staging:      # a published run keeps them

@@ -247,8 +247,14 @@ def test_a_text_without_marks_is_read_alike_by_the_patterns_without_them(text):
     """A text that holds no combining mark is read by the patterns without the class of marks,
     several times faster (20 Newsgroups through Analyzer: 36 s with it, 9 s without); they
     must find what the patterns with it find."""
-    from docnmf.text.tokenize import (_PLAIN_DEFAULT, _PLAIN_LETTERS_RUN, _PLAIN_WORD_RUN,
-                                      _default_regex, _letters_run, _word_run)
+    from docnmf.text.tokenize import (
+        _PLAIN_DEFAULT,
+        _PLAIN_LETTERS_RUN,
+        _PLAIN_WORD_RUN,
+        _default_regex,
+        _letters_run,
+        _word_run,
+    )
 
     for t in (text, text.lower()):
         assert _PLAIN_DEFAULT.findall(t) == _default_regex().findall(t)
