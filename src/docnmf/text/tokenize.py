@@ -31,12 +31,25 @@ DEFAULT_TOKEN_PATTERN = r"(?u)\b[^\W\d_]{2,}\b"
 
 
 @functools.cache
+def _mark_codes() -> tuple[int, ...]:
+    """The code points of the combining marks (Unicode categories Mn, Mc, Me) of the first two
+    planes and the variation selectors of the fourteenth (listing the other planes, which hold
+    none of them, took 0.5 s)."""
+    return tuple(c for c in (*range(0x20000), *range(0xE0100, 0xE01F0))
+                 if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me"))
+
+
+@functools.cache
+def _mark_set() -> frozenset[str]:
+    """The combining marks of ``_mark_codes`` as a set of characters."""
+    return frozenset(map(chr, _mark_codes()))
+
+
+@functools.cache
 def _marks() -> str:
-    """A regular-expression class body of the combining marks (Unicode categories Mn, Mc, Me)
-    of the first two planes and the variation selectors of the fourteenth (``re`` has no
-    ``\\p{M}``; listing the other planes, which hold none of them, took 0.5 s)."""
-    codes = [c for c in (*range(0x20000), *range(0xE0100, 0xE01F0))
-             if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me")]
+    """A regular-expression class body of the combining marks of ``_mark_codes`` (``re`` has
+    no ``\\p{M}``)."""
+    codes = _mark_codes()
     runs, start = [], 0
     for i in range(1, len(codes) + 1):
         if i == len(codes) or codes[i] != codes[i - 1] + 1:
@@ -74,13 +87,15 @@ def _default_regex() -> re.Pattern:
 _PLAIN_DEFAULT = re.compile(DEFAULT_TOKEN_PATTERN)
 _PLAIN_WORD_RUN = re.compile(r"\w+")
 _PLAIN_LETTERS_RUN = re.compile(r"[^\W\d_]{2,}")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def _has_marks(text: str) -> bool:
-    """Whether ``text`` holds a combining mark (of the Unicode categories of ``_marks``)."""
-    return not text.isascii() and any(unicodedata.category(c) in ("Mn", "Mc", "Me")
-                                      for run in _NON_ASCII.findall(text) for c in run)
+    """Whether ``text`` holds a combining mark (of ``_mark_codes``).
+
+    A set's look-up of each character: asking each non-ASCII character's category in Python
+    took as long as reading the words of a text without marks (Cyrillic, Greek, Chinese), and
+    a search for the class of ``_marks`` twice that."""
+    return not text.isascii() and not _mark_set().isdisjoint(text)
 
 
 @functools.cache
