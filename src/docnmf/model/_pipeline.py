@@ -236,7 +236,8 @@ class ClusteringModel:
         if self.text_rules >= TEXT_RULES:
             return
         analyzer = self.document_vectorizer.analyzer_
-        changed = sum(not text.isascii() and analyzer.read_otherwise_at_first(text)
+        changed = sum(not text.isascii()
+                      and analyzer.read_otherwise_at_first(text, self.text_rules)
                       for text in texts)
         if changed:
             warnings.warn(f"{changed} of the {len(texts)} documents "

@@ -373,12 +373,21 @@ class Analyzer:
             return False
         return token not in self._stop
 
-    def read_otherwise_at_first(self, text: str) -> bool:
+    def read_otherwise_at_first(self, text: str, since: int = 1) -> bool:
         """Whether ``text``'s words differ from what the first rules (``TEXT_RULES`` 1, before
         ``_composed``, and the default pattern without the marks of letters) read in it: a
         text with characters ``_composed`` changes but no word (full-width punctuation, a
-        joiner in an emoji) reads the same under every rule."""
+        joiner in an emoji) reads the same under every rule.
+
+        ``since`` 5 or more: from what rules 5 read in it, which were ``_composed``'s as they
+        are now (an accent written apart or a ligature reads the same under 5 and 6); only
+        the marks of letters can part them."""
         composed = _composed(text)
+        if since >= 5:
+            if not self._by_runs:
+                return False
+            composed = composed.lower() if self.lowercase else composed
+            return self._regex.findall(composed) != _PLAIN_DEFAULT.findall(composed)
         if composed == text and not self._by_runs:
             return False
         first = re.compile(self.token_pattern) if self._by_runs else self._regex
