@@ -203,6 +203,21 @@ def test_a_fit_on_dask_saves_as_the_in_memory_model_it_stands_for(client, tmp_pa
         docnmf.save(DaskNMFClustering(5, client=client), tmp_path / "unfitted")
 
 
+def test_a_refit_without_ncw_keeps_no_column_sums_of_an_earlier_fit(client, tmp_path):
+    """As NMFClustering's: refitted with weighting="none" after an NCW fit, it kept that fit's
+    ncw_column_sums_, which its in-memory model took and a saved model carried."""
+    import docnmf
+
+    X = da.from_array(make_planted(30, 12, 2, seed=0)[0], chunks=(10, 12))
+    model = DaskNMFClustering(2, weighting="ncw", n_init=1, max_iter=20, random_state=0,
+                              client=client).fit(X)
+    assert hasattr(model, "ncw_column_sums_")
+    model.set_params(weighting="none").fit(X)
+    assert not hasattr(model, "ncw_column_sums_")
+    docnmf.save(model, tmp_path / "model")
+    assert not hasattr(docnmf.load(tmp_path / "model"), "ncw_column_sums_")
+
+
 def test_estimators_holding_a_client_clone_sharing_it(client):
     """clone (GridSearchCV, cross_val_score) deep-copied the client: 'cannot pickle
     _asyncio.Task'."""

@@ -201,6 +201,7 @@ class DaskNMFClustering(SharesClient, NMFClustering):
     def _row_weights(self, X: RowPartitions):
         """``None``, or NCW's ``D^{-1/2}`` as one future per block of ``X``."""
         if self.weighting == "none":
+            self.__dict__.pop("ncw_column_sums_", None)     # an earlier NCW fit's
             return None
         client = X.client
         self.ncw_column_sums_ = gather(
