@@ -155,3 +155,22 @@ def test_the_full_stops_of_hindi_and_urdu_and_the_arabic_question_mark_end_sente
     assert split_sentences(urdu, rules=rules) == [
         "\u0628\u0627\u0631\u0634 \u06c1\u0648\u0626\u06cc\u06d4", "\u06a9\u06cc\u0627 \u0622\u067e \u0622\u0626\u06d2\u061f",
         "\u06c1\u0627\u06ba\u06d4"]
+
+
+@pytest.mark.parametrize("rules", ["plain", "news"])
+def test_a_quote_or_bracket_closed_after_a_danda_or_an_arabic_question_mark_stays_with_it(rules):
+    """A danda or an Arabic question mark ended a sentence before the quote or bracket closed
+    after it: the closer, left of the next sentence, opened it."""
+    said = "\u0909\u0938\u0928\u0947 \u0915\u0939\u093e, \"\u0906\u090a\u0901\u0917\u093e\u0964\""
+    assert split_sentences(f"{said} \u092b\u093f\u0930 \u0917\u092f\u093e\u0964", rules=rules) == [
+        said, "\u092b\u093f\u0930 \u0917\u092f\u093e\u0964"]
+    asked = "\u0642\u0627\u0644: \u00ab\u0647\u0644 \u0623\u0646\u062a \u0628\u062e\u064a\u0631\u061f\u00bb"
+    assert split_sentences(f"{asked} \u062b\u0645 \u0630\u0647\u0628.", rules=rules) == [
+        asked, "\u062b\u0645 \u0630\u0647\u0628."]
+    within = "\u0935\u0939 (\u0918\u0930 \u0917\u092f\u093e\u0964)"
+    assert split_sentences(f"{within} \u092b\u093f\u0930 \u0906\u092f\u093e\u0964", rules=rules) == [
+        within, "\u092b\u093f\u0930 \u0906\u092f\u093e\u0964"]
+    # an opening quote after the danda and a space opens the next sentence
+    assert split_sentences("\u0915\u0939\u093e\u0964 \"\u0928\u092f\u093e\" \u092b\u093f\u0930\u0964",
+                           rules=rules) == ["\u0915\u0939\u093e\u0964",
+                                            "\"\u0928\u092f\u093e\" \u092b\u093f\u0930\u0964"]

@@ -90,6 +90,20 @@ def split_sentences(text: str, *, rules: SentenceRules = "plain") -> list[str]:
 #: languages written in Devanagari, Bengali...), the Arabic question mark and the Urdu full
 #: stop.
 _STOPS = "\u3002\uff01\uff1f\u0964\u0965\u061f\u06d4"
+#: What closes a quotation or a bracket after one of ``_STOPS``: after the full-width marks
+#: the full-width closers (and the right double quote); after the danda, the Urdu full stop
+#: and the Arabic question mark those of the texts they end, the closing guillemet, the right
+#: quotes and the ASCII quotes and brackets (a Hindi quotation closed by a danda and a quote,
+#: an Arabic question in guillemets, left the closer to open the next sentence).
+_WIDE_STOPS, _WIDE_CLOSERS = "\u3002\uff01\uff1f", "\u300d\u300f\uff09\u3011\u201d"
+_OTHER_STOPS, _OTHER_CLOSERS = "\u0964\u0965\u061f\u06d4", "\"')\\]\u00bb\u2019\u201d"
+
+
+def _after_stops(stops: str, closers: str) -> str:
+    """A break after one of ``stops`` and any of ``closers`` after it, white space or none
+    (Chinese and Japanese write none), but not before another stop or closer."""
+    return (rf"(?:(?<=[{stops}])|(?<=[{stops}][{closers}]))"
+            rf"\s*(?![{_STOPS}{closers}]|\s*$)")
 
 
 def _opens(ch: str) -> bool:
@@ -125,8 +139,8 @@ def _sentence_break() -> re.Pattern:
     """
     return re.compile(
         r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[0-9" + _upper_class() + r"])"
-        r"|(?:(?<=[" + _STOPS + r"])|(?<=[" + _STOPS + r"][\u300d\u300f\uff09\u3011\u201d]))"
-        r"\s*(?![" + _STOPS + r"\u300d\u300f\uff09\u3011\u201d]|\s*$)"
+        r"|" + _after_stops(_WIDE_STOPS, _WIDE_CLOSERS) +
+        r"|" + _after_stops(_OTHER_STOPS, _OTHER_CLOSERS) +
         r"|\n[ \t]*\n\s*")
 
 
@@ -222,7 +236,8 @@ _ACRONYM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n+")
 #: A full-width full stop, exclamation or question mark, with the closing quotes or brackets
 #: after it.
-_WIDE_STOP = re.compile(r"[" + _STOPS + r"]+[\u300d\u300f\uff09\u3011\u201d]*")
+_WIDE_STOP = re.compile(rf"[{_WIDE_STOPS}]+[{_WIDE_CLOSERS}]*"
+                        rf"|[{_OTHER_STOPS}]+[{_OTHER_CLOSERS}]*")
 
 
 def _is_boundary(text: str, m: re.Match, caseless: bool = False) -> bool:
