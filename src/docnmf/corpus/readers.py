@@ -933,6 +933,19 @@ def _whole_characters(value: Any) -> tuple[Any, bool]:
     return value, False
 
 
+def _holds_half(value: Any) -> bool:
+    """Whether ``value`` (a JSON value) holds a lone surrogate anywhere: looked for before
+    ``_whole_characters`` copies a record, which for every record of a large file took as long
+    as reading the file."""
+    if isinstance(value, str):
+        return not value.isascii() and _LONE_SURROGATE.search(value) is not None
+    if isinstance(value, list):
+        return any(map(_holds_half, value))
+    if isinstance(value, dict):
+        return any(map(_holds_half, value.values()))
+    return False
+
+
 def _objects_corpus(rows: list[dict[str, Any]], where: list[str], source: Path, fmt: str,
                     decode: Decoder, **keys: str | None) -> Corpus:
     """JSON objects read from ``source`` as a corpus (``keys``: the text, label and id keys),
@@ -941,8 +954,9 @@ def _objects_corpus(rows: list[dict[str, Any]], where: list[str], source: Path, 
     as the escape and to memberships.npz as it was) said once with them as U+FFFD."""
     halves = 0
     for i, row in enumerate(rows):
-        rows[i], changed = _whole_characters(row)
-        halves += changed
+        if _holds_half(row):
+            rows[i], changed = _whole_characters(row)
+            halves += changed
     if halves:
         warnings.warn(f"{halves} record{'s' * (halves != 1)} of {source} "
                       f"hold{'s' * (halves == 1)} half a character (a \\uD800-\\uDFFF escape "
