@@ -543,3 +543,21 @@ def test_search_reads_words_as_the_clusters_do(browser, tmp_path):
         page = browser(out / "report.html", search=query, full_page=False)
         assert page.errors == [], query
         assert "8 of the 16 documents on the map match" in page.search_text, query
+
+
+def test_a_search_result_in_arabic_runs_right_to_left(browser, tmp_path):
+    """The snippets of the cluster cards took their own direction, but the search's list of
+    documents laid an Arabic id and text out left to right, as the page is."""
+    sport = "\u0627\u0644\u0641\u0631\u064a\u0642 \u0627\u0644\u0645\u062f\u0631\u0628"
+    money = "\u0627\u0644\u0628\u0646\u0643 \u0627\u0644\u0623\u0633\u0647\u0645"
+    rows = ["id,text"] + [f"\u0648\u062b\u064a\u0642\u0629{i},{sport if i % 2 else money} {i}."
+                          for i in range(12)]
+    (tmp_path / "ar.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(tmp_path / "ar.csv"), "-k", "2", "-o", str(out)]) == 0
+    page = browser(out / "report.html", search="\u0627\u0644", full_page=False,
+                   measure="""() => Array.from(document.querySelectorAll("#search-list li"),
+                       li => [li.querySelector(".id bdi") || li.querySelector(".id"),
+                              li.lastElementChild]
+                             .map(e => getComputedStyle(e).direction).join(" "))""")
+    assert page.errors == [] and page.measured == ["rtl rtl"] * 12

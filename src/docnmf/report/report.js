@@ -213,9 +213,10 @@
     if (M) for (var i = 0; i < M.id.length; i++) {
       if (foldedIds[i].indexOf(q) >= 0 || foldedTexts[i].indexOf(q) >= 0) {
         hits.add(i);
+        // each id and text in its own direction (bdi): an Arabic one ran left to right
         if (list.length < 50) list.push('<li><a href="#cluster-' + esc(M.cluster[i]) + '">cluster ' +
-          esc(M.cluster[i]) + '</a> <span class="id">' + esc(M.id[i]) + "</span> " +
-          esc(M.text[i]) + "</li>");
+          esc(M.cluster[i]) + '</a> <span class="id"><bdi>' + esc(M.id[i]) +
+          "</bdi></span> <bdi>" + esc(M.text[i]) + "</bdi></li>");
       }
     }
     var matched = [];
