@@ -84,6 +84,27 @@ def test_a_failed_run_leaves_no_folder_made_for_it(tmp_path):
     assert (tmp_path / "a" / "out" / "a.csv").exists()
 
 
+def test_a_folder_another_failed_run_removes_before_the_lock_is_made_again(tmp_path,
+                                                                             monkeypatch):
+    """Two runs into folders of one parent neither found: the first made it, the second found it
+    made; the first failed and removed it just before the second opened its lock there, which
+    then failed with FileNotFoundError (and a failure of the second left the parent behind)."""
+    first = OutputFolder(tmp_path / "shared" / "a")
+    first.__enter__()
+    take = docnmf_io._lock
+
+    def first_fails_now(path, target):
+        if path.name == ".b.lock" and first.staging is not None:
+            first.__exit__(RuntimeError, RuntimeError(), None)
+            first.staging = None
+        return take(path, target)
+
+    monkeypatch.setattr(docnmf_io, "_lock", first_fails_now)
+    with pytest.raises(RuntimeError), OutputFolder(tmp_path / "shared" / "b"):
+        raise RuntimeError("the second fails too")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_second_concurrent_run_fails_clearly(tmp_path, capsys):
     out = tmp_path / "out"
     holder = subprocess.Popen(

@@ -195,6 +195,11 @@ class OutputFolderError(Exception):
 _ACTIVE: dict[Path, "OutputFolder"] = {}
 
 
+#: How many times a parent folder removed by another run's failure, just after it was made here,
+#: is made again before the lock beside the target is taken.
+_MAKE_AGAIN = 3
+
+
 class OutputFolder:
     """Write a result folder whole: into a staging folder, then swapped in by renames.
 
@@ -255,13 +260,22 @@ class OutputFolder:
             self._outer = outer
             return outer.staging
         check_output_folder(self.given, self.command)
-        # the folders made for it, deepest first: a run that fails leaves none of them behind
-        self._made = [p for p in (self.target.parent, *self.target.parent.parents)
-                      if not p.exists()]
-        self.target.parent.mkdir(parents=True, exist_ok=True)
         self._lock_path = self._beside("lock")
-        # held for the whole run already (run_lock), or taken now until the folder is written
-        self._lock_fd = None if self._lock_path in _HELD else _lock(self._lock_path, self.given)
+        for attempt in range(_MAKE_AGAIN + 1):
+            # the folders made for it, deepest first: a run that fails leaves none of them behind
+            self._made = [p for p in (self.target.parent, *self.target.parent.parents)
+                          if not p.exists()]
+            self.target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                # held for the whole run already (run_lock), or taken now until it is written
+                self._lock_fd = (None if self._lock_path in _HELD
+                                 else _lock(self._lock_path, self.given))
+                break
+            except FileNotFoundError:
+                # another run that had made the parent failed and removed it (empty) between
+                # the mkdir and the lock: made again, by this run now
+                if attempt == _MAKE_AGAIN or self.target.parent.is_dir():
+                    raise
         try:
             self._remove_leftovers()
             self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
