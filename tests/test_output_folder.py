@@ -105,6 +105,27 @@ def test_a_folder_another_failed_run_removes_before_the_lock_is_made_again(tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_run_lock_whose_parent_another_failed_run_removes_holds_none(tmp_path, monkeypatch):
+    """The parent a failed run made and removed, found by run_lock just before: as where the
+    parent does not exist yet, nothing is held (the run failed with "cannot write to")."""
+    first = OutputFolder(tmp_path / "shared" / "a")
+    first.__enter__()
+    take = docnmf_io._lock
+
+    def first_fails_now(path, target):
+        if path.name == ".b.lock" and first.staging is not None:
+            first.__exit__(RuntimeError, RuntimeError(), None)
+            first.staging = None
+        return take(path, target)
+
+    monkeypatch.setattr(docnmf_io, "_lock", first_fails_now)
+    with docnmf_io.run_lock(tmp_path / "shared" / "b"):
+        assert not docnmf_io._HELD
+    with OutputFolder(tmp_path / "shared" / "b") as staging:
+        write_csv(staging / "a.csv", ["x"], [[1]])
+    assert (tmp_path / "shared" / "b" / "a.csv").exists()
+
+
 def test_a_second_concurrent_run_fails_clearly(tmp_path, capsys):
     out = tmp_path / "out"
     holder = subprocess.Popen(

@@ -685,7 +685,15 @@ def run_lock(folder: str | os.PathLike) -> Iterator[None]:
     if not target.parent.is_dir() or path in _HELD:
         yield
         return
-    _HELD[path] = _lock(path, given)
+    try:
+        fd = _lock(path, given)
+    except FileNotFoundError:
+        if target.parent.is_dir():
+            raise
+        # another run that had made the parent failed and removed it just now: none is held
+        yield
+        return
+    _HELD[path] = fd
     try:
         yield
     finally:
