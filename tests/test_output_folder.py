@@ -574,3 +574,16 @@ def test_a_kill_around_the_swap_of_a_resumable_run_loses_no_work_and_resumes_no_
         assert (staging / "results.jsonl").read_text() == '{"run": "third"}\n'
         assert sorted(p.name for p in staging.iterdir()) == ["results.jsonl"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_run_that_fails_as_it_starts_leaves_no_folder_made_for_it(tmp_path, monkeypatch):
+    """A failure after the parent was made but before the block ran (the staging folder not
+    made: a full disk, no file descriptors left) left the parent, which __exit__ removes for a
+    failure inside the block."""
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(docnmf_io.tempfile, "mkdtemp", full)
+    with pytest.raises(OSError, match="No space"), OutputFolder(tmp_path / "new" / "out"):
+        pass
+    assert list(tmp_path.iterdir()) == []

@@ -261,28 +261,32 @@ class OutputFolder:
             return outer.staging
         check_output_folder(self.given, self.command)
         self._lock_path = self._beside("lock")
-        for attempt in range(_MAKE_AGAIN + 1):
-            # the folders made for it, deepest first: a run that fails leaves none of them behind
-            self._made = [p for p in (self.target.parent, *self.target.parent.parents)
-                          if not p.exists()]
-            self.target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                # held for the whole run already (run_lock), or taken now until it is written
-                self._lock_fd = (None if self._lock_path in _HELD
-                                 else _lock(self._lock_path, self.given))
-                break
-            except FileNotFoundError:
-                # another run that had made the parent failed and removed it (empty) between
-                # the mkdir and the lock: made again, by this run now
-                if attempt == _MAKE_AGAIN or self.target.parent.is_dir():
-                    raise
         try:
-            self._remove_leftovers()
-            self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
-                prefix=f".{self._stem}.staging-", dir=self.target.parent))
-            os.chmod(self.staging, 0o777 & ~_umask())
+            for attempt in range(_MAKE_AGAIN + 1):
+                # the folders made for it, deepest first: a run that fails leaves none of them
+                self._made = [p for p in (self.target.parent, *self.target.parent.parents)
+                              if not p.exists()]
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    # held for the whole run already (run_lock), or taken now until written
+                    self._lock_fd = (None if self._lock_path in _HELD
+                                     else _lock(self._lock_path, self.given))
+                    break
+                except FileNotFoundError:
+                    # another run that had made the parent failed and removed it (empty)
+                    # between the mkdir and the lock: made again, by this run now
+                    if attempt == _MAKE_AGAIN or self.target.parent.is_dir():
+                        raise
+            try:
+                self._remove_leftovers()
+                self.staging = self._partial() if self.resume else Path(tempfile.mkdtemp(
+                    prefix=f".{self._stem}.staging-", dir=self.target.parent))
+                os.chmod(self.staging, 0o777 & ~_umask())
+            except BaseException:
+                self._unlock()
+                raise
         except BaseException:
-            self._unlock()
+            self._remove_made()
             raise
         _ACTIVE[self.target] = self
         return self.staging
@@ -305,13 +309,17 @@ class OutputFolder:
             _ACTIVE.pop(self.target, None)
             self._unlock()
             if not published:
-                # an empty docnmf-out/ stayed in the working folder after a failed run
-                for folder in self._made:
-                    try:
-                        folder.rmdir()
-                    except OSError:     # a kept .partial, or files of someone else
-                        break
+                self._remove_made()
         return False
+
+    def _remove_made(self) -> None:
+        """Remove the folders made for the target, as far as they are empty (an empty
+        docnmf-out/ stayed in the working folder after a failed run)."""
+        for folder in self._made:
+            try:
+                folder.rmdir()
+            except OSError:     # a kept .partial, or files of someone else
+                break
 
     # --- steps
     def _remove_leftovers(self) -> None:
