@@ -133,9 +133,10 @@ def _sentence_break() -> re.Pattern:
 
     A sentence ends at ., ! or ? (possibly followed by a closing quote or bracket) and white
     space before something that can open a sentence (an upper-case letter of any script,
-    "Москва", "Élodie", as well as "A", or any letter of a script without case); at a full-width full stop, exclamation or question
-    mark (Chinese, Japanese: no space follows), after any closing quotes or brackets; a blank
-    line always ends one.
+    "Москва", "Élodie", as well as "A", or any letter of a script without case); at a
+    full-width full stop, exclamation or question mark (Chinese, Japanese: no space follows),
+    a danda, an Urdu full stop or an Arabic question mark, after any closing quotes or
+    brackets; a blank line always ends one.
     """
     return re.compile(
         r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[\"'(\[]?[0-9" + _upper_class() + r"])"

@@ -283,9 +283,10 @@ class Analyzer:
     ----------
     stop_words : "english", None or iterable of str
         Words removed before stemming (a list's read as the texts are: lower-cased, accents
-        written apart as one character with their letter). "english" is scikit-learn's list, which holds a few
-        words of content too (fire, system, bill, interest, ...): those words are dropped,
-        while their other forms (fires, systems) stem to a term of the same name and stay.
+        written apart as one character with their letter). "english" is scikit-learn's list,
+        which holds a few words of content too (fire, system, bill, interest, ...): those
+        words are dropped, while their other forms (fires, systems) stem to a term of the
+        same name and stay.
     stem : bool
         Apply the Porter stemmer.
     token_pattern : str
