@@ -192,7 +192,8 @@
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); }
   // text as docnmf reads it into words: an accent written apart one with its letter, soft
   // hyphens and joiners dropped, ligatures and full-width letters as letters, the Turkish
-  // dotted capital I as I; then lower-cased
+  // dotted capital I as I; then lower-cased (NFKC goes a little further than docnmf: a
+  // superscript two is a 2 here, Roman numerals and the trade mark sign letters)
   function fold(s) {
     s = String(s);
     if (s.normalize) s = s.normalize("NFKC");
