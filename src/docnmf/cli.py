@@ -48,12 +48,16 @@ def _clusters_or_auto(text: str) -> int | str:
             from None
 
 
-def _at_most(limit: int):
-    """A positive whole number up to ``limit``: more would only exhaust memory or time."""
+def _at_most(limit: int, at_least: tuple[int, str] | None = None):
+    """A positive whole number up to ``limit``: more would only exhaust memory or time; and,
+    given ``at_least`` (the least, why), not below its least."""
     def parse(text: str) -> int:
         value = _positive_int(text)
         if value > limit:
             raise argparse.ArgumentTypeError(f"expected at most {limit:,}, got {value:,}")
+        if at_least is not None and value < at_least[0]:
+            raise argparse.ArgumentTypeError(f"expected at least {at_least[0]} ({at_least[1]}), "
+                                             f"got {value}")
         return value
     return parse
 
@@ -537,7 +541,9 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
     if k_range is not None:
         g.add_argument("--k-range", default=k_range,
                        help=f"numbers of clusters to try, e.g. 2-30 or 2,4,8 (default {k_range})")
-    g.add_argument("--restarts", "--runs", dest="runs", type=_at_most(_MAX_RUNS), default=8,
+    # refused before the corpus is read and weighted, not after
+    g.add_argument("--restarts", "--runs", dest="runs", default=8,
+                   type=_at_most(_MAX_RUNS, (2, "the criteria compare restarts")),
                    metavar="N",
                    help="random restarts per k for the consensus and stability (default 8)")
     g.add_argument("--max-documents", type=_positive_int, default=1000,

@@ -543,3 +543,13 @@ def test_stored_zeros_are_not_index_terms():
     assert all(np.isfinite(row["relative_error"]) for row in b.table)
     assert a == b
     assert stored.nnz == X.nnz + 27 and np.array_equal(stored.data, before)   # not changed
+
+
+def test_one_restart_is_refused_before_the_corpus_is_read(capsys):
+    """--restarts 1 passed the command's parser and was refused by select_k, after the corpus
+    was read, weighted and its text warnings printed."""
+    with pytest.raises(SystemExit) as stop:
+        main(["choose-k", "demo", "--restarts", "1"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "reading" not in err
+    assert "--restarts/--runs: expected at least 2 (the criteria compare restarts), got 1" in err
