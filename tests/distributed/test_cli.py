@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -625,15 +626,18 @@ def test_run_json_records_the_input_path_and_reader_options_as_in_memory(tmp_pat
                                                                           monkeypatch):
     # README: run.json holds the input's path and reader options; on Dask it held neither, so
     # the columns and encoding a folder of parts was read with were not in the record
-    _corpus(tmp_path / "in", n_docs=40, per_file=20)
+    # (and a folder name that is not UTF-8: its name and source were written as a lone
+    # surrogate on Dask, as \xff in memory)
+    name = os.fsdecode(b"in\xff")
+    _corpus(tmp_path / name, n_docs=40, per_file=20)
     monkeypatch.chdir(tmp_path)
-    common = ["-q", "cluster", "in", "-k", "3", "--label-column", "label",
+    common = ["-q", "cluster", name, "-k", "3", "--label-column", "label",
               "--encoding", "latin-1"]
     assert main([*common, "--method", "nmf-ncw", "-o", "memory"]) == 0
     assert main([*common, "--dask-workers", "1", "-o", "dask"]) == 0
     capsys.readouterr()
     runs = [json.loads((tmp_path / f / "run.json").read_text()) for f in ("dask", "memory")]
-    assert runs[1]["corpus"]["path"] == str(tmp_path / "in")
+    assert runs[1]["corpus"]["path"] == str(tmp_path / "in\\xff")
     assert runs[1]["corpus"]["reader_options"]["label_column"] == "label"
-    for key in ("path", "reader_options"):
+    for key in ("path", "reader_options", "name", "source"):
         assert runs[0]["corpus"].get(key) == runs[1]["corpus"][key], key

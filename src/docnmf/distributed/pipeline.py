@@ -459,7 +459,9 @@ def _record(run: PartitionedRun) -> dict[str, Any]:
     model = run.model
     return {
         **software_record(dask=dask.__version__, distributed=distributed.__version__),
-        "corpus": {"name": run.corpus.name, "source": run.corpus.source,
+        # names as the in-memory record writes them: bytes not UTF-8 as \xNN
+        "corpus": {"name": readable_name(run.corpus.name),
+                   "source": readable_name(str(run.corpus.source)),
                    # as the in-memory run's record: where the input is, and how it was read
                    **({"path": readable_name(run.corpus.path)}
                       if getattr(run.corpus, "path", None) else {}),
