@@ -84,11 +84,10 @@ def test_a_failed_run_leaves_no_folder_made_for_it(tmp_path):
     assert (tmp_path / "a" / "out" / "a.csv").exists()
 
 
-def test_a_folder_another_failed_run_removes_before_the_lock_is_made_again(tmp_path,
-                                                                             monkeypatch):
-    """Two runs into folders of one parent neither found: the first made it, the second found it
-    made; the first failed and removed it just before the second opened its lock there, which
-    then failed with FileNotFoundError (and a failure of the second left the parent behind)."""
+@pytest.fixture
+def first_fails_before_the_second_locks(tmp_path, monkeypatch):
+    """A run into ``shared/a``, which made ``shared/``, fails (and removes it, empty) just as a
+    second run into ``shared/b`` opens its lock there."""
     first = OutputFolder(tmp_path / "shared" / "a")
     first.__enter__()
     take = docnmf_io._lock
@@ -100,25 +99,22 @@ def test_a_folder_another_failed_run_removes_before_the_lock_is_made_again(tmp_p
         return take(path, target)
 
     monkeypatch.setattr(docnmf_io, "_lock", first_fails_now)
+
+
+def test_a_folder_another_failed_run_removes_before_the_lock_is_made_again(
+        tmp_path, first_fails_before_the_second_locks):
+    """Two runs into folders of one parent neither found: the first made it, the second found it
+    made; the first failed and removed it just before the second opened its lock there, which
+    then failed with FileNotFoundError (and a failure of the second left the parent behind)."""
     with pytest.raises(RuntimeError), OutputFolder(tmp_path / "shared" / "b"):
         raise RuntimeError("the second fails too")
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_run_lock_whose_parent_another_failed_run_removes_holds_none(tmp_path, monkeypatch):
+def test_a_run_lock_whose_parent_another_failed_run_removes_holds_none(
+        tmp_path, first_fails_before_the_second_locks):
     """The parent a failed run made and removed, found by run_lock just before: as where the
     parent does not exist yet, nothing is held (the run failed with "cannot write to")."""
-    first = OutputFolder(tmp_path / "shared" / "a")
-    first.__enter__()
-    take = docnmf_io._lock
-
-    def first_fails_now(path, target):
-        if path.name == ".b.lock" and first.staging is not None:
-            first.__exit__(RuntimeError, RuntimeError(), None)
-            first.staging = None
-        return take(path, target)
-
-    monkeypatch.setattr(docnmf_io, "_lock", first_fails_now)
     with docnmf_io.run_lock(tmp_path / "shared" / "b"):
         assert not docnmf_io._HELD
     with OutputFolder(tmp_path / "shared" / "b") as staging:
