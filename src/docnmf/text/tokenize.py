@@ -385,13 +385,13 @@ class Analyzer:
         the marks of letters can part them."""
         composed = _composed(text)
         if since >= 5:
-            if not self._by_runs:
+            if not (self._by_runs and _has_marks(composed)):   # the two patterns agree
                 return False
             composed = composed.lower() if self.lowercase else composed
             return self._regex.findall(composed) != _PLAIN_DEFAULT.findall(composed)
         if composed == text and not self._by_runs:
             return False
-        first = re.compile(self.token_pattern) if self._by_runs else self._regex
+        first = _PLAIN_DEFAULT if self._by_runs else self._regex
         return (self._regex.findall(composed.lower() if self.lowercase else composed)
                 != first.findall(text.lower() if self.lowercase else text))
 
