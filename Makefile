@@ -6,7 +6,9 @@ BIN     = $(VENV)/bin
 
 .PHONY: demo test clean
 
-$(BIN)/docnmf: pyproject.toml
+# rebuilt when the package's metadata or its C kernels change (an editable install does not
+# recompile the extension by itself)
+$(BIN)/docnmf: pyproject.toml setup.py $(wildcard src/docnmf/factor/*.c src/docnmf/factor/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test,plot]"
