@@ -7,6 +7,7 @@ import warnings
 import pytest
 
 from docnmf.corpus import CorpusError, read_corpus, read_csv, read_folder, read_jsonl
+from docnmf.corpus.datasets import load_dataset
 from docnmf.corpus.readers import read_text_file
 
 
@@ -320,6 +321,22 @@ def test_read_corpus_demo_is_the_embedded_corpus_unless_a_folder_is_so_named(
     with pytest.raises(CorpusError, match=r"'demo' is the embedded demo corpus, not a dataset "
                                           r"on disk: docnmf.load_demo\(\)"):
         load_dataset("demo")
+
+
+@pytest.mark.parametrize(("name", "hint"), [
+    ("reuters", "; did you mean reuters21578, reuters21578_single or reuters_cai? ("),
+    ("clasic3", "; did you mean classic3"),
+    ("Demo", "; did you mean demo? ("),
+    ("xyzzy", " ("),
+])
+def test_unknown_name_suggests_the_datasets_it_is_near(name, hint):
+    with pytest.raises(CorpusError) as raised:
+        read_corpus(name)
+    assert str(raised.value).startswith(f"no such file or folder, nor dataset: {name}{hint}")
+    if name != "Demo":
+        with pytest.raises(CorpusError) as raised:
+            load_dataset(name)
+        assert str(raised.value).startswith(f"unknown dataset {name!r}{hint}")
 
 
 def test_read_corpus_unknown_name_and_file_type(tmp_path):
