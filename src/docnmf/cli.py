@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import _thread
 import argparse
-import difflib
 import logging
 import math
 import os
@@ -17,6 +16,8 @@ import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
+
+from ._names import did_you_mean
 
 __all__ = ["main"]
 
@@ -277,10 +278,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         choices = _CHOICE.search(message)
         if choices:                      # an unknown value: the nearest allowed ones first
-            near = difflib.get_close_matches(choices["value"], _QUOTED.findall(choices["allowed"]),
-                                             n=3, cutoff=0.6)
-            if near:
-                message += f"; did you mean {' or '.join(near)}?"
+            message += did_you_mean(choices["value"], _QUOTED.findall(choices["allowed"]))
         self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
 
     def subcommand(self, name: str) -> argparse.ArgumentParser:
@@ -1964,6 +1962,11 @@ def _public(message: str, staging: Path, outdir: Path) -> str:
     return message.replace(str(staging), str(outdir)) if Path(outdir).is_dir() else message
 
 
+def _unknown_table(table: str, names: list[str]) -> UsageError:
+    return UsageError(f"unknown table {table!r}{did_you_mean(table, names)} (choose from "
+                      f"{', '.join(names)})")
+
+
 def _cmd_reproduce(args) -> int:
     from .experiments import TABLES, WEIGHTINGS
     from .experiments.targets import TargetOptions, all_targets
@@ -1973,8 +1976,7 @@ def _cmd_reproduce(args) -> int:
     if args.list:
         width = max(len(name) for name in [*TABLES, *targets])
         if args.table and args.table not in (*TABLES, *targets):
-            raise UsageError(f"unknown table {args.table!r}; choose from "
-                             f"{', '.join([*TABLES, *targets])}")
+            raise _unknown_table(args.table, [*TABLES, *targets])
         _print_data_folder()
         for name, spec in TABLES.items():
             if args.table in (None, name):      # one table when named
@@ -2010,8 +2012,7 @@ def _cmd_reproduce(args) -> int:
         print(f"report: {outdir / Path(report).relative_to(staging)}")
         return 0
     if args.table not in TABLES:
-        raise UsageError(f"unknown table {args.table!r}; choose from "
-                         f"{', '.join([*TABLES, *targets])}")
+        raise _unknown_table(args.table, [*TABLES, *targets])
     spec = TABLES[args.table]
     methods = (_comma_list(args.methods, "method", list(METHODS)) if args.methods is not None
                else [m for m in spec.methods if m in METHODS])

@@ -193,7 +193,9 @@ def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_p
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["reproduce", "nope"], "unknown table 'nope'"),
+    (["reproduce", "nope"], "unknown table 'nope' (choose from xu2003-tdt2, "),
+    (["reproduce", "xu2003"], "unknown table 'xu2003'; did you mean xu2003-tdt2 or xu2003-reuters?"),
+    (["reproduce", "--list", "cai2011-tdt"], "unknown table 'cai2011-tdt'; did you mean cai2011-tdt2"),
     (["reproduce"], "give a table name"),
     (["reproduce", "cai2011-tdt2", "--methods", "nmf,bogus"], "unknown method 'bogus'"),
     (["reproduce", "cai2011-tdt2", "--weighting", "bm25"], "unknown weighting 'bm25'"),

@@ -7,13 +7,13 @@ a one-line description. Nothing is downloaded or cached.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from .._names import did_you_mean
 from ._corpus import Corpus
 from ._errors import CorpusError
 from ._paths import DATA_ENV, data_dir
@@ -172,18 +172,6 @@ def list_datasets(data_home: str | os.PathLike | None = None) -> list[DatasetInf
     ]
 
 
-def closest_names(name: str, names: list[str]) -> str:
-    """'; did you mean ...?' naming the datasets whose names hold the mistyped one or are
-    spelled closest to it (``reuters``: reuters21578, ...); empty when none is near."""
-    wanted = name.lower()
-    near = [known for known in names if wanted and wanted in known]
-    near += [known for known in difflib.get_close_matches(wanted, names, n=3) if known not in near]
-    if not near:
-        return ""
-    *first, last = near[:4]
-    return f"; did you mean {', '.join(first)} or {last}?" if first else f"; did you mean {last}?"
-
-
 def load_dataset(
     name: str, *, data_home: str | os.PathLike | None = None, **options: Any
 ) -> Corpus:
@@ -226,7 +214,7 @@ def load_dataset(
         raise CorpusError("'demo' is the embedded demo corpus, not a dataset on disk: "
                           "docnmf.load_demo() (or read_corpus('demo')) reads it")
     if spec is None:
-        raise CorpusError(f"unknown dataset {name!r}{closest_names(str(name), list(_REGISTRY))} "
+        raise CorpusError(f"unknown dataset {name!r}{did_you_mean(str(name), _REGISTRY)} "
                           f"(known datasets: {', '.join(_REGISTRY)})")
     path = _root(data_home) / spec.path
     if not path.exists():

@@ -21,10 +21,11 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .._names import did_you_mean
 from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder, readable_name
-from .datasets import closest_names, list_datasets, load_dataset
+from .datasets import list_datasets, load_dataset
 from .formats import duc_text, page_text, read_mat, unescaped, unix_lines
 
 __all__ = ["read_folder", "read_csv", "read_json", "read_jsonl", "read_corpus"]
@@ -1158,6 +1159,6 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
     if str(source) not in names:
         # a bare name: most often a folder name mistyped, else a dataset name
         raise CorpusError(f"no such file or folder, nor dataset: {source}"
-                          f"{closest_names(str(source), [DEMO, *names])} (datasets: "
+                          f"{did_you_mean(str(source), [DEMO, *names])} (datasets: "
                           f"{', '.join([DEMO, *names])})")
     return load_dataset(str(source), **options)
