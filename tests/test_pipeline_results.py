@@ -284,6 +284,31 @@ def test_a_degenerate_result_is_replaced_by_the_fallback_only_when_asked(outlier
     assert "nma could not cluster these documents" in caplog.text
 
 
+def test_the_fallback_reads_the_texts_once(outlier_topics, monkeypatch):
+    """The fallback clusters the same texts, read with the same options: they are tokenized
+    and weighted once for both fits, and the result is the direct consensus's all the same."""
+    from docnmf.text.vectorize import DocumentVectorizer
+
+    corpus = _outlier_corpus(outlier_topics)
+    direct = cluster_corpus(corpus, 3, "consensus", random_state=0)
+    calls = []
+    fit_count = DocumentVectorizer.fit_count
+
+    def counted(self, raw_documents):
+        calls.append(len(raw_documents))
+        return fit_count(self, raw_documents)
+
+    monkeypatch.setattr(DocumentVectorizer, "fit_count", counted)
+    run = cluster_corpus(corpus, 3, random_state=0)
+    assert run.diagnostics["replaced"]["method"] == "lccf-ncw" and run.method == "consensus"
+    assert calls == [len(corpus)]
+    np.testing.assert_array_equal(run.labels, direct.labels)
+    np.testing.assert_array_equal(run.memberships, direct.memberships)
+    assert (run.X != direct.X).nnz == 0 and list(run.feature_names) == list(direct.feature_names)
+    assert (run.keywords, run.representatives) == (direct.keywords, direct.representatives)
+    assert run.timings["vectorize_s"] > 0
+
+
 def test_groups_of_documents_sharing_no_term_with_the_rest_are_named(outlier_topics, caplog):
     """The two junk pairs share their words with each other only: two groups, named with the
     reason NC weighting gives them clusters; a method without NCW is not told about NCW."""

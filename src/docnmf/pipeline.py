@@ -218,6 +218,21 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     -------
     ClusterRun
     """
+    return _cluster_corpus(corpus, n_clusters, method, random_state=random_state,
+                           estimator_params=estimator_params, vectorizer_params=vectorizer_params,
+                           fit_params=fit_params, constraint_files=constraint_files,
+                           n_keywords=n_keywords, n_representatives=n_representatives,
+                           fallback=fallback)
+
+
+def _cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None, *,
+                    random_state: int | None, estimator_params: dict | None,
+                    vectorizer_params: dict | None, fit_params: dict | None,
+                    constraint_files: Mapping[str, str | Path] | None, n_keywords: int,
+                    n_representatives: int, fallback: str | None,
+                    vectorized: tuple | None = None) -> ClusterRun:
+    """:func:`cluster_corpus`; ``vectorized``, what :func:`_vectorize` gave for ``corpus`` and
+    ``vectorizer_params`` (the run a fallback replaces read them already)."""
     if not isinstance(corpus, Corpus):
         raise TypeError(f"cluster_corpus takes a docnmf.Corpus, not {type(corpus).__name__}: "
                         "read one with docnmf.read_corpus(path), or make one with "
@@ -245,7 +260,13 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
                           f"{corpus.metadata.get('name', 'this corpus')} is a count matrix")
     t0 = time.perf_counter()
     # for methods that read texts this is the documents' view, for empties and keywords
-    X, names, vectorizer, counts = _vectorize(corpus, options)
+    if vectorized is None:
+        vectorized = _vectorize(corpus, options)
+    X, names, vectorizer, counts = vectorized
+    # a fallback reads the same texts with the same options: kept for it (tokenizing and
+    # stemming 20 Newsgroups again took as long as reading it the first time)
+    again = vectorized if fallback not in (None, method) else None
+    del vectorized
     empty = diagnostics.empty_rows(X)
     active = np.setdiff1d(np.arange(len(corpus)), empty)
     if active.size < n_clusters:
@@ -259,7 +280,8 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
         data = X if kind == "tfidf" else counts
         if active.size < data.shape[0]:    # a copy only when some document is left out
             data = data[active]
-    del counts    # the fit holds what it needs; the counts are not kept beside X
+    del counts    # the fit holds what it needs; the counts are not kept beside X (but for a
+    # fallback, in `again`)
     timings["vectorize_s"] = time.perf_counter() - t0
     _log_matrix(X, empty.size)
     model = make_estimator(method, n_clusters, random_state=random_state, **params)
@@ -287,12 +309,13 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
     if fallback not in (None, method) and diagnostics.degenerate(sizes) \
             and _fall_back(method, sizes, fallback, estimator_params or {}):
         try:
-            replaced = cluster_corpus(corpus, n_clusters, fallback, random_state=random_state,
-                                      estimator_params=estimator_params,
-                                      vectorizer_params=vectorizer_params,
-                                      fit_params=fit_params, constraint_files=constraint_files,
-                                      n_keywords=n_keywords,
-                                      n_representatives=n_representatives)
+            replaced = _cluster_corpus(corpus, n_clusters, fallback, random_state=random_state,
+                                       estimator_params=estimator_params,
+                                       vectorizer_params=vectorizer_params,
+                                       fit_params=fit_params, constraint_files=constraint_files,
+                                       n_keywords=n_keywords,
+                                       n_representatives=n_representatives, fallback=None,
+                                       vectorized=again)
         except ValueError as exc:   # the fallback's own input checks: the result is kept
             logger.warning("%s could not cluster these documents (%s): the result of %s is "
                            "kept", fallback, exc, method)
@@ -300,7 +323,10 @@ def cluster_corpus(corpus: Corpus, n_clusters: int, method: str | None = None, *
             replaced.diagnostics["replaced"] = {"method": method, "by": fallback,
                                                 "cluster_sizes": sizes,
                                                 "fit_s": timings["fit_s"]}
+            # the texts were read once, for both
+            replaced.timings["vectorize_s"] += timings["vectorize_s"]
             return replaced
+    del again     # the counts, unless the method's data
     memberships = np.zeros((len(corpus), n_clusters))
     memberships[active] = (model.memberships_ if hasattr(model, "memberships_")
                            else np.eye(n_clusters)[fitted])
