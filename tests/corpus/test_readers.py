@@ -751,3 +751,30 @@ def test_json_escapes_of_half_a_character_are_replacement_characters(tmp_path):
                  encoding="utf-8")
     with pytest.warns(UnicodeWarning, match=r"1 record of .*posts\.json holds half"):
         assert read_corpus(g).ids == ["p1\ufffd", "p2"]
+
+
+def test_a_folder_of_text_files_is_listed_once(tmp_path, monkeypatch):
+    """read_corpus asks whether a folder holds tables only, then reads its text files: each
+    file is looked at once for both (a folder of 20,000 files was walked twice), and the
+    corpus is read_folder's."""
+    import pathlib
+
+    for label in ("a", "b", "c"):
+        (tmp_path / label).mkdir()
+        for i in range(10):
+            (tmp_path / label / f"{i}.txt").write_text(f"document {label} {i}")
+    (tmp_path / "b" / "notes.csv").write_text("text\nhello\n")
+    direct = read_folder(tmp_path)
+    looked_at = []
+    is_file = pathlib.Path.is_file
+
+    def counted(self):
+        looked_at.append(self.name)
+        return is_file(self)
+
+    monkeypatch.setattr(pathlib.Path, "is_file", counted)
+    corpus = read_corpus(tmp_path)
+    assert len(looked_at) <= 32          # 31 files, each once (and the first again at most)
+    assert (corpus.texts, corpus.ids, corpus.labels) == (direct.texts, direct.ids,
+                                                          direct.labels)
+    assert corpus.metadata == direct.metadata

@@ -19,7 +19,7 @@ import re
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .._names import did_you_mean
 from ._corpus import Corpus
@@ -166,7 +166,15 @@ def _files_under(root: Path, pattern: str | None,
     not entered, and named among the skipped (their documents would be
     missing without a word).
     """
-    found, skipped = [], []
+    skipped: list[str] = []
+    found = list(_walk_files(root, pattern, follow_outside_links, skipped))
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix()), skipped
+
+
+def _walk_files(root: Path, pattern: str | None, follow_outside_links: bool,
+                skipped: list[str]) -> Iterator[Path]:
+    """The files of :func:`_files_under` one at a time, in the order of ``os.walk``, each
+    entry skipped appended to ``skipped`` (a reader that stops early has walked no further)."""
     real_root = Path(os.path.realpath(root))
 
     def unreadable(exc: OSError):
@@ -200,8 +208,7 @@ def _files_under(root: Path, pattern: str | None,
             if not path.is_file():
                 skipped.append(f"{rel} (not a regular file)")
                 continue
-            found.append(path)
-    return sorted(found, key=lambda p: p.relative_to(root).as_posix()), skipped
+            yield path
 
 
 #: Control characters as escapes, in a message naming files.
@@ -1048,10 +1055,14 @@ def read_table_file(path: str | os.PathLike, prefix: str | None = None,
 
 def table_files(root: Path) -> list[Path] | None:
     """The files of the folder ``root`` when every one is a table file (else None)."""
-    files, _ = _files_under(root, None)
-    if files and all(f.suffix.lower() in TABLE_SUFFIXES for f in files):
-        return files
-    return None
+    files = []
+    for f in _walk_files(root, None, False, []):
+        if f.suffix.lower() not in TABLE_SUFFIXES:
+            # a folder of text files: read_folder lists it (listing 20,000 files twice took
+            # as long as reading them)
+            return None
+        files.append(f)
+    return sorted(files, key=lambda p: p.relative_to(root).as_posix()) or None
 
 
 def read_table_folder(path: str | os.PathLike, **options: Any) -> Corpus:
