@@ -2,7 +2,9 @@
 with a CorpusError naming the file and the line."""
 
 import csv
+import inspect
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -378,3 +380,24 @@ def test_a_semicolon_file_whose_quoted_texts_span_lines_is_read(tmp_path):
     path.write_bytes(b'id;text\r\n1;"orbit launch\r\nshuttle\r\n"\r\n2;"car engine, v8"\r\n')
     c = read_csv(path)
     assert c.ids == ["1", "2"] and c.texts == ["orbit launch\nshuttle\n", "car engine, v8"]
+
+
+def test_a_folder_nested_deeper_than_the_recursion_limit_is_read(tmp_path):
+    """os.walk recursed once per level (before Python 3.12): a folder nested deeper than the
+    recursion limit (1,000 frames) was a RecursionError and a traceback. Here the limit is
+    lowered to 150 frames above the test's own, and the folder nested 400 deep."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "top.txt").write_text("words at the top")
+    deepest = root.joinpath(*["n"] * 400)
+    deepest.mkdir(parents=True)
+    (deepest / "leaf.txt").write_text("words at the bottom")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + 150)
+    try:
+        with pytest.warns(UserWarning, match="beside subfolders"):
+            c = read_folder(root)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert c.ids == ["n/" * 400 + "leaf.txt", "top.txt"]
+    assert c.labels == [("n",), ()]

@@ -154,6 +154,33 @@ def not_text(data: bytes, name: str = "") -> str | None:
     return None
 
 
+def _walk(root: Path, onerror: Callable[[OSError], None]):
+    """``os.walk(root, onerror=onerror)``, top-down and without following linked folders, but
+    with a stack instead of recursion: os.walk before Python 3.12 recurses once per level, and a
+    folder nested a thousand deep ended the read in a RecursionError."""
+    stack = [os.fspath(root)]
+    while stack:
+        top = stack.pop()
+        try:
+            with os.scandir(top) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        dirnames, filenames = [], []
+        for entry in listed:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirnames if is_dir else filenames).append(entry.name)
+        yield top, dirnames, filenames
+        for name in reversed(dirnames):
+            below = os.path.join(top, name)
+            if not os.path.islink(below):
+                stack.append(below)
+
+
 def _files_under(root: Path, pattern: str | None,
                  follow_outside_links: bool = False) -> tuple[list[Path], list[str]]:
     """Non-hidden files below ``root`` (recursively), sorted by relative POSIX path.
@@ -181,7 +208,7 @@ def _walk_files(root: Path, pattern: str | None, follow_outside_links: bool,
         # as an unreadable file is: its documents would be missing without a word
         raise CorpusError(f"cannot read the folder {exc.filename}: {exc.strerror or exc}")
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
+    for dirpath, dirnames, filenames in _walk(root, unreadable):
         dirnames[:] = [d for d in dirnames if _visible(d)]
         for d in [d for d in dirnames if _written_by_docnmf(os.path.join(dirpath, d))]:
             dirnames.remove(d)
