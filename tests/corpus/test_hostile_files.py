@@ -5,6 +5,7 @@ import csv
 import inspect
 import os
 import sys
+import threading
 import warnings
 
 import numpy as np
@@ -124,14 +125,14 @@ def test_an_unreadable_file_in_a_folder_is_a_corpus_error(tmp_path, monkeypatch)
     root.mkdir()
     (root / "1.txt").write_text("x")
 
-    real = readers.Path.read_bytes
+    real = readers._regular_file_bytes
 
     def refuse(path):
         if path.name == "1.txt":    # running as root, a chmod would not stop the read
             raise PermissionError(13, "Permission denied", str(path))
         return real(path)
 
-    monkeypatch.setattr(readers.Path, "read_bytes", refuse)
+    monkeypatch.setattr(readers, "_regular_file_bytes", refuse)
     with pytest.raises(CorpusError, match="cannot read .*1.txt: Permission denied"):
         read_folder(root)
 
@@ -401,3 +402,36 @@ def test_a_folder_nested_deeper_than_the_recursion_limit_is_read(tmp_path):
         sys.setrecursionlimit(limit)
     assert c.ids == ["n/" * 400 + "leaf.txt", "top.txt"]
     assert c.labels == [("n",), ()]
+
+
+def test_a_file_replaced_by_a_pipe_after_the_listing_is_an_error_not_a_hang(tmp_path, monkeypatch):
+    """The entries are checked as the folder is listed; one another program replaced by a pipe
+    before it was read (a large folder takes seconds) blocked the read for ever."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name in ("1.txt", "2.txt"):
+        (root / name).write_text(f"words of {name}")
+    real = readers._files_under
+
+    def list_then_swap(*args, **kwargs):
+        listed = real(*args, **kwargs)
+        (root / "2.txt").unlink()
+        os.mkfifo(root / "2.txt")
+        return listed
+
+    monkeypatch.setattr(readers, "_files_under", list_then_swap)
+    result = {}
+
+    def read():
+        try:
+            read_folder(root)
+        except CorpusError as exc:
+            result["error"] = str(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():               # release the blocked read, so the thread can end
+        os.close(os.open(root / "2.txt", os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("the read of a pipe blocked")
+    assert "2.txt: not a regular file" in result["error"]

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import fnmatch
 import json
 import logging
 import os
 import re
+import stat
 import time
 import warnings
 from pathlib import Path
@@ -566,6 +568,19 @@ _WIDE_CODECS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32")
                 (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 
 
+def _regular_file_bytes(source: Path) -> bytes:
+    """The bytes of ``source``, refused (``OSError``) unless it is a regular file when opened.
+
+    A folder's entries are checked as it is listed, but one replaced by a pipe before it is
+    read (by another program, in the seconds a large folder takes) blocked the read for ever:
+    it is opened without blocking and checked on the open descriptor."""
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, a socket or a device)")
+        return file.read()
+
+
 def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = None,
                 where: str | None = None) -> bytes:
     """The bytes of ``source``, and ``decode`` told the encoding to read them in.
@@ -580,7 +595,7 @@ def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = 
     does not say UTF-16/32, is left to the decoder ("ÿþ" is text in Latin-1).
     """
     try:
-        data = source.read_bytes()
+        data = _regular_file_bytes(source)
     except OSError as exc:
         raise CorpusError(f"cannot read {source}: {exc.strerror or exc}") from None
     name = codecs.lookup(encoding).name
