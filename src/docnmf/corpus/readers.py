@@ -217,7 +217,7 @@ def _walk_files(root: Path, pattern: str | None, follow_outside_links: bool,
             skipped.append(f"{Path(dirpath, d).relative_to(root).as_posix()}/ (a folder docnmf "
                            "wrote)")
         for d in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
-            # os.walk does not enter them (a loop would never end)
+            # _walk does not enter them (a loop would never end)
             skipped.append(f"{Path(dirpath, d).relative_to(root).as_posix()}/ (a link to the "
                            f"folder {os.path.realpath(os.path.join(dirpath, d))}: linked folders "
                            "are not entered)")
