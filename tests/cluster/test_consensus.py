@@ -140,6 +140,23 @@ def test_a_weighted_matrix_for_counts_is_named():
         ConsensusClustering(3, n_init=2, random_state=0).fit(counts)
 
 
+def test_the_counts_the_warning_asks_for_can_be_made_as_it_says():
+    # the warning's advice, run as written on a new vectorizer, gives the counts: it named
+    # DocumentVectorizer().count, which needs a fitted vectorizer and raised NotFittedError
+    import re
+
+    topics = planted_topic_model(n_topics=3, vocabulary_size=300, mean_length=40, seed=2)
+    texts, _ = topic_documents(topics, 60, np.random.default_rng(2))
+    tfidf = DocumentVectorizer().fit_transform(texts)
+    with pytest.warns(UserWarning, match="fractional entries") as caught:
+        ConsensusClustering(3, n_init=2, random_state=0).fit(tfidf)
+    advice = re.search(r"\((DocumentVectorizer\(\)\.\w+)\(texts\)\)", str(caught[0].message))
+    assert advice is not None, str(caught[0].message)
+    counts = eval(advice.group(1), {"DocumentVectorizer": DocumentVectorizer})(texts)
+    assert counts.shape == tfidf.shape
+    assert np.array_equal(counts.data, np.round(counts.data))
+
+
 def test_new_documents_go_to_the_most_similar_mean_document():
     X, y = _counts(seed=2)
     model = ConsensusClustering(3, random_state=0).fit(sp.csr_matrix(X))

@@ -186,7 +186,7 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
             warnings.warn(f"{type(self).__name__} weighs term counts itself (raw and sublinear "
                           "tf-idf), but X has fractional entries, a weighted matrix perhaps: its "
                           "members then see those as counts; give counts "
-                          "(DocumentVectorizer().count(texts))", UserWarning,
+                          "(DocumentVectorizer().fit_count(texts))", UserWarning,
                           stacklevel=_caller_outside_docnmf())
         X = sp.csr_matrix(check_fit_input(self, X))
         self._check_params(X.shape[0])
