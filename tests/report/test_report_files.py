@@ -802,3 +802,32 @@ def test_document_text_takes_its_own_direction(tmp_path):
     assert '<div class="snip">' not in html and html.count('<div class="snip" dir="auto">') >= 2
     summary = html[html.index('<div class="summary">'):]
     assert summary.index('<p dir="auto">') < summary.index("</div>")
+
+
+def test_keywords_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path, capsys):
+    """A user who edits a cluster's keywords in clusters.csv (a word dropped, the cluster named)
+    and runs docnmf report got the edit in the overview table and the run's keywords, with
+    their weights from report_data.json, on the cluster's card and in its search: one page,
+    two lists for one cluster."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    with open(folder / "clusters.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    before = rows[0]["top_keywords"].split()
+    edited = ["EDITED"] + before[2:]
+    rows[0]["top_keywords"] = " ".join(edited)
+    with open(folder / "clusters.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert main(["-q", "report", str(folder)]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    card = page.split('<article class="cluster" id="cluster-0"')[1].split("</article>")[0]
+    keywords = card.split("<h4>Keywords")[1].split("</ol>")[0]
+    assert re.findall(r'<span class="t">([^<]*)</span>', keywords) == edited
+    assert f'data-words="{" ".join(edited).lower()}"' in card
+    # the other clusters keep their weights
+    other = page.split('<article class="cluster" id="cluster-1"')[1].split("</article>")[0]
+    assert "Keywords <small>weight</small>" in other

@@ -355,9 +355,14 @@ def _cluster_sections(f: RunFolder) -> str:
         coh = info.get("coherence")
         coh_text = row.get("coherence") or ("–" if coh is None else f"{coh:.3f}")
         keywords = [(k["term"], k["weight"]) for k in info.get("keywords", [])]
-        weighed = bool(keywords)    # an older folder: clusters.csv's keywords, no weights
+        listed = (row.get("top_keywords") or "").split()
+        # clusters.csv's keywords edited after the run: the overview shows them, so the card
+        # does too (report_data.json's weights are of the run's list)
+        edited = bool(keywords) and "top_keywords" in row and \
+            " ".join(t for t, _ in keywords).split() != listed
+        weighed = bool(keywords) and not edited   # an older folder: clusters.csv's, no weights
         if not weighed:
-            keywords = [(t, 0.0) for t in (row.get("top_keywords") or "").split()]
+            keywords = [(t, 0.0) for t in listed]
         words = " ".join(t for t, _ in keywords)
         out.append(f'<article class="cluster" id="cluster-{c}" data-cluster="{c}" '
                    f'data-words="{_e(words.lower())}" style="border-color:{colours[c]}">'
@@ -374,7 +379,8 @@ def _cluster_sections(f: RunFolder) -> str:
             out.append(f'<div><h4>Keywords <small>weight</small></h4><ol class="bars">'
                        f'{_bars(keywords, colours[c])}</ol></div>')
         else:
-            out.append('<div><h4>Keywords <small>heaviest first</small></h4><ol class="bars">'
+            caption = "as clusters.csv lists them" if edited else "heaviest first"
+            out.append(f'<div><h4>Keywords <small>{caption}</small></h4><ol class="bars">'
                        + "".join(f'<li class="kw"><span class="t">{_e(t)}</span></li>'
                                  for t, _ in keywords) + "</ol></div>")
         dist = info.get("distinguishing") or []
