@@ -831,3 +831,28 @@ def test_keywords_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path, 
     # the other clusters keep their weights
     other = page.split('<article class="cluster" id="cluster-1"')[1].split("</article>")[0]
     assert "Keywords <small>weight</small>" in other
+
+
+def test_representatives_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path):
+    """As the keywords: a representative removed from clusters.csv (or one added) stayed as the
+    run listed it on the cluster's card."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    with open(folder / "clusters.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    before = json.loads(rows[0]["representative_documents"])
+    edited = before[1:] + ["an added <id>"]
+    rows[0]["representative_documents"] = json.dumps(edited)
+    with open(folder / "clusters.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert main(["-q", "report", str(folder)]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    card = page.split('<article class="cluster" id="cluster-0"')[1].split("</article>")[0]
+    shown = re.findall(r'<span class="id">([^<]*)</span>', card)
+    assert shown == [html_escape(i) for i in edited]
+    # the documents the run listed keep their membership and snippet
+    assert card.count('<span class="m">') == len(before) - 1

@@ -390,9 +390,14 @@ def _cluster_sections(f: RunFolder) -> str:
                        f'{d["inside"]:.3g} vs {d["outside"]:.3g}</span></li>' for d in dist)
                    + ("" if dist else "<li>–</li>") + "</ol></div>")
         reps = info.get("representatives")
-        if reps is None:
-            reps = [{"id": i, "membership": None, "snippet": ""}
-                    for i in _representative_ids(row.get("representative_documents") or "")]
+        listed_reps = _representative_ids(row.get("representative_documents") or "")
+        if reps is None or ("representative_documents" in row and " ".join(
+                str(r["id"]) for r in reps).split() != " ".join(listed_reps).split()):
+            # an older folder, or clusters.csv edited after the run: its list, with what
+            # report_data.json knows of each document
+            known = {str(r["id"]): r for r in reps or []}
+            reps = [known.get(i, {"id": i, "membership": None, "snippet": ""})
+                    for i in listed_reps]
         docs = "".join(f'<li><span class="id">{_e(r["id"])}</span>'
                        + (f' <span class="m">{r["membership"]:.2f}</span>'
                           if r.get("membership") is not None else "")
