@@ -266,9 +266,14 @@ def _warn_empty_rows(name: str, X, placing: bool = False) -> None:
     documents are placed outside any fit."""
     if _FIT_DEPTH.get() > (0 if placing else 1):
         return
-    if sp.issparse(X):
-        empty = int(np.sum(np.diff(sp.csr_matrix(X).indptr) == 0)) if X.format == "csr" \
-            else int(np.sum(np.asarray(abs(X).sum(axis=1)).ravel() == 0))
+    if sp.issparse(X) and X.format == "csr":
+        # a row may store zeros only (scipy keeps explicit zeros): count its non-zero entries
+        stored = X.data != 0
+        held = np.diff(X.indptr) if stored.all() else np.diff(
+            np.concatenate([[0], np.cumsum(stored)])[X.indptr])
+        empty = int(np.sum(held == 0))
+    elif sp.issparse(X):
+        empty = int(np.sum(np.asarray(abs(X).sum(axis=1)).ravel() == 0))
     else:
         empty = int(np.sum(~np.any(np.asarray(X) != 0, axis=1)))
     warn_empty_documents(name, empty, X.shape[0], placing)

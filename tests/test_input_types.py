@@ -1,0 +1,33 @@
+"""Inputs of other types and layouts than a canonical float64 CSR matrix."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from docnmf.methods import METHODS, make_estimator
+
+
+def _with_explicit_zero_rows(X, rows):
+    """``X`` (CSR) with ``rows`` emptied and each given one stored zero instead."""
+    X = sp.lil_matrix(X)
+    for i in rows:
+        X.rows[i], X.data[i] = [0], [0.0]
+    X = sp.csr_matrix(X)
+    assert all(X.indptr[i + 1] - X.indptr[i] == 1 for i in rows)   # the zero is stored
+    return X
+
+
+@pytest.mark.parametrize("name", ["nmf", "lccf-ncw", "km"])
+@pytest.mark.parametrize("kind", [sp.csr_matrix, sp.csr_array])
+def test_documents_whose_stored_entries_are_all_zero_have_no_terms(name, kind, planted):
+    """A row holding only stored zeros is an all-zero document as much as a row holding none
+    (scipy keeps explicit zeros: a matrix built from triplets or edited in place has them)."""
+    X, _ = planted(45, 30, 3, seed=1)
+    X = kind(_with_explicit_zero_rows(X, [3, 7]))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make_estimator(name, 3, random_state=0, n_init=1).fit(X)
+    said = [str(w.message) for w in caught if "have no terms" in str(w.message)]
+    assert len(said) == 1 and ": 2 of the 45 documents have no terms" in said[0]
