@@ -31,3 +31,24 @@ def test_documents_whose_stored_entries_are_all_zero_have_no_terms(name, kind, p
         make_estimator(name, 3, random_state=0, n_init=1).fit(X)
     said = [str(w.message) for w in caught if "have no terms" in str(w.message)]
     assert len(said) == 1 and ": 2 of the 45 documents have no terms" in said[0]
+
+
+def test_a_weighted_linear_kernel_shares_the_prepared_documents(planted):
+    """NC weighting (LCCF-NCW, kernel k-means and spectral NC) held a second copy of X^T, as
+    large as X, for the whole fit: the weights only scale the dense side of the products."""
+    from docnmf.factor.kernels import LinearKernel
+
+    X, _ = planted(45, 30, 3, seed=1)
+    X = sp.csr_matrix(X)
+    g = np.linspace(0.5, 2.0, 45)
+    K = LinearKernel(X)
+    Kw = K.weighted(g)
+    assert Kw._ops is K._ops and K.g is None
+    fresh = LinearKernel(X, g)
+    A = np.random.default_rng(0).random((45, 4))
+    assert np.array_equal(Kw.matmul(A), fresh.matmul(A))
+    assert np.array_equal(Kw.concepts(A), fresh.concepts(A))
+    assert Kw.trace() == fresh.trace() and np.array_equal(Kw.row_sums(), fresh.row_sums())
+    again = Kw.weighted(1.0 / g)
+    assert again._ops is K._ops and np.array_equal(again.g, fresh.weighted(1.0 / g).g)
+    assert np.array_equal(again.matmul(A), LinearKernel(X, g * (1.0 / g)).matmul(A))

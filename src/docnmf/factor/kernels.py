@@ -14,6 +14,7 @@ kernelised graph cuts all take their kernels from here.
 
 from __future__ import annotations
 
+import copy
 import warnings
 from typing import Callable, Literal, Sequence, Union
 
@@ -158,7 +159,12 @@ class LinearKernel(KernelOperator):
         return sq if self.g is None else sq * self.g**2
 
     def weighted(self, g):
-        return LinearKernel(self.X, g if self.g is None else g * self.g, dtype=self.dtype)
+        # the same X, and so the same prepared products (X^T, as large as X): shared, not
+        # built again; the weights go onto the dense side of each product
+        out = copy.copy(self)
+        out.g = np.asarray(g if self.g is None else g * self.g, dtype=self.dtype)
+        out._trace = None
+        return out
 
     def astype(self, dtype):
         out = LinearKernel(self.X, self.g, dtype=dtype)
