@@ -60,8 +60,10 @@ def test_one_text_file_of_any_name_is_one_document(fitted, tmp_path, cli):
     """A 20 Newsgroups file has no suffix: 'cannot tell how to read' it; a .txt one was read."""
     one = tmp_path / "61242"
     one.write_text(NEW["space"][0])
-    code, _, err = cli(["assign", str(fitted), str(one), "-o", str(tmp_path / "a")])
+    code, out, err = cli(["assign", str(fitted), str(one), "-o", str(tmp_path / "a")])
     assert code == 0, err
+    # one document, not "1 documents"
+    assert "placing 1 document in the 2 clusters" in err and ": 1 document, " in out
     rows = list(csv.DictReader((tmp_path / "a" / "assignments.csv").read_text().splitlines()))
     trained = {r["id"]: r["cluster"]
                for r in csv.DictReader((fitted / "assignments.csv").read_text().splitlines())}

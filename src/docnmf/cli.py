@@ -1095,6 +1095,7 @@ def _write(run, outdir: Path, staging: Path, extra=()) -> list[Path]:
 
 
 def _cmd_assign(args) -> int:
+    from .diagnostics import documents_phrase
     from .model import ClusteringModel, ModelFormatError, load
     from .pipeline import assign_corpus, format_summary
 
@@ -1109,7 +1110,7 @@ def _cmd_assign(args) -> int:
     corpus = _load_input(args)
     if len(corpus) == 0:
         raise UsageError("the corpus has no documents")
-    logger.info("placing %d documents in the %d clusters of the %s model %s", len(corpus),
+    logger.info("placing %s in the %d clusters of the %s model %s", documents_phrase(len(corpus)),
                 model.n_clusters, model.method or "saved", args.model)
     outdir = args.output or _default_output("docnmf-assign", corpus.metadata.get("name")
                                             or args.input, corpus.metadata.get("source"))

@@ -840,7 +840,8 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
     else:
         took = f"fit {run.timings['fit_s']:.2f}s"
     title = (f"{run.method} on {run.corpus.metadata.get('name', 'corpus')}: "
-             f"{run.X.shape[0]} documents, {run.X.shape[1]} terms, k={run.n_clusters} ({took})")
+             f"{diagnostics.documents_phrase(run.X.shape[0])}, {run.X.shape[1]} "
+             f"term{'s' if run.X.shape[1] != 1 else ''}, k={run.n_clusters} ({took})")
     representatives = [[run.corpus.ids[i] for i in reps] for reps in run.representatives]
     unassigned = None
     if run.unassigned.size:
