@@ -903,3 +903,25 @@ def test_threads_beyond_the_cores_are_capped_with_a_warning(folder, tmp_path, ca
     assert code == 0
     assert f"--threads {asked} is more than the {cores} cores" in err
     assert used <= cores
+
+
+def test_quoted_tildes_in_constraint_files_and_the_report_folder(tmp_path, capsys, monkeypatch):
+    """'--must-link=~/ml.csv' (a tilde bash leaves after '=') was 'no such constraint file:
+    ~/ml.csv' and 'docnmf report "~/out"' 'no such result folder', where the input and -o
+    read '~' as the home folder."""
+    home = tmp_path / "home"
+    (home / "docs").mkdir(parents=True)
+    for i, text in enumerate(["the comet and the orbit", "the comet and the star",
+                              "fry the onion in oil", "fry the garlic in oil"]):
+        (home / "docs" / f"{i}.txt").write_text(text)
+    (home / "ml.csv").write_text("0.txt,1.txt\n")
+    (home / "cl.csv").write_text("0.txt,2.txt\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(["cluster", "~/docs", "-k", "2", "--min-df", "1", "--method", "ssnmf",
+                        "--must-link=~/ml.csv", "--cannot-link", "~/cl.csv", "-o", "~/out"],
+                       capsys)
+    assert code == 0, err
+    code, out, err = run(["report", "~/out"], capsys)
+    assert code == 0, err
+    assert str(home / "out" / "report.html") in out

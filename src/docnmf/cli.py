@@ -2424,7 +2424,8 @@ def _main(argv: Sequence[str] | None) -> int:
         owner = parser if any(a in given[:before] for a in extra) else parser.subcommand(
             args.command)
         owner.error(f"unrecognized arguments: {' '.join(extra)}")
-    for name in ("input", "model"):     # a '~' the shell left (quoted), as _folder reads -o
+    # a '~' the shell left (quoted, or after '=' in --must-link=~/ml.csv), as _folder reads -o
+    for name in ("input", "model", "must_link", "cannot_link", "outdir"):
         value = getattr(args, name, None)
         if isinstance(value, (str, Path)) and str(value).startswith("~"):
             setattr(args, name, type(value)(os.path.expanduser(value)))
