@@ -925,3 +925,15 @@ def test_quoted_tildes_in_constraint_files_and_the_report_folder(tmp_path, capsy
     code, out, err = run(["report", "~/out"], capsys)
     assert code == 0, err
     assert str(home / "out" / "report.html") in out
+
+
+@pytest.mark.parametrize("command", [["cluster", "-", "-k", "2"], ["keywords", "-", "-k", "2"],
+                                     ["summarize", "-"]])
+def test_a_dash_for_standard_input_says_it_is_not_read(command, tmp_path, capsys, monkeypatch):
+    """'-' was met by 'no such file or folder, nor dataset: -' and the list of 36 dataset
+    names; a file named '-' is read as any other."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(command, capsys)
+    assert code == 2 and out == ""
+    last = err.splitlines()[-1]
+    assert last.startswith("docnmf: error:") and "standard input" in last and "datasets:" not in err

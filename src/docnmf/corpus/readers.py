@@ -1199,6 +1199,9 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
     if path.exists():
         raise CorpusError(f"{source} is neither a file nor a folder (a pipe, socket or device); "
                           "docnmf reads files and folders: save the stream to a file first")
+    if str(source) == "-":      # (a file named '-' is read above, as any other)
+        raise CorpusError("'-': docnmf does not read standard input; it reads files, folders or "
+                          "a dataset by name: save the stream to a file first")
     if isinstance(source, os.PathLike) or _looks_like_path(str(source)):
         raise CorpusError(f"no such file or folder: {source}{_path_hint(str(source))}")
     if str(source) == DEMO:
