@@ -314,3 +314,31 @@ def test_keywords_reads_the_words_as_cluster_does_with_its_text_options(capsys):
     numbers = {w for line in report("--token-pattern", r"(?u)\b\w+\b", "--min-df", "1")
                for w in line}
     assert numbers != words
+
+
+def test_summaries_per_cluster_and_placements_advise_options_they_take(tmp_path, capsys):
+    """summarize -k advised '--method consensus' (its --method ranks sentences: consensus is
+    no choice of it) and '--max-df 0.3', an option neither it nor assign takes."""
+    from docnmf.corpus.demo import load_demo
+
+    notice = ("This e-mail and any attachments are confidential and intended for the "
+              "addressee only.")
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    texts = load_demo().texts
+    for i, text in enumerate(texts):
+        (folder / f"{i:02d}.txt").write_text(f"{text}\n\n{notice if i % 2 else ''}\n")
+    (folder / "odd.txt").write_text("Zebra quagga okapi. Zebra quagga okapi gnu.")
+    (folder / "odd2.txt").write_text("Zebra quagga okapi gnu. Quagga okapi gnu zebra.")
+    assert main(["summarize", str(folder), "-k", "6", "--length", "20w",
+                 "--cluster-method", "nmf-ncw"]) == 0
+    err = capsys.readouterr().err
+    assert "; docnmf cluster --max-df 0.4 drops the words" in err
+    assert "or --cluster-method consensus may give" in err
+    assert "; --max-df" not in err and " --method consensus" not in err
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(tmp_path / "mail"), "-k", "5", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["assign", str(out), str(folder), "-o", str(tmp_path / "placed")]) == 0
+    err = capsys.readouterr().err
+    assert "; docnmf cluster --max-df 0.4 drops the words" in err and "; --max-df" not in err

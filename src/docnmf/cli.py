@@ -1115,7 +1115,8 @@ def _cmd_assign(args) -> int:
     outdir = args.output or _default_output("docnmf-assign", corpus.metadata.get("name")
                                             or args.input, corpus.metadata.get("source"))
     with _output_folder(outdir, args) as staging:
-        run = assign_corpus(model, corpus, n_keywords=args.keywords)
+        with _advice_for("assign"):
+            run = assign_corpus(model, corpus, n_keywords=args.keywords)
         paths = _write(run, outdir, staging)
     print(format_summary(run))
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
@@ -1793,8 +1794,9 @@ def _summarize_per_cluster(args, policy: str) -> int:
                 args.cluster_method or DEFAULT_METHOD)
     # without --cluster-method, what docnmf cluster runs (a degenerate result clustered again)
     # its progress as cluster's (34 s went by without a word on 20 Newsgroups)
-    run = cluster_corpus(corpus, args.clusters, args.cluster_method, random_state=args.seed,
-                         estimator_params={"verbose": 1})
+    with _advice_for("summarize"):
+        run = cluster_corpus(corpus, args.clusters, args.cluster_method, random_state=args.seed,
+                             estimator_params={"verbose": 1})
     summaries = summarize_clusters(corpus.texts, run.labels, run.memberships, args.clusters,
                                    length=args.length, method=args.method,
                                    max_documents=args.max_documents, random_state=args.seed,
@@ -1809,6 +1811,46 @@ def _summarize_per_cluster(args, policy: str) -> int:
                                               f"{args.length})"))
     print("\n\n".join(blocks))
     return 0
+
+
+#: cluster's options that the diagnostics' advice names, as summarize -k (which clusters with
+#: --cluster-method and has no --max-df) and assign (whose model fixed the terms) can say them.
+_CLUSTER_ADVICE = {"summarize": ((re.compile(r"(?<![\w-])--method(?= )"), "--cluster-method"),
+                                 (re.compile(r"; --max-df(?= \S+ drops)"),
+                                  "; docnmf cluster --max-df")),
+                   "assign": ((re.compile(r"; --max-df(?= \S+ drops)"),
+                               "; docnmf cluster --max-df"),)}
+
+
+class _AdviceForCommand(logging.Filter):
+    """The warnings logged meanwhile with the options they advise named as ``command`` takes
+    them: summarize -k advised '--method consensus', which its --method (a sentence ranking)
+    refuses, and summarize and assign '--max-df', which neither takes."""
+
+    def __init__(self, command: str):
+        super().__init__()
+        self.rules = _CLUSTER_ADVICE.get(command, ())
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING and self.rules:
+            text = record.getMessage()
+            for pattern, replacement in self.rules:
+                text = pattern.sub(replacement, text)
+            record.msg, record.args = text, None
+        return True
+
+
+@contextmanager
+def _advice_for(command: str) -> Iterator[None]:
+    advice = _AdviceForCommand(command)
+    handlers = logger.handlers[:]     # (a logger's own filters miss its children's records)
+    for handler in handlers:
+        handler.addFilter(advice)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(advice)
 
 
 def _check_k_for(k: int, n_docs: int) -> None:
