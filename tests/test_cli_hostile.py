@@ -510,3 +510,16 @@ def test_a_table_name_with_trailing_characters_is_said_to_be_one_document(tmp_pa
     assert main(["-q", "cluster", str(tmp_path / "posts.csv"), "-k", "2",
                  "-o", str(tmp_path / "out")]) == 2       # (no such file: no such warning)
     assert "ends in" not in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform == "win32" or sys.platform == "darwin",
+                    reason="names that are not UTF-8 need a POSIX file system that keeps bytes")
+def test_a_folder_name_that_is_not_utf8_is_printed_as_its_ids_are(docs, tmp_path):
+    """ids of files whose names are not UTF-8 were shown with \\xNN, as the README says, but
+    the paths the command printed (its progress, 'wrote ...') as \\udcff, a surrogate escape."""
+    out = os.fsdecode(bytes(tmp_path) + b"/o\xffut")
+    done = _command("cluster", str(docs), "-k", "2", "--min-df", "1", "-o", out,
+                    stdout=subprocess.PIPE)
+    assert done.returncode == 0, done.stderr
+    assert "wrote " + str(tmp_path) + "/o\\xffut/assignments.csv" in done.stdout
+    assert "\\udc" not in done.stdout + done.stderr

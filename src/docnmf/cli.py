@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import codecs
 import logging
 import math
 import os
@@ -2231,9 +2232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         # a path that is not UTF-8 (surrogate escapes from the command line or os) prints as
-        # \xNN instead of ending the command with UnicodeEncodeError
+        # \xNN, as the ids of such files are shown, instead of ending the command with
+        # UnicodeEncodeError
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
+            stream.reconfigure(errors=_SHOWN)
     if argv is None:
         for signum in _STOP_SIGNALS:    # left alone when ignored (nohup) or handled already
             if signal.getsignal(signum) is signal.SIG_DFL:
@@ -2320,6 +2322,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 #: (170-190 MB, and 537 MB clustering 2,000 posts); 586 MB gave a one-line error, 635 MB and
 #: more clustered them.
 MIN_ADDRESS_SPACE = 600 * 2**20
+
+
+def _shown(error: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: the characters an output cannot hold as ``backslashreplace``
+    writes them, but for the surrogate escapes of bytes that are not UTF-8 (in a file name),
+    which are written as those bytes, ``\\xNN`` ('o\\xffut', not 'o\\udcffut')."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
+                   else c.encode("ascii", "backslashreplace").decode("ascii")
+                   for c in text), error.end
+
+
+#: The name of :func:`_shown` as a codec error handler.
+_SHOWN = "docnmf-shown"
+codecs.register_error(_SHOWN, _shown)
 
 
 def _address_space_limit() -> int | None:
