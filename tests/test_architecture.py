@@ -16,11 +16,12 @@ ALLOWED = {
     "_rng": set(),
     "_version": set(),
     "_memory": set(),
+    "_names": set(),
     "_estimator": {"_rng", "constraints"},     # the warning of a result that breaks pairs
     "constraints": {"_rng", "io"},     # ids as docnmf's CSV output writes them
     "metrics": set(),
     "io": set(),
-    "corpus": {"_rng", "io"},
+    "corpus": {"_names", "_rng", "io"},
     "text": {"_memory", "_rng", "corpus"},
     "factor": {"_rng", "_estimator", "constraints", "text"},
     "cluster": {"_memory", "_rng", "_estimator", "constraints", "factor", "text"},
@@ -37,7 +38,7 @@ ALLOWED = {
     "summarize": {"_rng", "_estimator", "corpus", "text", "factor", "cluster", "io"},
     "distributed": {"_rng", "_estimator", "_version", "corpus", "text", "factor", "cluster", "io",
                     "metrics", "pipeline", "diagnostics", "model"},
-    "cli": {"_version", "methods", "constraints", "corpus", "text", "pipeline", "experiments",
+    "cli": {"_names", "_version", "methods", "constraints", "corpus", "text", "pipeline", "experiments",
             "summarize", "io", "metrics", "model", "report", "selection", "distributed",
             "diagnostics"},
     "__main__": {"cli"},
