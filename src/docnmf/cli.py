@@ -403,8 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "fsnmf-paper: Wang et al.'s alternating updates as printed)")
     p.add_argument("--fill", action="store_true",
                    help="fill the limit with the start of the next sentence, cut after its "
-                        "last whole word that fits, as DUC evaluations cut summaries at the "
-                        "limit (default: whole sentences only)")
+                        "last whole word that fits (within its first word when even that does "
+                        "not fit: DUC evaluations cut summaries at the limit) (default: whole "
+                        "sentences only)")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     p.add_argument("--per-cluster", action="store_true",
                    help="cluster the documents (-k clusters, --cluster-method) and print one "

@@ -8,9 +8,10 @@ byte limit (``"665b"``), whitespace-separated words for a word limit
 Two policies for the sentence that does not fit:
 
 ``"truncate"`` (default)
-    Cut it at the last word boundary that fits and stop, so the summary fills
-    the limit as DUC's evaluation does when it cuts every submission at 665
-    bytes (``ROUGE -b 665``); the last line may be an incomplete sentence.
+    Cut it at the last word boundary that fits (within its first word when that
+    alone is longer than the room left) and stop, so the summary fills the limit
+    as DUC's evaluation does when it cuts every submission at 665 bytes
+    (``ROUGE -b 665``); the last line may be an incomplete sentence, or word.
 ``"skip"``
     Leave it out and try the next ranked sentences; every line is a whole
     sentence, and the summary may stay shorter than the limit.
