@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..text.boilerplate import normalized, repeated_lines
 from ..text.posts import body_of
 from ..text.sentences import split_sentences
-from ..text.tokenize import unspaced_script
+from ..text.tokenize import count_unspaced
 from ..text.vectorize import DocumentVectorizer
 
 __all__ = ["SentencePool", "TermMatrices", "body_of", "build_pool", "prose_of",
@@ -173,7 +173,7 @@ def _words(sentence: str) -> int:
     (4, 6)
     """
     spaced = len(sentence.split())
-    unspaced = sum(1 for ch in sentence if unspaced_script(ch))
+    unspaced = count_unspaced(sentence)
     return max(spaced, unspaced // 2)
 
 
