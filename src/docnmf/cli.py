@@ -1903,7 +1903,11 @@ def _print_data_folder() -> None:
     # the lists of what was found say where it was looked for
     from .corpus import data_dir
 
-    print(f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)\n")
+    folder = data_dir()
+    # a mistyped DOCNMF_DATA showed as every dataset "missing", the folder's name unremarked
+    said = "set DOCNMF_DATA to change it" if folder.is_dir() else \
+        "which is not a folder: set DOCNMF_DATA to the folder that holds the corpora"
+    print(f"data folder: {folder}  ({said})\n")
 
 
 def _cmd_datasets(args) -> int:

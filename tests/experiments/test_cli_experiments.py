@@ -38,6 +38,16 @@ def run(argv, capsys):
     return code, out, err
 
 
+def test_a_data_folder_that_is_not_one_is_said_so(tmp_path, monkeypatch, capsys):
+    """A mistyped DOCNMF_DATA listed every dataset as missing without a word on the folder."""
+    monkeypatch.setenv("DOCNMF_DATA", str(tmp_path / "no_such_folder"))
+    for argv in (["reproduce", "--list"], ["datasets"]):
+        code, out, _ = run(argv, capsys)
+        assert code == 0 and out.splitlines()[0] == (
+            f"data folder: {tmp_path / 'no_such_folder'}  (which is not a folder: set "
+            "DOCNMF_DATA to the folder that holds the corpora)")
+
+
 def test_reproduce_list(capsys):
     code, out, _ = run(["reproduce", "--list"], capsys)
     assert code == 0
@@ -46,7 +56,9 @@ def test_reproduce_list(capsys):
     assert "Tables 4 and 5" in out
     # the folder searched for the data comes first: "missing" said not where it was looked for
     header, blank, *rows = out.splitlines()
-    assert header == f"data folder: {data_dir()}  (set DOCNMF_DATA to change it)" and not blank
+    said = ("set DOCNMF_DATA to change it" if data_dir().is_dir() else
+            "which is not a folder: set DOCNMF_DATA to the folder that holds the corpora")
+    assert header == f"data folder: {data_dir()}  ({said})" and not blank
     assert all(("found" in line) or ("missing" in line) for line in rows)
     # a name lists that one (it was ignored), an unknown name is said to be
     code, out, _ = run(["reproduce", "--list", "wang2011-fig2"], capsys)
