@@ -342,3 +342,21 @@ def test_summaries_per_cluster_and_placements_advise_options_they_take(tmp_path,
     assert main(["assign", str(out), str(folder), "-o", str(tmp_path / "placed")]) == 0
     err = capsys.readouterr().err
     assert "; docnmf cluster --max-df 0.4 drops the words" in err and "; --max-df" not in err
+
+
+def test_summaries_per_cluster_quote_the_documents_lines_as_written(tmp_path, capsys):
+    """summarize -k names cluster's options as its own, in its advice only: a recurring line of
+    the documents that says '--method' was quoted as '--cluster-method'."""
+    from docnmf.corpus.demo import load_demo
+
+    notice = "To unsubscribe from this list run the mailer with --method remove and your address."
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    for i, text in enumerate(load_demo().texts):
+        (folder / f"{i:02d}.txt").write_text(f"{text}\n\n{notice if i % 2 else ''}\n")
+    assert main(["summarize", str(folder), "-k", "4", "--length", "10w",
+                 "--cluster-method", "nmf-ncw"]) == 0
+    err = capsys.readouterr().err
+    assert "run the mailer with --method remove and your address." in err
+    assert "--cluster-method remove" not in err
+    assert "; docnmf cluster --max-df 0.4 drops the words" in err

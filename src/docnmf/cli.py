@@ -1817,7 +1817,11 @@ def _summarize_per_cluster(args, policy: str) -> int:
 
 #: cluster's options that the diagnostics' advice names, as summarize -k (which clusters with
 #: --cluster-method and has no --max-df) and assign (whose model fixed the terms) can say them.
-_CLUSTER_ADVICE = {"summarize": ((re.compile(r"(?<![\w-])--method(?= )"), "--cluster-method"),
+#: Only the advice's own words are matched: a line of the documents quoted in a warning (its
+#: boilerplate, "run the mailer with --method remove") is shown as written.
+_CLUSTER_ADVICE = {"summarize": ((re.compile(r"(?<![\w-])--method(?= [\w-]+(?: may give |; "
+                                             r"--method | keeps its own| does not))"),
+                                  "--cluster-method"),
                                  (re.compile(r"; --max-df(?= \S+ drops)"),
                                   "; docnmf cluster --max-df")),
                    "assign": ((re.compile(r"; --max-df(?= \S+ drops)"),
