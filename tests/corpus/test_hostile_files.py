@@ -435,3 +435,23 @@ def test_a_file_replaced_by_a_pipe_after_the_listing_is_an_error_not_a_hang(tmp_
         os.close(os.open(root / "2.txt", os.O_WRONLY | os.O_NONBLOCK))
         pytest.fail("the read of a pipe blocked")
     assert "2.txt: not a regular file" in result["error"]
+
+
+def test_files_are_opened_in_binary_mode_where_the_system_has_one(tmp_path, monkeypatch):
+    """On Windows a descriptor from os.open is in text mode unless O_BINARY is given: its reads
+    turned CR LF into LF and stopped at a Ctrl-Z byte (UTF-16 text holds both). The flags
+    passed to os.open are checked here with an O_BINARY set on os as Windows has it."""
+    path = tmp_path / "1.txt"
+    path.write_bytes(b"one\r\ntwo\x1a three")
+    binary = 0x8000_0000     # a bit no other flag uses, stripped before the real open
+    monkeypatch.setattr(os, "O_BINARY", binary, raising=False)
+    flags = []
+    real = os.open
+
+    def recording(file, how, *args, **kwargs):
+        flags.append(how)
+        return real(file, how & ~binary, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", recording)
+    assert readers._regular_file_bytes(path) == b"one\r\ntwo\x1a three"
+    assert flags and all(how & binary for how in flags)

@@ -574,7 +574,10 @@ def _regular_file_bytes(source: Path) -> bytes:
     A folder's entries are checked as it is listed, but one replaced by a pipe before it is
     read (by another program, in the seconds a large folder takes) blocked the read for ever:
     it is opened without blocking and checked on the open descriptor."""
-    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    # (Windows has no O_NONBLOCK, and its descriptors are in text mode without O_BINARY: CR LF
+    # read as LF, a Ctrl-Z byte as the end)
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                 | getattr(os, "O_BINARY", 0))
     with open(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a pipe, a socket or a device)")
