@@ -28,7 +28,7 @@ ALLOWED = {
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
     "methods": {"cluster", "baselines", "factor"},
     "model": {"_version", "_estimator", "io", "methods", "text"},   # warnings at the caller's line
-    "diagnostics": {"io", "text"},     # ids escaped as the summary escapes them
+    "diagnostics": {"_estimator", "io", "text"},     # ids escaped as the summary escapes them
     "report": {"io", "diagnostics", "text"},      # a post's own text for its snippet
     "selection": {"_rng", "_estimator", "cluster", "diagnostics", "io", "text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "constraints", "corpus", "text",

@@ -33,6 +33,24 @@ def test_documents_whose_stored_entries_are_all_zero_have_no_terms(name, kind, p
     assert len(said) == 1 and ": 2 of the 45 documents have no terms" in said[0]
 
 
+@pytest.mark.parametrize("kind", [sp.csr_matrix, sp.csr_array, sp.csc_matrix, np.asarray])
+def test_empty_rows_counts_stored_zeros_and_leaves_the_matrix_as_it_was(kind, planted):
+    """diagnostics.empty_rows removed the stored zeros from the caller's matrix in place."""
+    from docnmf.diagnostics import empty_rows
+
+    X, _ = planted(45, 30, 3, seed=1)
+    X = _with_explicit_zero_rows(X, [3, 7])
+    given = kind(X.toarray()) if kind is np.asarray else kind(X)
+    before = sp.csr_matrix(given, copy=True) if kind is not np.asarray else given.copy()
+    assert list(empty_rows(given)) == [3, 7]
+    if kind is np.asarray:
+        assert np.array_equal(given, before)
+    else:
+        assert given.nnz == before.nnz and np.array_equal(given.toarray(), before.toarray())
+        if kind is not sp.csc_matrix:
+            assert np.array_equal(given.indptr, before.indptr)
+
+
 def test_a_weighted_linear_kernel_shares_the_prepared_documents(planted):
     """NC weighting (LCCF-NCW, kernel k-means and spectral NC) held a second copy of X^T, as
     large as X, for the whole fit: the weights only scale the dense side of the products."""

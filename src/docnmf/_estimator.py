@@ -266,17 +266,25 @@ def _warn_empty_rows(name: str, X, placing: bool = False) -> None:
     documents are placed outside any fit."""
     if _FIT_DEPTH.get() > (0 if placing else 1):
         return
-    if sp.issparse(X) and X.format == "csr":
-        # a row may store zeros only (scipy keeps explicit zeros): count its non-zero entries
-        stored = X.data != 0
-        held = np.diff(X.indptr) if stored.all() else np.diff(
-            np.concatenate([[0], np.cumsum(stored)])[X.indptr])
-        empty = int(np.sum(held == 0))
-    elif sp.issparse(X):
-        empty = int(np.sum(np.asarray(abs(X).sum(axis=1)).ravel() == 0))
-    else:
-        empty = int(np.sum(~np.any(np.asarray(X) != 0, axis=1)))
-    warn_empty_documents(name, empty, X.shape[0], placing)
+    warn_empty_documents(name, rows_without_entries(X).size, X.shape[0], placing)
+
+
+def rows_without_entries(X) -> np.ndarray:
+    """Indices of the rows of ``X`` (dense or sparse) with no non-zero entry; a row that stores
+    zeros only (scipy keeps explicit zeros) is one. ``X`` is left as it is.
+
+    >>> import scipy.sparse as sp
+    >>> rows_without_entries(sp.csr_matrix(([0.0, 1.0], [0, 1], [0, 1, 2]), shape=(2, 2)))
+    array([0])
+    """
+    if not sp.issparse(X):
+        return np.flatnonzero(~np.any(np.asarray(X) != 0, axis=1))
+    if X.format != "csr":
+        return np.flatnonzero(np.asarray(abs(X).sum(axis=1)).ravel() == 0)
+    stored = X.data != 0
+    held = np.diff(X.indptr) if stored.all() else np.diff(
+        np.concatenate([[0], np.cumsum(stored)])[X.indptr])
+    return np.flatnonzero(held == 0)
 
 
 def warn_empty_documents(name: str, empty: int, n_docs: int, placing: bool = False) -> None:

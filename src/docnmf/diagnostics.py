@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from ._estimator import rows_without_entries
 from .io import one_line
 from .text.boilerplate import BOILERPLATE_WORDS, MENU_LINES, evenly_spaced, repeated_lines
 from .text.tokenize import ENGLISH_STOP_WORDS, Analyzer, unspaced_script
@@ -227,10 +228,9 @@ def degenerate_sizes(sizes) -> str:
 
 
 def empty_rows(X) -> np.ndarray:
-    """Indices of the rows of ``X`` with no non-zero entry."""
-    X = sp.csr_matrix(X)
-    X.eliminate_zeros()
-    return np.flatnonzero(np.diff(X.indptr) == 0)
+    """Indices of the rows of ``X`` with no non-zero entry (``X`` left as it is: the zeros it
+    stores were once removed from the caller's matrix in place)."""
+    return rows_without_entries(X if sp.issparse(X) else np.asarray(X))
 
 
 def isolated_groups(X, max_size: int | None = None) -> list[list[int]]:
