@@ -455,3 +455,30 @@ def test_files_are_opened_in_binary_mode_where_the_system_has_one(tmp_path, monk
     monkeypatch.setattr(os, "open", recording)
     assert readers._regular_file_bytes(path) == b"one\r\ntwo\x1a three"
     assert flags and all(how & binary for how in flags)
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NONBLOCK"), reason="no O_NONBLOCK on this system")
+def test_a_regular_file_is_read_from_a_blocking_descriptor(tmp_path, monkeypatch):
+    """The file is opened without blocking (a pipe in its place would block the open), then read
+    with blocking on: a file system that honours the flag could return nothing from the read."""
+    path = tmp_path / "1.txt"
+    path.write_bytes(b"one two three")
+    blocking = []
+    real = os.fstat
+
+    def noting(fd):
+        result = real(fd)
+        blocking.append(os.get_blocking(fd))
+        return result
+
+    monkeypatch.setattr(os, "fstat", noting)
+    seen = []
+    real_set = os.set_blocking
+
+    def setting(fd, flag):
+        real_set(fd, flag)
+        seen.append(os.get_blocking(fd))
+
+    monkeypatch.setattr(os, "set_blocking", setting)
+    assert readers._regular_file_bytes(path) == b"one two three"
+    assert blocking == [False] and seen == [True]

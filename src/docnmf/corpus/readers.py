@@ -581,6 +581,10 @@ def _regular_file_bytes(source: Path) -> bytes:
     with open(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a pipe, a socket or a device)")
+        if hasattr(os, "O_NONBLOCK"):
+            # a regular file: read as usual (a network file system may honour the flag, and a
+            # read without blocking could then return nothing)
+            os.set_blocking(fd, True)
         return file.read()
 
 
