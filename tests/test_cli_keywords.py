@@ -344,6 +344,30 @@ def test_summaries_per_cluster_and_placements_advise_options_they_take(tmp_path,
     assert "; docnmf cluster --max-df 0.4 drops the words" in err and "; --max-df" not in err
 
 
+def test_summaries_per_cluster_refuse_with_advice_they_take(tmp_path, capsys):
+    """summarize -k's refusals advised cluster's options: '--method consensus or km', and
+    '--min-df, --max-df, --max-features' or '--max-df 1.0 --idf smooth', which it has not."""
+    few, same = tmp_path / "few", tmp_path / "same"
+    few.mkdir()
+    same.mkdir()
+    for i in range(3):
+        (few / f"a{i}.txt").write_text("Apple banana. Apple again.")
+        (few / f"c{i}.txt").write_text("Cherry banana. Cherry again.")
+        (same / f"{i}.txt").write_text("Apple banana cherry. Apple banana again cherry.")
+    assert main(["summarize", str(few), "-k", "4", "--cluster-method", "nmf"]) == 2
+    err = capsys.readouterr().err
+    assert ("left 2: ask for fewer clusters, or use --cluster-method consensus or km, which may "
+            "find more clusters than terms") in err
+    assert main(["summarize", str(same), "-k", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "every term is in every document" in err and "--max-df" not in err
+    # cluster itself advises its own options, as before
+    assert main(["cluster", str(few), "-k", "4", "--method", "nmf",
+                 "-o", str(tmp_path / "out")]) == 2
+    assert "keep more terms (--min-df, --max-df, --max-features), or use --method consensus" \
+        in capsys.readouterr().err
+
+
 def test_summaries_per_cluster_quote_the_documents_lines_as_written(tmp_path, capsys):
     """summarize -k names cluster's options as its own, in its advice only: a recurring line of
     the documents that says '--method' was quoted as '--cluster-method'."""

@@ -1820,10 +1820,15 @@ def _summarize_per_cluster(args, policy: str) -> int:
 #: Only the advice's own words are matched: a line of the documents quoted in a warning (its
 #: boilerplate, "run the mailer with --method remove") is shown as written.
 _CLUSTER_ADVICE = {"summarize": ((re.compile(r"(?<![\w-])--method(?= [\w-]+(?: may give |; "
-                                             r"--method | keeps its own| does not))"),
+                                             r"--method | keeps its own| does not| or km, "
+                                             r"which may find))"),
                                   "--cluster-method"),
                                  (re.compile(r"; --max-df(?= \S+ drops)"),
-                                  "; docnmf cluster --max-df")),
+                                  "; docnmf cluster --max-df"),
+                                 # the errors' advice on terms: summarize keeps them all
+                                 (re.compile(r", keep more terms \(--min-df, --max-df, "
+                                             r"--max-features\),"), ","),
+                                 (re.compile(r", --max-df 1\.0 --idf smooth,"), ",")),
                    "assign": ((re.compile(r"; --max-df(?= \S+ drops)"),
                                "; docnmf cluster --max-df"),)}
 
@@ -1837,23 +1842,30 @@ class _AdviceForCommand(logging.Filter):
         super().__init__()
         self.rules = _CLUSTER_ADVICE.get(command, ())
 
+    def said(self, text: str) -> str:
+        for pattern, replacement in self.rules:
+            text = pattern.sub(replacement, text)
+        return text
+
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno >= logging.WARNING and self.rules:
-            text = record.getMessage()
-            for pattern, replacement in self.rules:
-                text = pattern.sub(replacement, text)
-            record.msg, record.args = text, None
+            record.msg, record.args = self.said(record.getMessage()), None
         return True
 
 
 @contextmanager
 def _advice_for(command: str) -> Iterator[None]:
+    """Warnings logged, and a user's mistake raised, meanwhile advise what ``command`` takes."""
     advice = _AdviceForCommand(command)
     handlers = logger.handlers[:]     # (a logger's own filters miss its children's records)
     for handler in handlers:
         handler.addFilter(advice)
     try:
         yield
+    except ValueError as exc:     # (CorpusError and the others main reports in a line)
+        if len(exc.args) == 1 and isinstance(exc.args[0], str):
+            exc.args = (advice.said(exc.args[0]),)
+        raise
     finally:
         for handler in handlers:
             handler.removeFilter(advice)
