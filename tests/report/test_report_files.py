@@ -804,27 +804,38 @@ def test_document_text_takes_its_own_direction(tmp_path):
     assert summary.index('<p dir="auto">') < summary.index("</div>")
 
 
-def test_keywords_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path, capsys):
-    """A user who edits a cluster's keywords in clusters.csv (a word dropped, the cluster named)
-    and runs docnmf report got the edit in the overview table and the run's keywords, with
-    their weights from report_data.json, on the cluster's card and in its search: one page,
-    two lists for one cluster."""
+def _first_cluster_row(folder) -> dict:
+    with open(folder / "clusters.csv", newline="", encoding="utf-8") as fh:
+        return next(csv.DictReader(fh))
+
+
+def _rebuilt_with_first_cluster(demo_out, tmp_path, column: str, value: str):
+    """The page docnmf report rebuilds from a copy of ``demo_out`` whose clusters.csv has
+    ``value`` in cluster 0's ``column``, and cluster 0's card in it."""
     import shutil
 
     folder = tmp_path / "run"
     shutil.copytree(demo_out, folder)
     with open(folder / "clusters.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    before = rows[0]["top_keywords"].split()
-    edited = ["EDITED"] + before[2:]
-    rows[0]["top_keywords"] = " ".join(edited)
+    rows[0][column] = value
     with open(folder / "clusters.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
     assert main(["-q", "report", str(folder)]) == 0
     page = (folder / "report.html").read_text(encoding="utf-8")
-    card = page.split('<article class="cluster" id="cluster-0"')[1].split("</article>")[0]
+    return page, page.split('<article class="cluster" id="cluster-0"')[1].split("</article>")[0]
+
+
+def test_keywords_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path, capsys):
+    """A user who edits a cluster's keywords in clusters.csv (a word dropped, the cluster named)
+    and runs docnmf report got the edit in the overview table and the run's keywords, with
+    their weights from report_data.json, on the cluster's card and in its search: one page,
+    two lists for one cluster."""
+    before = _first_cluster_row(demo_out)["top_keywords"].split()
+    edited = ["EDITED"] + before[2:]
+    page, card = _rebuilt_with_first_cluster(demo_out, tmp_path, "top_keywords", " ".join(edited))
     keywords = card.split("<h4>Keywords")[1].split("</ol>")[0]
     assert re.findall(r'<span class="t">([^<]*)</span>', keywords) == edited
     assert f'data-words="{" ".join(edited).lower()}"' in card
@@ -836,22 +847,10 @@ def test_keywords_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path, 
 def test_representatives_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp_path):
     """As the keywords: a representative removed from clusters.csv (or one added) stayed as the
     run listed it on the cluster's card."""
-    import shutil
-
-    folder = tmp_path / "run"
-    shutil.copytree(demo_out, folder)
-    with open(folder / "clusters.csv", newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
-    before = json.loads(rows[0]["representative_documents"])
+    before = json.loads(_first_cluster_row(demo_out)["representative_documents"])
     edited = before[1:] + ["an added <id>"]
-    rows[0]["representative_documents"] = json.dumps(edited)
-    with open(folder / "clusters.csv", "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    assert main(["-q", "report", str(folder)]) == 0
-    page = (folder / "report.html").read_text(encoding="utf-8")
-    card = page.split('<article class="cluster" id="cluster-0"')[1].split("</article>")[0]
+    _, card = _rebuilt_with_first_cluster(demo_out, tmp_path, "representative_documents",
+                                          json.dumps(edited))
     shown = re.findall(r'<span class="id">([^<]*)</span>', card)
     assert shown == [html_escape(i) for i in edited]
     # the documents the run listed keep their membership and snippet
