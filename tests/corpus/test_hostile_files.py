@@ -127,10 +127,10 @@ def test_an_unreadable_file_in_a_folder_is_a_corpus_error(tmp_path, monkeypatch)
 
     real = readers._regular_file_bytes
 
-    def refuse(path):
+    def refuse(path, *limit):
         if path.name == "1.txt":    # running as root, a chmod would not stop the read
             raise PermissionError(13, "Permission denied", str(path))
-        return real(path)
+        return real(path, *limit)
 
     monkeypatch.setattr(readers, "_regular_file_bytes", refuse)
     with pytest.raises(CorpusError, match="cannot read .*1.txt: Permission denied"):
@@ -482,3 +482,29 @@ def test_a_regular_file_is_read_from_a_blocking_descriptor(tmp_path, monkeypatch
     monkeypatch.setattr(os, "set_blocking", setting)
     assert readers._regular_file_bytes(path) == b"one two three"
     assert blocking == [False] and seen == [True]
+
+
+def test_a_document_longer_than_docnmf_reads_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """A 1 GB text file, one document, took 13 GB to tokenize and ended in "not enough memory"
+    (try fewer documents...) or the system's killer; a JSON Lines record as long, 6.5 GB. Such
+    a document is refused, named, before it is read; a CSV field was already (MAX_FIELD)."""
+    monkeypatch.setattr(readers, "MAX_DOCUMENT", 100)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("short enough " * 7)           # 91 bytes
+    (folder / "b.txt").write_text("one long document " * 6)      # 108 bytes
+    with pytest.raises(CorpusError, match=r"cannot read .*b\.txt: 108 bytes, more than one "
+                                          r"document may hold \(100\): split it into documents"):
+        readers.read_folder(folder)
+    with pytest.raises(CorpusError, match="108 bytes, more than one document may hold"):
+        readers.read_text_file(folder / "b.txt")
+    assert readers.read_text_file(folder / "a.txt").texts == ["short enough " * 7]
+    lines = tmp_path / "docs.jsonl"
+    lines.write_text('{"text": "fine"}\n' + '{"text": "%s"}\n' % ("x" * 120))
+    with pytest.raises(CorpusError, match=r"line 2 of .*docs\.jsonl is 132 bytes long, more "
+                                          r"than one document may hold \(100\)"):
+        readers.read_jsonl(lines)
+    # a table of many documents may be as large as it likes: its fields are bounded one by one
+    table = tmp_path / "docs.csv"
+    table.write_text("text\n" + "".join(f"document number {i}\n" for i in range(20)))
+    assert len(readers.read_csv(table)) == 20

@@ -170,3 +170,16 @@ def test_a_relative_path_is_read_where_it_was_given_not_where_a_worker_runs(tmp_
     monkeypatch.chdir(tmp_path / "elsewhere")            # where the workers were started
     (part,) = dask.compute(*corpus.parts, scheduler="sync")
     assert part.ids == ["HERE-0", "HERE-1", "HERE-2"]
+
+
+def test_a_partition_refuses_a_document_longer_than_docnmf_reads(tmp_path, monkeypatch):
+    """The partitions read files as read_folder does, the longest document included."""
+    from docnmf.corpus import CorpusError
+    from docnmf.distributed import corpus as partitioned
+
+    monkeypatch.setattr(partitioned, "MAX_DOCUMENT", 100)
+    (tmp_path / "a.txt").write_text("short enough " * 7)
+    (tmp_path / "b.txt").write_text("one long document " * 6)
+    assert partitioned._read_documents(str(tmp_path), ["a.txt"]).texts == ["short enough " * 7]
+    with pytest.raises(CorpusError, match=r"b\.txt: 108 bytes, more than one document may hold"):
+        partitioned._read_documents(str(tmp_path), ["a.txt", "b.txt"])

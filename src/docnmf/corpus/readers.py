@@ -393,7 +393,7 @@ def read_folder(
             logger.info("read %s of %s files in %s", f"{n_read:,}", f"{len(files):,}", root)
             shown = time.monotonic() + PROGRESS_S
         rel = file.relative_to(root)
-        data = _read_bytes(file, encoding, decode, readable_name(rel.as_posix()))
+        data = _read_bytes(file, encoding, decode, readable_name(rel.as_posix()), MAX_DOCUMENT)
         reason = not_text(data, file.name)
         if reason is not None:
             skipped.append(f"{rel.as_posix()} {reason}")
@@ -435,7 +435,7 @@ def read_text_file(path: str | os.PathLike, *, encoding: str = "utf-8") -> Corpu
     if not source.is_file():
         raise CorpusError(f"no such file: {source}")
     decode = Decoder(encoding, advise=True)
-    data = _read_bytes(source, encoding, decode)
+    data = _read_bytes(source, encoding, decode, max_bytes=MAX_DOCUMENT)
     reason = not_text(data, source.name)
     if reason == BINARY_REASON:
         raise CorpusError(f"{source} looks binary (a NUL byte in its first 8 KiB), not text")
@@ -561,6 +561,11 @@ def _table_corpus(
 #: a longer one is reported as an error, never cut.
 MAX_FIELD = 1 << 28
 
+#: The longest document read from a text file or a JSON Lines record, in bytes, as long as the
+#: longest CSV field: a longer one is refused before it is read (a 1 GB text file, one
+#: document, took 13 GB to tokenize, and ended in "not enough memory" or the system's killer).
+MAX_DOCUMENT = MAX_FIELD
+
 
 #: The byte-order marks of UTF-32 and UTF-16 and the codecs that read them (UTF-32 LE's mark
 #: begins with UTF-16 LE's: it is tried first).
@@ -568,8 +573,9 @@ _WIDE_CODECS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32")
                 (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 
 
-def _regular_file_bytes(source: Path) -> bytes:
-    """The bytes of ``source``, refused (``OSError``) unless it is a regular file when opened.
+def _regular_file_bytes(source: Path, max_bytes: int | None = None) -> bytes:
+    """The bytes of ``source``, refused (``OSError``) unless it is a regular file when opened,
+    and, with ``max_bytes``, when it holds more.
 
     A folder's entries are checked as it is listed, but one replaced by a pipe before it is
     read (by another program, in the seconds a large folder takes) blocked the read for ever:
@@ -579,17 +585,24 @@ def _regular_file_bytes(source: Path) -> bytes:
     fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
                  | getattr(os, "O_BINARY", 0))
     with open(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a pipe, a socket or a device)")
         if hasattr(os, "O_NONBLOCK"):
             # a regular file: read as usual (a network file system may honour the flag, and a
             # read without blocking could then return nothing)
             os.set_blocking(fd, True)
-        return file.read()
+        if max_bytes is None:
+            return file.read()
+        data = file.read(max_bytes + 1) if info.st_size <= max_bytes else b""
+        if info.st_size > max_bytes or len(data) > max_bytes:     # (or grown since)
+            raise OSError(errno.EFBIG, f"{max(info.st_size, len(data)):,} bytes, more than one "
+                          f"document may hold ({max_bytes:,}): split it into documents")
+        return data
 
 
 def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = None,
-                where: str | None = None) -> bytes:
+                where: str | None = None, max_bytes: int | None = None) -> bytes:
     """The bytes of ``source``, and ``decode`` told the encoding to read them in.
 
     A UTF-16/32 file with a byte-order mark, or any file when ``encoding`` is UTF-16/32 (read
@@ -602,7 +615,7 @@ def _read_bytes(source: Path, encoding: str = "utf-8", decode: Decoder | None = 
     does not say UTF-16/32, is left to the decoder ("ÿþ" is text in Latin-1).
     """
     try:
-        data = _regular_file_bytes(source)
+        data = _regular_file_bytes(source, max_bytes)
     except OSError as exc:
         raise CorpusError(f"cannot read {source}: {exc.strerror or exc}") from None
     name = codecs.lookup(encoding).name
@@ -952,6 +965,10 @@ def read_jsonl(
     rows: list[dict[str, Any]] = []
     where: list[str] = []
     for number, raw in enumerate(_read_bytes(source, encoding, decode).splitlines(), start=1):
+        if len(raw) > MAX_DOCUMENT:
+            raise CorpusError(f"line {number} of {source} is {len(raw):,} bytes long, more than "
+                              f"one document may hold ({MAX_DOCUMENT:,}): split it into "
+                              "documents")
         line = decode(raw, where=f"line {number}").lstrip("\ufeff").strip()
         if not line:
             continue

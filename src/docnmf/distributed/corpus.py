@@ -22,6 +22,7 @@ from ..corpus._corpus import Corpus
 from ..corpus._errors import CorpusError
 from ..corpus._text_io import Decoder, readable_name
 from ..corpus.readers import (
+    MAX_DOCUMENT,
     TABLE_SUFFIXES,
     _files_under,
     _read_bytes,
@@ -44,7 +45,7 @@ def _read_documents(root: str, relative: Sequence[str], encoding: str = "utf-8")
     tagged = pages = 0
     for name in relative:
         shown = readable_name(name)
-        data = _read_bytes(Path(root, name), encoding, decode, shown)
+        data = _read_bytes(Path(root, name), encoding, decode, shown, MAX_DOCUMENT)
         reason = not_text(data, name)   # as read_folder: named, not read as text
         if reason is not None:
             skipped.append(f"{shown} {reason}")
