@@ -70,3 +70,28 @@ def test_a_weighted_linear_kernel_shares_the_prepared_documents(planted):
     again = Kw.weighted(1.0 / g)
     assert again._ops is K._ops and np.array_equal(again.g, fresh.weighted(1.0 / g).g)
     assert np.array_equal(again.matmul(A), LinearKernel(X, g * (1.0 / g)).matmul(A))
+
+
+@pytest.mark.parametrize("kind", [sp.csc_matrix, sp.coo_matrix, sp.csc_array])
+def test_empty_rows_leaves_duplicate_entries_as_they_were(kind):
+    """empty_rows summed a CSC or COO matrix's duplicate entries in place (abs() does): the
+    caller's matrix lost entries. A row whose duplicates cancel holds nothing."""
+    from docnmf.diagnostics import empty_rows
+
+    data, rows, columns = [1.0, -1.0, 2.0], [0, 0, 1], [0, 0, 1]
+    given = (kind((data, (rows, columns)), shape=(2, 2)) if kind is sp.coo_matrix
+             else kind((data, rows, [0, 2, 3]), shape=(2, 2)))      # column 0 holds (0, 0) twice
+    before = given.copy()
+    assert list(empty_rows(given)) == [0]
+    assert given.nnz == 3 and np.array_equal(given.data, before.data)
+
+
+@pytest.mark.parametrize("dtype, row", [(np.int8, [-128, 100, 28]), (np.uint64, [2**63, 2**63])])
+def test_empty_rows_of_integer_matrices_do_not_wrap(dtype, row):
+    """A row's absolute values summed in its integer type wrapped to 0: int8's abs(-128) is
+    -128, and 2**63 twice is 0 in uint64, so a row of non-zero counts was said to be empty."""
+    from docnmf.diagnostics import empty_rows
+
+    X = np.array([row, [0] * len(row)], dtype=dtype)
+    for given in (sp.csc_matrix(X), sp.coo_matrix(X)):
+        assert list(empty_rows(given)) == [1]

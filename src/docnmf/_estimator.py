@@ -280,7 +280,10 @@ def rows_without_entries(X) -> np.ndarray:
     if not sp.issparse(X):
         return np.flatnonzero(~np.any(np.asarray(X) != 0, axis=1))
     if X.format != "csr":
-        return np.flatnonzero(np.asarray(abs(X).sum(axis=1)).ravel() == 0)
+        # on a copy: abs() sums a CSC or COO matrix's duplicate entries in place, and a sum of
+        # integers can wrap to 0 (int8's abs(-128) is -128, uint64's 2**63 twice is 0)
+        X = X.tocsr(copy=True)
+        X.sum_duplicates()
     stored = X.data != 0
     held = np.diff(X.indptr) if stored.all() else np.diff(
         np.concatenate([[0], np.cumsum(stored)])[X.indptr])
