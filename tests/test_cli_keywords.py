@@ -384,3 +384,18 @@ def test_summaries_per_cluster_quote_the_documents_lines_as_written(tmp_path, ca
     assert "run the mailer with --method remove and your address." in err
     assert "--cluster-method remove" not in err
     assert "; docnmf cluster --max-df 0.4 drops the words" in err
+
+
+def test_summaries_per_cluster_refuse_one_term_with_advice_they_take(tmp_path, capsys):
+    """With one term left the advice is '--method km, which may find ...' (no consensus): it
+    was left as cluster's '--method km', which summarize's --method (a sentence ranking) refuses."""
+    folder = tmp_path / "one"
+    folder.mkdir()
+    for i in range(6):
+        (folder / f"a{i}.txt").write_text("Apple apple. The apple is here.")
+    for i in range(3):
+        (folder / f"b{i}.txt").write_text("It is the one. And so it is here.")
+    assert main(["summarize", str(folder), "-k", "3", "--cluster-method", "nmf"]) == 2
+    err = capsys.readouterr().err
+    assert "left 1: ask for fewer clusters, or use --cluster-method km, which may find" in err
+    assert "--method km" not in err.replace("--cluster-method km", "")

@@ -1820,7 +1820,7 @@ def _summarize_per_cluster(args, policy: str) -> int:
 #: Only the advice's own words are matched: a line of the documents quoted in a warning (its
 #: boilerplate, "run the mailer with --method remove") is shown as written.
 _CLUSTER_ADVICE = {"summarize": ((re.compile(r"(?<![\w-])--method(?= [\w-]+(?: may give |; "
-                                             r"--method | keeps its own| does not| or km, "
+                                             r"--method | keeps its own| does not|(?: or km)?, "
                                              r"which may find))"),
                                   "--cluster-method"),
                                  (re.compile(r"; --max-df(?= \S+ drops)"),
