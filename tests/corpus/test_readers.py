@@ -208,6 +208,19 @@ def test_jsonl_multilabel_lists_and_strings(tmp_path):
     assert c.metadata["format"] == "jsonl"
 
 
+def test_jsonl_nan_label_is_no_label(tmp_path):
+    # Python's json.dumps writes a missing value of pandas (float NaN) as the bare NaN, which
+    # json.loads reads back; it is a missing label, not a class named "nan"
+    f = write(
+        tmp_path / "docs.jsonl",
+        '{"text": "a", "label": NaN}\n'
+        '{"text": "b", "label": ["x", NaN]}\n'
+        '{"text": "c", "label": 1.0}\n',
+    )
+    c = read_jsonl(f)
+    assert c.labels == [(), ("x",), ("1.0",)]
+
+
 def test_jsonl_named_columns_and_row_numbers(tmp_path):
     f = write(tmp_path / "docs.ndjson", '{"body": "x", "cls": "a"}\n{"body": "y", "cls": "b"}\n')
     c = read_jsonl(f, text_column="body", label_column="cls")

@@ -902,11 +902,17 @@ MISSING_LABELS = frozenset(["#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-
                             "nan", "null"])
 
 
+def _missing_json(value: Any) -> bool:
+    """Whether a JSON value is a missing one: null, or NaN (what json.dumps writes for a
+    missing value of pandas, and json.loads reads back as a float)."""
+    return value is None or (isinstance(value, float) and value != value)
+
+
 def _json_label(value: Any) -> tuple[str, ...]:
-    if value is None:
+    if _missing_json(value):
         return ()
     if isinstance(value, (list, tuple)):
-        return tuple(str(v).strip() for v in value if v is not None and str(v).strip())
+        return tuple(str(v).strip() for v in value if not _missing_json(v) and str(v).strip())
     value = str(value).strip()
     return (value,) if value else ()
 
