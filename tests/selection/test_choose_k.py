@@ -553,3 +553,28 @@ def test_one_restart_is_refused_before_the_corpus_is_read(capsys):
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "reading" not in err
     assert "--restarts/--runs: expected at least 2 (the criteria compare restarts), got 1" in err
+
+
+def test_without_the_plot_extra_choose_k_and_k_auto_write_all_but_the_png(demo_jsonl, tmp_path,
+                                                                          capsys, monkeypatch):
+    """`pip install .` alone (no matplotlib): the table and the choice are written whole, the
+    figure is left out with one line naming the extra, and nothing ends in a traceback."""
+    import sys
+
+    for name in ["matplotlib", *(m for m in sys.modules if m.startswith("matplotlib."))]:
+        monkeypatch.setitem(sys.modules, name, None)    # as where it is not installed
+    advice = "matplotlib is not installed: no choose_k.png (pip install 'docnmf[plot]')"
+    out = tmp_path / "ck"
+    assert main(["choose-k", demo_jsonl, "--k-range", "3-5", "--restarts", "3",
+                 "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count(advice) == 1 and "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "choose_k.csv", "choose_k.json"]
+    auto = tmp_path / "auto"
+    assert main(["cluster", demo_jsonl, "-k", "auto", "--k-range", "3-5", "-o", str(auto)]) == 0
+    err = capsys.readouterr().err
+    assert err.count(advice) == 1 and "Traceback" not in err
+    assert {"assignments.csv", "clusters.csv", "memberships.npz", "model", "run.json",
+            "report.html", "choose_k.csv", "choose_k.json"} <= {p.name for p in auto.iterdir()}
+    assert not (auto / "choose_k.png").exists()
