@@ -31,3 +31,20 @@ def test_every_module_but_the_dask_path_imports_without_the_extras(docnmf_env):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=docnmf_env, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_the_test_extra_brings_the_extras_the_suite_checks():
+    """The tests check the figures (choose_k.png, the reproduction's plots) and run Dask on a
+    LocalCluster: `pip install '.[test]'` then brought Dask but not matplotlib, and those
+    figure tests failed instead of running."""
+    from pathlib import Path
+
+    import pytest
+
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    if not pyproject.is_file():
+        pytest.skip("not run from a source checkout")
+    extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]
+    assert {"docnmf[dask]", "docnmf[plot]"} <= set(extras["test"])
