@@ -508,3 +508,45 @@ def test_a_document_longer_than_docnmf_reads_is_refused_before_it_is_read(tmp_pa
     table = tmp_path / "docs.csv"
     table.write_text("text\n" + "".join(f"document number {i}\n" for i in range(20)))
     assert len(readers.read_csv(table)) == 20
+
+
+def test_a_short_document_is_read_without_setting_aside_the_longest(tmp_path, monkeypatch):
+    """Each text file was read with read(MAX_DOCUMENT + 1), which sets aside 256 MiB before
+    reading: under a memory limit (ulimit -v) a folder of three small files was 'not enough
+    memory for this run'. A file is read at its size and one byte more; one grown since its
+    size was taken is read on, and refused once over the limit."""
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"one two three")
+    asked = []
+    real_open = open
+
+    class Recording:
+        def __init__(self, file):
+            self.file = file
+
+        def __enter__(self):
+            self.file.__enter__()
+            return self
+
+        def __exit__(self, *exc):
+            return self.file.__exit__(*exc)
+
+        def read(self, size=-1):
+            asked.append(size)
+            return self.file.read(size)
+
+    monkeypatch.setattr(readers, "open", lambda *a, **k: Recording(real_open(*a, **k)),
+                        raising=False)
+    assert readers._regular_file_bytes(path, readers.MAX_DOCUMENT) == b"one two three"
+    assert max(asked) <= 1 << 20
+    # grown between the size taken and the read: read on, to the limit and no further
+    real_fstat = os.fstat
+
+    def stale(fd):
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 5, *info[7:]))
+
+    monkeypatch.setattr(os, "fstat", stale)
+    assert readers._regular_file_bytes(path, 100) == b"one two three"
+    with pytest.raises(OSError, match="more than one document may hold"):
+        readers._regular_file_bytes(path, 10)

@@ -594,7 +594,16 @@ def _regular_file_bytes(source: Path, max_bytes: int | None = None) -> bytes:
             os.set_blocking(fd, True)
         if max_bytes is None:
             return file.read()
-        data = file.read(max_bytes + 1) if info.st_size <= max_bytes else b""
+        data = b""
+        if info.st_size <= max_bytes:
+            # its size and one byte more, to see a file grown since: read(max_bytes + 1) set
+            # aside max_bytes (256 MiB) for each file, which a memory limit (ulimit -v) refused
+            chunks = [file.read(info.st_size + 1)]
+            size = len(chunks[0])
+            while size > info.st_size and size <= max_bytes and chunks[-1]:
+                chunks.append(file.read(min(1 << 20, max_bytes + 1 - size)))
+                size += len(chunks[-1])
+            data = b"".join(chunks) if len(chunks) > 1 else chunks[0]
         if info.st_size > max_bytes or len(data) > max_bytes:     # (or grown since)
             raise OSError(errno.EFBIG, f"{max(info.st_size, len(data)):,} bytes, more than one "
                           f"document may hold ({max_bytes:,}): split it into documents")
