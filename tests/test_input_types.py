@@ -95,3 +95,23 @@ def test_empty_rows_of_integer_matrices_do_not_wrap(dtype, row):
     X = np.array([row, [0] * len(row)], dtype=dtype)
     for given in (sp.csc_matrix(X), sp.coo_matrix(X)):
         assert list(empty_rows(given)) == [1]
+
+
+@pytest.mark.parametrize("kind", [sp.coo_matrix, sp.csc_matrix, sp.csr_matrix])
+def test_empty_rows_sums_duplicate_integers_without_wrapping(kind):
+    """Duplicate entries were summed in the matrix's integer type: uint8's 128 twice is 0
+    there, and a row the estimators read as 256 was said to be empty; a CSR matrix's
+    duplicates were not summed at all, so that ones that cancel left a row 'with entries'."""
+    from docnmf.diagnostics import empty_rows
+
+    def build(data, dtype):
+        data = np.array(data, dtype=dtype)
+        if kind is sp.coo_matrix:
+            return kind((data, ([0, 0, 1], [0, 0, 1])), shape=(2, 2))
+        return kind((data, [0, 0, 1], [0, 2, 3]), shape=(2, 2))    # (0, 0) twice
+
+    given = build([128, 128, 1], np.uint8)
+    before = given.copy()
+    assert list(empty_rows(given)) == []
+    assert given.nnz == 3 and np.array_equal(given.data, before.data)
+    assert list(empty_rows(build([1.0, -1.0, 2.0], np.float64))) == [0]

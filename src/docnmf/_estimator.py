@@ -279,10 +279,12 @@ def rows_without_entries(X) -> np.ndarray:
     """
     if not sp.issparse(X):
         return np.flatnonzero(~np.any(np.asarray(X) != 0, axis=1))
-    if X.format != "csr":
+    if X.format != "csr" or not X.has_canonical_format:
         # on a copy: abs() sums a CSC or COO matrix's duplicate entries in place, and a sum of
-        # integers can wrap to 0 (int8's abs(-128) is -128, uint64's 2**63 twice is 0)
-        X = X.tocsr(copy=True)
+        # integers can wrap to 0 (int8's abs(-128) is -128, uint64's 2**63 twice is 0); the
+        # duplicates are summed in float64, as the estimators read them (uint8's 128 twice is
+        # 256 there, 0 in uint8), and a CSR matrix's as a CSC matrix's
+        X = (X.astype(np.float64) if X.dtype.kind in "biu" else X.copy()).tocsr()
         X.sum_duplicates()
     stored = X.data != 0
     held = np.diff(X.indptr) if stored.all() else np.diff(
