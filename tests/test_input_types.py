@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from docnmf.methods import METHODS, make_estimator
+from docnmf.methods import make_estimator
 
 
 def _with_explicit_zero_rows(X, rows):
