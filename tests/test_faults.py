@@ -596,6 +596,32 @@ def test_a_ctrl_c_in_the_commands_last_lines_is_one_line_and_status_130(tmp_path
     assert proc.stdout == ("done\n" if before == "finished" else "")
 
 
+def test_a_ctrl_c_in_code_run_from_a_string_is_status_130_under_python_m(tmp_path):
+    """A KeyboardInterrupt that leaves code run by exec or eval of a string (a namedtuple's,
+    a dataclass's, SciPy's ``exec("from numpy import *")``, which imports numpy.f2py while
+    SciPy loads) sets CPython's flag of an unhandled one, and under ``python -m`` the
+    interpreter then ended itself by SIGINT at exit (status -2) after the command had said
+    "interrupted" and returned 130: the long fault profile's library-load test, and two
+    Ctrl-Cs while the libraries load."""
+    (tmp_path / "ctrl_c_in_string_code.py").write_text(textwrap.dedent("""
+        import os, signal, sys, time
+        from docnmf import __main__, cli
+
+        def command(args):
+            exec("os.kill(os.getpid(), signal.SIGINT); time.sleep(30)",
+                 {"os": os, "signal": signal, "time": time})
+            print("went on")
+            return 0
+
+        cli.COMMANDS["datasets"] = command
+        sys.argv = ["docnmf", "datasets"]
+        sys.exit(__main__.run())
+    """))
+    proc = subprocess.run([sys.executable, "-m", "ctrl_c_in_string_code"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "docnmf: interrupted\n")
+
+
 def test_a_ctrl_c_python_cannot_raise_where_it_came_stops_the_command_in_one_line(tmp_path):
     """A Ctrl-C in logging's at-fork handler, while `evaluate --jobs 2` started a worker, was
     printed by Python as an ignored exception with a traceback, and the command went on

@@ -10,6 +10,13 @@ def run() -> int:
     let go, said in one line, status 130, as a Ctrl-C at any other moment is, not as a
     traceback or the end of the process by the signal."""
     try:
+        return _run()
+    finally:
+        _forget_handled_interrupt()
+
+
+def _run() -> int:
+    try:
         from . import cli
     except KeyboardInterrupt:
         print("docnmf: interrupted", file=sys.stderr)
@@ -25,6 +32,18 @@ def run() -> int:
         if said is None:
             return cli._interrupted(exc)
         return 128 + said.signum if isinstance(said, cli._Stopped) else 130   # 143: SIGTERM
+
+
+def _forget_handled_interrupt() -> None:
+    """Clear CPython's note of an unhandled Ctrl-C, which the command has handled by now.
+
+    A KeyboardInterrupt that leaves code run by exec or eval of a string (namedtuple's and
+    dataclasses' generated methods; SciPy's ``exec("from numpy import *")``, which imports
+    numpy.f2py while SciPy loads) sets that note, however the exception is caught later; under
+    ``python -m`` the interpreter then ends itself by SIGINT at exit (status -2), whatever
+    status ``sys.exit`` gave. Running any code from a string resets it; a KeyboardInterrupt
+    that escapes :func:`run` is noted again by ``python -m`` once it has returned."""
+    exec("")  # noqa: S102
 
 
 if __name__ == "__main__":
