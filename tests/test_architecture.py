@@ -17,6 +17,7 @@ ALLOWED = {
     "_version": set(),
     "_memory": set(),
     "_names": set(),
+    "_catalog": set(),     # the names the command line offers, before what they name
     "_estimator": {"_rng", "constraints"},     # the warning of a result that breaks pairs
     "constraints": {"_rng", "io"},     # ids as docnmf's CSV output writes them
     "metrics": set(),
@@ -26,19 +27,21 @@ ALLOWED = {
     "factor": {"_rng", "_estimator", "constraints", "text"},
     "cluster": {"_memory", "_rng", "_estimator", "constraints", "factor", "text"},
     "baselines": {"_rng", "_estimator", "constraints", "factor", "text"},
-    "methods": {"cluster", "baselines", "factor"},
+    "methods": {"_catalog", "cluster", "baselines", "factor"},
     "model": {"_version", "_estimator", "io", "methods", "text"},   # warnings at the caller's line
     "diagnostics": {"_estimator", "io", "text"},     # ids escaped as the summary escapes them
     "report": {"io", "diagnostics", "text"},      # a post's own text for its snippet
     "selection": {"_rng", "_estimator", "cluster", "diagnostics", "io", "text"},
     "pipeline": {"_version", "_rng", "_estimator", "methods", "constraints", "corpus", "text",
                  "io", "metrics", "cluster", "model", "diagnostics", "report"},
-    "experiments": {"_rng", "_estimator", "_version", "constraints", "methods", "corpus", "text",
-                    "factor", "cluster", "baselines", "io", "metrics", "diagnostics"},
-    "summarize": {"_rng", "_estimator", "corpus", "text", "factor", "cluster", "io"},
+    "experiments": {"_catalog", "_rng", "_estimator", "_version", "constraints", "methods",
+                    "corpus", "text", "factor", "cluster", "baselines", "io", "metrics",
+                    "diagnostics"},
+    "summarize": {"_catalog", "_rng", "_estimator", "corpus", "text", "factor", "cluster", "io"},
     "distributed": {"_rng", "_estimator", "_version", "corpus", "text", "factor", "cluster", "io",
                     "metrics", "pipeline", "diagnostics", "model"},
-    "cli": {"_names", "_version", "methods", "constraints", "corpus", "text", "pipeline", "experiments",
+    "cli": {"_catalog", "_names", "_version", "methods", "constraints", "corpus", "text",
+            "pipeline", "experiments",
             "summarize", "io", "metrics", "model", "report", "selection", "distributed",
             "diagnostics"},
     "__main__": {"cli"},

@@ -214,11 +214,11 @@ _DEFAULT_RESTARTS = 10
 
 
 def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> None:
-    from .methods import DEFAULT_METHOD, METHODS
+    from ._catalog import DEFAULT_METHOD, METHOD_NAMES
 
     g = p.add_argument_group("clustering")
     # None until the command resolves it: the Dask path's default is another method
-    g.add_argument("--method", choices=list(METHODS), default=None, type=str.lower,
+    g.add_argument("--method", choices=list(METHOD_NAMES), default=None, type=str.lower,
                    help=f"clustering method (default {DEFAULT_METHOD}"
                         + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD})"
                            if dask else ")"))
@@ -295,8 +295,8 @@ _QUOTED = re.compile(r"'([^']*)'")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ._catalog import DEFAULT_METHOD, METHOD_NAMES, SUMMARIZERS
     from ._version import __version__
-    from .methods import DEFAULT_METHOD, METHODS
 
     parser = _Parser(
         prog="docnmf", description="Cluster document collections with non-negative matrix factorization.")
@@ -387,8 +387,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report_parser(sub)
     _add_choose_k_parser(sub)
 
-    from .summarize.api import METHODS as SUMMARIZERS
-
     p = sub.add_parser("summarize", help="extractive summary of a group of documents",
                        description="Print a summary of all documents in INPUT (a folder, "
                                    "CSV/JSONL file, dataset name, or one text file) on standard "
@@ -412,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "summary per cluster")
     p.add_argument("-k", "--clusters", type=int, default=None,
                    help="number of clusters for --per-cluster (given alone, implies it)")
-    p.add_argument("--cluster-method", choices=list(METHODS), default=None,
+    p.add_argument("--cluster-method", choices=list(METHOD_NAMES), default=None,
                    help="clustering method for --per-cluster (default: as docnmf cluster's, "
                         f"{DEFAULT_METHOD})")
     _add_max_documents(p)
@@ -551,8 +549,7 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
 
 
 def _add_benchmark_parser(sub) -> None:
-    from .experiments.benchmark import DEFAULT_ENTRIES, PEERS
-    from .experiments.suite import ROLES, SUITE_ROLES
+    from ._catalog import DEFAULT_ENTRIES, PEERS, ROLES, SUITE_ROLES
 
     p = sub.add_parser(
         "benchmark", help="the evaluation suite: docnmf and scikit-learn on every labelled corpus",
@@ -587,7 +584,7 @@ _EVALUATE_DEFAULTS = {"methods": "nmf,nmf-ncw", "k_range": None, "runs": 10, "re
 
 
 def _add_protocol_options(p: argparse.ArgumentParser, from_table: bool) -> None:
-    from .experiments.conditions import WEIGHTINGS
+    from ._catalog import WEIGHTINGS
 
     def default(name: str, text: str):
         value = None if from_table else _EVALUATE_DEFAULTS[name]
@@ -2493,11 +2490,31 @@ def _interrupt_in(exc: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    from .constraints import ConstraintError
-    from .corpus import CorpusError
-    from .text.vectorize import EmptyVocabularyError
+def _loaded_error(module: str, name: str) -> type[BaseException]:
+    """The exception class ``name`` of ``docnmf.<module>`` when that module is loaded, else
+    one that is never raised: an error of a module not imported cannot have been raised, and
+    importing the module to catch it loaded scikit-learn for ``--version`` and ``--help``."""
+    loaded = sys.modules.get(f"{__package__}.{module}")
+    return getattr(loaded, name) if loaded is not None else _NeverRaised
 
+
+class _NeverRaised(Exception):
+    """The error of a module that was not imported (see :func:`_loaded_error`)."""
+
+
+def _load_libraries(command: str) -> None:
+    """Import what ``command`` works with, and with it NumPy, SciPy and scikit-learn, before the
+    command's own handler of MemoryError: a memory limit (ulimit -v) too small to load them is
+    said as one to raise, not as a run too large ("try fewer documents"). The parser does not
+    need them: ``--help``, ``--version`` and a usage mistake are answered without."""
+    from . import corpus  # noqa: F401
+
+    if command != "datasets":
+        from . import constraints, methods  # noqa: F401
+        from .text import vectorize  # noqa: F401
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:       # said by the command's own parser, its --help listing what it takes
@@ -2511,6 +2528,7 @@ def _main(argv: Sequence[str] | None) -> int:
         value = getattr(args, name, None)
         if isinstance(value, (str, Path)) and str(value).startswith("~"):
             setattr(args, name, type(value)(os.path.expanduser(value)))
+    _load_libraries(args.command)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("docnmf: %(message)s"))
     root = logging.getLogger("docnmf")
@@ -2544,10 +2562,11 @@ def _main(argv: Sequence[str] | None) -> int:
                     return COMMANDS[args.command](args)
             finally:
                 sys.unraisablehook = hook
-    except (UsageError, CorpusError, ConstraintError) as exc:
+    except (UsageError, _loaded_error("corpus", "CorpusError"),
+            _loaded_error("constraints", "ConstraintError")) as exc:
         print(f"docnmf: error: {exc}", file=sys.stderr)
         return 2
-    except EmptyVocabularyError as exc:
+    except _loaded_error("text.vectorize", "EmptyVocabularyError") as exc:
         print(f"docnmf: error: all documents are empty after preprocessing: {exc}", file=sys.stderr)
         return 2
     except MemoryError as exc:

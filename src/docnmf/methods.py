@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
+from ._catalog import DEFAULT_FALLBACK, DEFAULT_METHOD, METHOD_NAMES, in_order
 from .baselines import GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering
 from .baselines.coclustering import CoClustering
 from .baselines.kernel import KernelGraphCutClustering
@@ -20,8 +21,8 @@ from .cluster.nmf import NMFClustering
 from .cluster.ssnmf import SSNMFClustering
 from .factor.kernels import poly2_kernel
 
-__all__ = ["DEFAULT_METHOD", "Method", "METHODS", "MethodOptionError", "PAPER_SOLVER", "make_estimator",
-           "method_spec", "options_for"]
+__all__ = ["DEFAULT_FALLBACK", "DEFAULT_METHOD", "Method", "METHODS", "MethodOptionError",
+           "PAPER_SOLVER", "make_estimator", "method_spec", "options_for"]
 
 
 @dataclass(frozen=True)
@@ -227,18 +228,9 @@ _METHODS = [
            input="counts"),
 ]
 
-METHODS: dict[str, Method] = {m.name: m for m in _METHODS}
-
-#: What ``docnmf cluster`` runs when no ``--method`` is given. The consensus, chosen on the
-#: suite's tuning half and confirmed on its held-back half, lost to scikit-learn's k-means on
-#: a confirmation set declared afterwards; by the rule declared then, LCCF-NCW ranks first on
-#: the 46 corpora read and above the consensus on a second set run after the rule was fixed
-#: (``reports/benchmark-suite/confirm/DECISION.md``).
-DEFAULT_METHOD = "lccf-ncw"
-#: What ``docnmf cluster`` clusters with instead when its default method gives a degenerate
-#: result (:func:`docnmf.diagnostics.degenerate`); chosen by the rule of
-#: ``reports/benchmark-suite/degenerate-guard/DECISION.md``, written before its confirming draws.
-DEFAULT_FALLBACK = "consensus"
+#: Each method by name, in the order of :data:`docnmf._catalog.METHOD_NAMES` (the command
+#: line's choices, read without importing the estimators).
+METHODS: dict[str, Method] = in_order({m.name: m for m in _METHODS}, METHOD_NAMES, "the methods")
 
 
 def options_not_taken(method: str, estimator_params) -> list[str]:

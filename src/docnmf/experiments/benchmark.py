@@ -39,6 +39,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from .._catalog import DEFAULT_ENTRIES, PEERS
 from ..constraints import ConstraintWarning, sample_constraints
 from ..corpus import Corpus, load_dataset
 from ..diagnostics import degenerate
@@ -55,20 +56,6 @@ __all__ = ["PEERS", "DEFAULT_ENTRIES", "Entry", "parse_entry", "SuiteTask", "Pre
            "prepare_corpus", "pair_constraints", "run_task", "run_suite", "suite_key"]
 
 logger = logging.getLogger(__name__)
-
-#: The peers: what each computes.
-PEERS: dict[str, str] = {
-    "sklearn-km": "scikit-learn TfidfVectorizer(sublinear_tf=True, stop_words='english', "
-                  "min_df=2) + KMeans(n_init=10)",
-    "sklearn-nmf": "scikit-learn NMF(init='nndsvda') on the same tf-idf, argmax labels",
-    "sklearn-lda": "scikit-learn LatentDirichletAllocation on the term counts (min_df=2), "
-                   "argmax labels",
-    "spherical-km": "k-means (n_init=10) on the unit-length rows of docnmf's matrix",
-}
-
-#: What a suite run computes unless told otherwise.
-DEFAULT_ENTRIES: tuple[str, ...] = ("default", "nmf", "nmf-ncw", "cf", "cf-ncw", "lccf",
-                                    "lccf-ncw", "nma", *PEERS)
 
 #: Options that make the matrix rather than the estimator.
 VECTORIZER_OPTIONS = ("tf", "idf", "norm", "min_df", "max_df", "max_features", "stem",

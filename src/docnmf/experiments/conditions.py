@@ -36,6 +36,7 @@ from typing import Any, Literal
 import numpy as np
 import scipy.sparse as sp
 
+from .._catalog import WEIGHTINGS
 from ..corpus import Corpus, list_datasets, load_dataset, read_corpus
 from ..corpus.readers import DEMO, TABLE_SUFFIXES, table_files
 from ..text.vectorize import DocumentVectorizer, document_count_bounds, kept_columns
@@ -47,15 +48,6 @@ __all__ = ["Weighting", "WEIGHTINGS", "DataCondition", "PreparedData", "Protocol
 logger = logging.getLogger(__name__)
 
 Weighting = Literal["xu-subset", "cai-global", "cluster"]
-
-#: Weighting name -> what it computes (shown in reports and ``--help``).
-WEIGHTINGS: dict[str, str] = {
-    "xu-subset": "tf * log(n / df), idf over the clustered subset, unit rows (Xu et al. 2003)",
-    "cai-global": "(1 + log tf) * log(N / df), idf over the whole collection, unit rows "
-                  "(Cai et al. 2011)",
-    "cluster": "the text options of 'docnmf cluster' (pruning, tf, idf) applied to the clustered "
-               "documents, unit rows",
-}
 
 #: The text options of ``"cluster"`` when a condition gives none: ``docnmf cluster``'s defaults.
 CLUSTER_TEXT_OPTIONS = {"stop_words": "english", "stem": True, "min_df": 2, "max_df": 0.95,

@@ -43,13 +43,12 @@ from typing import Literal
 
 import numpy as np
 
+from .._catalog import ROLES, SUITE_ROLES
+
 __all__ = ["Role", "SuiteCorpus", "SUITE_CORPORA", "CONFIRM_CORPORA", "ROLES", "SUITE_ROLES",
            "MIN_CLASS_SIZE", "draw_classes", "newsgroups_draw", "suite_corpora"]
 
 Role = Literal["tuning", "held_back", "confirm", "confirm2"]
-ROLES: tuple[Role, ...] = ("tuning", "held_back", "confirm", "confirm2")
-#: The two halves of the suite proper: "the whole suite" is these, not the confirmation sets.
-SUITE_ROLES: tuple[Role, ...] = ("tuning", "held_back")
 
 #: Classes smaller than this are left out of the confirmation set's corpora.
 MIN_CLASS_SIZE = 10

@@ -17,6 +17,7 @@ from functools import cached_property
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from .._catalog import SUMMARIZERS, in_order
 from .._estimator import FewerClustersWarning
 from ..cluster.fsnmf import FSNMFClustering
 from ..factor.nmf import fit_nmf_mu, random_init
@@ -216,8 +217,8 @@ def rank_fsnmf_unit(ctx: Context, rng: np.random.Generator) -> np.ndarray:
     return rank_fsnmf(ctx, rng, solver="alternating", unit_sentences=True)
 
 
-#: Rankers by name.
-RANKERS: dict[str, Callable[[Context, np.random.Generator], np.ndarray]] = {
+#: Rankers by name, in the order of :data:`docnmf._catalog.SUMMARIZERS`.
+RANKERS: dict[str, Callable[[Context, np.random.Generator], np.ndarray]] = in_order({
     "fsnmf": rank_fsnmf,
     "fsnmf-paper": rank_fsnmf_paper,
     "fsnmf-unit": rank_fsnmf_unit,
@@ -227,5 +228,5 @@ RANKERS: dict[str, Callable[[Context, np.random.Generator], np.ndarray]] = {
     "centroid": rank_centroid,
     "lead": rank_lead,
     "random": rank_random,
-}
+}, SUMMARIZERS, "the rankers")
 
