@@ -145,6 +145,19 @@ def distance_memberships_check():
     return check_distance_memberships
 
 
+@pytest.fixture
+def blas_threads_restored():
+    """BLAS's thread counts put back as they were after a test whose command set them
+    (``--threads`` limits them for the rest of the process, as a command may)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    before = {info["filepath"]: info["num_threads"] for info in threadpool_info()}
+    yield
+    for info in threadpool_info():
+        if info["filepath"] in before:
+            threadpool_limits(limits=before[info["filepath"]], user_api=info["user_api"])
+
+
 def run_python(code: str, **options) -> subprocess.CompletedProcess:
     """``code`` run by this interpreter in a process of its own, its output captured as text."""
     return subprocess.run([sys.executable, "-c", code], text=True, capture_output=True,

@@ -253,6 +253,10 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
     g.add_argument("--dtype", choices=["float64", "float32"], default=None,
                    help="precision of the factorization (the NMF, CF and LCCF methods; "
                         "float32 needs --solver hals; default float64)")
+    _add_threads_option(g)
+
+
+def _add_threads_option(g) -> None:
     g.add_argument("--threads", type=_positive_int, default=None,
                    help="BLAS threads, at most the cores this process may use (default: "
                         "every core)")
@@ -528,6 +532,7 @@ def _add_choose_k_parser(sub) -> None:
                                  "dataset name")
     _add_selection_options(p, "2-30")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    _add_threads_option(p)
     p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-choose-k/<input name>)")
     _add_corpus_options(p)

@@ -190,6 +190,17 @@ def test_choose_k_command_writes_table_plot_and_choice(demo_jsonl, tmp_path, cap
     assert (out / "choose_k.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_choose_k_takes_threads_as_cluster_does(demo_jsonl, tmp_path, blas_threads_restored):
+    """choose-k fits NMF-NCW for every k and restart, a run longer than cluster's, and had no
+    --threads to leave cores to other work."""
+    from docnmf.factor.sparse import blas_threads
+
+    code = main(["-q", "choose-k", demo_jsonl, "--k-range", "2,3", "--restarts", "2",
+                 "--threads", "1", "-o", str(tmp_path / "ck")])
+    assert (code, blas_threads()) == (0, 1)
+    assert (tmp_path / "ck" / "choose_k.json").exists()
+
+
 @pytest.mark.parametrize("k_range, message", [("1-5", "at least 2"), ("90-100", "more than")])
 def test_choose_k_command_refuses_bad_ranges(demo_jsonl, tmp_path, capsys, k_range, message):
     assert main(["-q", "choose-k", demo_jsonl, "--k-range", k_range,
