@@ -57,6 +57,27 @@ def test_bad_numbers_are_refused(docs, tmp_path, capsys, args, message):
     assert code == 2 and message in err and not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("argv, named", [
+    (["cluster", "", "-k", "2"], "input"), (["summarize", ""], "input"),
+    (["keywords", "", "-k", "2"], "input"), (["choose-k", ""], "input"),
+    (["evaluate", " "], "input"), (["assign", "", "DOCS"], "model"),
+    (["assign", "MODEL", ""], "input"), (["report", ""], "outdir"),
+    (["cluster", "DOCS", "-k", "2", "--method", "ssnmf", "--must-link", ""], "--must-link"),
+    (["cluster", "DOCS", "-k", "2", "--method", "ssnmf", "--cannot-link", ""], "--cannot-link")])
+def test_an_empty_name_is_refused(docs, tmp_path, capsys, monkeypatch, argv, named):
+    """An unset variable in 'docnmf cluster "$DIR"' left '', which Path reads as '.': the
+    command clustered the folder it ran in and wrote its results into it."""
+    (tmp_path / "model").mkdir()
+    monkeypatch.chdir(tmp_path)
+    argv = [{"DOCS": str(docs), "MODEL": "model"}.get(a, a) for a in argv]
+    code, out, err = run(capsys, *argv)
+    what = "a file or folder's name" if named != "input" else "a folder, file or dataset name"
+    blank = " " if "evaluate" in argv else ""
+    assert (code, out) == (2, "")
+    assert f"argument {named}: expected {what}, got {blank!r}\n" in err
+    assert sorted(os.listdir(tmp_path)) == ["docs.csv", "model"]
+
+
 def test_a_document_frequency_with_a_point_is_a_fraction():
     from docnmf.cli import _df
 

@@ -91,6 +91,21 @@ def _folder(text: str) -> Path:
     return Path(os.path.expanduser(text))     # ('~name' of no user stays: Path's raises)
 
 
+def _named(text: str) -> str:
+    """An input's name: an empty one ('', as an unset variable in ``docnmf cluster "$DIR"``
+    leaves it) read the folder the command ran in, and its own results in it."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a folder, file or dataset name, got {text!r}")
+    return text
+
+
+def _named_path(text: str) -> Path:
+    """A file or folder's path, not an empty name (see :func:`_named`; Path("") is ".")."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file or folder's name, got {text!r}")
+    return Path(text)
+
+
 def _seed(text: str) -> int:
     value = _number(text, int, "a whole number")
     if not 0 <= value < 2**32:
@@ -321,8 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="INPUT is a folder of text files (one subfolder per label, or "
                                    "flat), a .csv/.tsv/.jsonl file, or a dataset name from "
                                    "'docnmf datasets'.", epilog=_FILES_EPILOG)
-    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
-                                 "dataset name")
+    p.add_argument("input", type=_named,
+                   help="folder, CSV/JSONL file, text file (one document), or dataset name")
     p.add_argument("-k", "--clusters", type=_clusters_or_auto, required=True,
                    help="number of clusters, or 'auto' to choose it as 'docnmf choose-k' does "
                         "(over --k-range)")
@@ -370,9 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "changes too")
     g = p.add_argument_group("constraints (semi-supervised methods: ssnmf, ssnmf-ncw, "
                              "ssnmf-paper, ss-kk, ss-snc)")
-    g.add_argument("--must-link", type=Path, default=None, metavar="CSV",
+    g.add_argument("--must-link", type=_named_path, default=None, metavar="CSV",
                    help="pairs of document ids that belong together (two columns, header optional)")
-    g.add_argument("--cannot-link", type=Path, default=None, metavar="CSV",
+    g.add_argument("--cannot-link", type=_named_path, default=None, metavar="CSV",
                    help="pairs of document ids that belong apart")
     g.add_argument("--pairs-as-given", dest="closure", action="store_const", const=False,
                    default=None,
@@ -395,7 +410,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Print a summary of all documents in INPUT (a folder, "
                                    "CSV/JSONL file, dataset name, or one text file) on standard "
                                    "output; diagnostics go to standard error.")
-    p.add_argument("input", help="folder, CSV/JSONL file, dataset name, or a .txt file")
+    p.add_argument("input", type=_named,
+                   help="folder, CSV/JSONL file, dataset name, or a .txt file")
     p.add_argument("--length", default="665b",
                    help="length limit: bytes ('665b', as DUC 2004; default) or words "
                         "('100w')")
@@ -425,8 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "CSV/JSONL file or dataset name): FS-NMF feature weights "
                                    "(Wang, Ding & Li 2010, eq. 2) on an NMF-NCW factorization, "
                                    "then each NMF-NCW cluster's size and keywords.")
-    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
-                                 "dataset name")
+    p.add_argument("input", type=_named,
+                   help="folder, CSV/JSONL file, text file (one document), or dataset name")
     p.add_argument("-k", "--clusters", type=int, required=True, help="number of clusters")
     p.add_argument("-n", "--keywords", type=_positive_int, default=10,
                    help="keywords per line (default 10)")
@@ -464,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "xu-subset or cai-global and --as-published give the papers' "
                                    "settings.",
                        epilog=_RESUME_EPILOG)
-    p.add_argument("input", help="labelled folder, CSV/JSONL file, or dataset name")
+    p.add_argument("input", type=_named, help="labelled folder, CSV/JSONL file, or dataset name")
     _add_protocol_options(p, from_table=False)
     p.add_argument("--as-published", action="store_true",
                    help="fit as the papers did (multiplicative updates from random starts) "
@@ -499,9 +515,10 @@ def _add_assign_parser(sub) -> None:
                     "unassigned.csv), clusters.csv, memberships.npz, run.json, report.html "
                     "with its report_data.json, overlapping.csv for an overlapping NMA model, "
                     "and metrics.json when INPUT is labelled.")
-    p.add_argument("model", type=Path, help="model folder, or the output folder of 'cluster'")
-    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
-                                 "dataset name")
+    p.add_argument("model", type=_named_path,
+                   help="model folder, or the output folder of 'cluster'")
+    p.add_argument("input", type=_named,
+                   help="folder, CSV/JSONL file, text file (one document), or dataset name")
     p.add_argument("-o", "--output", type=_folder, default=None,
                    help="output folder (default: docnmf-assign/<input name>)")
     p.add_argument("-n", "--keywords", type=_positive_int, default=10,
@@ -514,7 +531,7 @@ def _add_report_parser(sub) -> None:
                        description="Write OUTDIR/report.html, a self-contained page (works "
                                    "offline, prints) of the clusters, from the files 'docnmf "
                                    "cluster' wrote to OUTDIR.")
-    p.add_argument("outdir", type=Path, help="a result folder written by docnmf cluster")
+    p.add_argument("outdir", type=_named_path, help="a result folder written by docnmf cluster")
 
 
 def _add_choose_k_parser(sub) -> None:
@@ -528,8 +545,8 @@ def _add_choose_k_parser(sub) -> None:
                                    "largest whose topics stay stable. A suggestion to check: on "
                                    "25 labelled corpora it fell within 30% of the number of "
                                    "classes on 5 (reports/choose-k in the source tree).")
-    p.add_argument("input", help="folder, CSV/JSONL file, text file (one document), or "
-                                 "dataset name")
+    p.add_argument("input", type=_named,
+                   help="folder, CSV/JSONL file, text file (one document), or dataset name")
     _add_selection_options(p, "2-30")
     p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     _add_threads_option(p)
