@@ -46,3 +46,21 @@ def test_data_home_from_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("DOCNMF_DATA", str(tmp_path))
     info = next(i for i in list_datasets() if i.name == "classic3")
     assert info.path == tmp_path / "classic4_smart" and not info.found
+
+
+def test_a_corpora_folder_the_system_cannot_look_up_is_one_error(tmp_path, monkeypatch, capsys):
+    """A DOCNMF_DATA with a name longer than the file system allows ended every dataset lookup,
+    and `docnmf datasets`, in a traceback (OSError: File name too long)."""
+    from docnmf.cli import main
+
+    too_long = tmp_path / ("a" * 300)
+    with pytest.raises(CorpusError, match=r"corpora folder cannot be used \(File name too long"
+                                          r"\).*set data_home"):
+        list_datasets(too_long)
+    monkeypatch.setenv("DOCNMF_DATA", str(too_long))
+    for argv in (["datasets"], ["cluster", "tdt2", "-k", "3", "-o", str(tmp_path / "out")]):
+        assert main(["-q", *argv]) == 2
+        out, err = capsys.readouterr()
+        assert (out, err.count("\n")) == ("", 1)
+        assert "cannot be used (File name too long)" in err and "set DOCNMF_DATA" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -144,7 +144,19 @@ _REGISTRY.update(
 
 
 def _root(data_home: str | os.PathLike | None) -> Path:
-    return Path(data_home).expanduser() if data_home is not None else data_dir()
+    """The corpora folder; a CorpusError when the system cannot look it up (a name too long,
+    a folder it may not enter), which every dataset's lookup then ended in with a traceback."""
+    root = Path(data_home).expanduser() if data_home is not None else data_dir()
+    try:
+        root.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        pass                # each dataset is said to be missing, with the folder named
+    except OSError as exc:
+        name = str(root) if len(str(root)) <= 200 else f"{str(root)[:200]}..."
+        raise CorpusError(f"the corpora folder cannot be used ({exc.strerror or exc}): {name}; "
+                          f"set {DATA_ENV if data_home is None else 'data_home'} to the folder "
+                          "that holds them") from None
+    return root
 
 
 def list_datasets(data_home: str | os.PathLike | None = None) -> list[DatasetInfo]:
