@@ -155,6 +155,21 @@ def test_constraint_files_that_give_no_constraint_are_errors(docs, tmp_path, cap
     assert code == 2 and err.startswith("docnmf: error: ") and out == "" and message in err
 
 
+def test_a_constraint_file_that_is_a_pipe_or_standard_input_is_said_so(docs, tmp_path, capsys,
+                                                                         monkeypatch):
+    """`--must-link <(cut ...)` (a pipe) and `--must-link -` were 'no such constraint file',
+    about a path that exists or a name that means standard input."""
+    fifo = tmp_path / "pairs"
+    os.mkfifo(fifo)
+    monkeypatch.chdir(tmp_path)
+    for given, message in ((str(fifo), f"{fifo} is neither a file nor a folder (a pipe"),
+                           ("-", "'-': docnmf does not read standard input")):
+        code, out, err = run(capsys, "cluster", str(docs), "-k", "2", "--method", "ssnmf",
+                             "--must-link", given, "-o", str(tmp_path / "o"))
+        assert (code, out) == (2, "") and err.startswith(f"docnmf: error: {message}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs.csv", "pairs"]
+
+
 def test_contradicting_constraint_files_end_with_one_line_and_no_output(docs, tmp_path, capsys):
     for name, content in (("ml.csv", "d0,d4\n"), ("cl.csv", "d4,d0\n")):
         (tmp_path / name).write_text(content)

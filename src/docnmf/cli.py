@@ -906,6 +906,13 @@ def _constraint_pairs(corpus, args) -> dict:
             if path.is_dir():
                 raise UsageError(f"{path} is a folder, not a constraint file (a CSV of pairs)")
             if not path.is_file():
+                # as the inputs are said (read_corpus): `--must-link <(...)` is a pipe
+                if path.exists():
+                    raise UsageError(f"{path} is neither a file nor a folder (a pipe, socket or "
+                                     "device); save the pairs to a file first")
+                if str(path) == "-":
+                    raise UsageError("'-': docnmf does not read standard input; save the pairs "
+                                     "to a file first")
                 raise UsageError(f"no such constraint file: {path}")
             out[key] = pairs = read_constraint_pairs(path, corpus.ids)
             different = len(np.unique(np.sort(pairs, axis=1), axis=0))
