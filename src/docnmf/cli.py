@@ -1967,8 +1967,11 @@ def _cmd_datasets(args) -> int:
 
 
 def _comma_list(text: str, what: str, known) -> list[str]:
-    # "nmf,nmf" runs nmf once
-    items = list(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
+    # "nmf,nmf" runs nmf once; "NMF" is nmf where every name is in lower case, as cluster's
+    # --method takes it
+    lower = all(name == name.lower() for name in known)
+    items = list(dict.fromkeys(t.strip().lower() if lower else t.strip()
+                               for t in text.split(",") if t.strip()))
     if not items:
         raise UsageError(f"no {what} given")
     for item in items:

@@ -292,6 +292,16 @@ def test_the_demo_corpus_is_recorded_by_its_name(tmp_path, capsys, monkeypatch):
     assert code == 0 and "reusing 1 of 1 runs" in err
 
 
+def test_method_and_weighting_names_are_taken_in_any_case(tmp_path, capsys):
+    """'--methods KM' was 'unknown method', where cluster's --method takes 'KM' as km."""
+    argv = ["evaluate", "demo", "--methods", "KM,km", "--weighting", "Cluster", "--runs", "1",
+            "--k-range", "2", "-o", str(tmp_path / "ev")]
+    assert run(argv, capsys)[0] == 0
+    records = [json.loads(line) for line in
+               (tmp_path / "ev" / "results.jsonl").read_text().splitlines()[1:]]
+    assert {(r["method"], r["weighting"]) for r in records} == {("km", "cluster")}
+
+
 def test_the_report_says_how_the_runs_were_set_up(tmp_path, capsys):
     """report.md and summary.json of --as-published and of the methods' defaults, or of other
     text options, differed only in their numbers: nothing said which settings made them."""
