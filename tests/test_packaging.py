@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def test_every_module_but_the_dask_path_imports_without_the_extras(docnmf_env):
     """Nothing a base install runs imports matplotlib (the plot extra), Dask or pandas at import
@@ -39,8 +41,6 @@ def test_the_test_extra_brings_the_extras_the_suite_checks():
     figure tests failed instead of running."""
     from pathlib import Path
 
-    import pytest
-
     tomllib = pytest.importorskip("tomllib")
     pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
     if not pyproject.is_file():
@@ -48,3 +48,14 @@ def test_the_test_extra_brings_the_extras_the_suite_checks():
     extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
         "optional-dependencies"]
     assert {"docnmf[dask]", "docnmf[plot]"} <= set(extras["test"])
+
+
+@pytest.mark.parametrize("command", ["choose-k", "reproduce", "benchmark"])
+def test_the_help_of_a_command_that_draws_names_the_plot_extra(command, capsys):
+    """Their --help promised plots that a base install leaves out (with a warning naming the
+    extra), without a word of the extra."""
+    from docnmf.cli import main
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "pip install 'docnmf[plot]'" in " ".join(capsys.readouterr().out.split())

@@ -460,7 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="rerun a paper's clustering table and compare",
                        description="Run the evaluation protocol of a paper table (random k-class "
                                    "subsets, several methods) and write results.jsonl, report.md "
-                                   "and, for the tables over k and the figures, plots. An "
+                                   "and, for the tables over k and the figures, plots (with "
+                                   "the plot extra: pip install 'docnmf[plot]'). An "
                                    "interrupted run resumes where it stopped.",
                        epilog=_RESUME_EPILOG)
     p.add_argument("table", nargs="?", help="table name (see --list)")
@@ -541,7 +542,8 @@ def _add_choose_k_parser(sub) -> None:
                                    "the restarts' consensus (Brunet et al. 2004), the stability "
                                    "of the restarts' topic vectors (NMFk) and the documents' "
                                    "silhouette. Writes choose_k.csv, choose_k.json and "
-                                   "choose_k.png and prints the table and the chosen k: the "
+                                   "choose_k.png (the png with the plot extra: pip install "
+                                   "'docnmf[plot]') and prints the table and the chosen k: the "
                                    "largest whose topics stay stable. A suggestion to check: on "
                                    "25 labelled corpora it fell within 30% of the number of "
                                    "classes on 5 (reports/choose-k in the source tree).")
@@ -578,8 +580,8 @@ def _add_benchmark_parser(sub) -> None:
         description="Cluster every corpus of the evaluation suite (k = its number of classes) "
                     "with docnmf's methods and scikit-learn peers, several seeds each, and write "
                     "results.jsonl, report.md (both halves of the tuning / held-back split and "
-                    "the whole suite) and accuracy.png. An interrupted run resumes where it "
-                    "stopped.")
+                    "the whole suite) and accuracy.png (with the plot extra: pip install "
+                    "'docnmf[plot]'). An interrupted run resumes where it stopped.")
     p.add_argument("--list", action="store_true", help="list the corpora and their half")
     confirm_roles = [r for r in ROLES if r not in SUITE_ROLES]
     p.add_argument("--role", choices=[*SUITE_ROLES, "all", *confirm_roles], default="all",
