@@ -622,6 +622,27 @@ def test_a_ctrl_c_in_code_run_from_a_string_is_status_130_under_python_m(tmp_pat
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "docnmf: interrupted\n")
 
 
+def test_python_m_docnmf_cli_says_a_ctrl_c_as_python_m_docnmf_does(tmp_path):
+    """``python -m docnmf.cli`` ran main() alone and ended by the signal (status -2) after a
+    Ctrl-C left code run from a string, where ``python -m docnmf`` says status 130."""
+    (tmp_path / "sitecustomize.py").write_text(textwrap.dedent("""
+        import os, signal, time
+        import docnmf.corpus
+
+        def list_datasets():        # what `docnmf datasets` calls first
+            exec("os.kill(os.getpid(), signal.SIGINT); time.sleep(30)",
+                 {"os": os, "signal": signal, "time": time})
+            return []
+
+        docnmf.corpus.list_datasets = list_datasets
+    """))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.run([sys.executable, "-m", "docnmf.cli", "datasets"], env=env,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "docnmf: interrupted\n")
+
+
 def test_a_ctrl_c_python_cannot_raise_where_it_came_stops_the_command_in_one_line(tmp_path):
     """A Ctrl-C in logging's at-fork handler, while `evaluate --jobs 2` started a worker, was
     printed by Python as an ignored exception with a traceback, and the command went on

@@ -2671,4 +2671,10 @@ def _show_warning_with_flags(message, category, filename, lineno, file=None,
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # as python -m docnmf: its run() says a Ctrl-C as one line and status 130 in cases main()
+    # alone cannot (python -m ended by the signal, status -2, after one left code run from a
+    # string). Run as that module is, by name: an import of docnmf.__main__ here made the
+    # command line import the layer above it (tests/test_architecture.py)
+    import runpy
+
+    runpy.run_module("docnmf", run_name="__main__")
