@@ -6,7 +6,7 @@ import sys
 
 def run() -> int:
     """The command: :func:`docnmf.cli.main`, with a Ctrl-C while the command line's module is
-    imported (the first hundredths of a second), or after the command's own handler of it has
+    imported (the first tenth of a second), or after the command's own handler of it has
     let go, said in one line, status 130, as a Ctrl-C at any other moment is, not as a
     traceback or the end of the process by the signal."""
     try:
