@@ -1945,9 +1945,9 @@ def _cmd_keywords(args) -> int:
 
 def _print_data_folder() -> None:
     # the lists of what was found say where it was looked for
-    from .corpus import data_dir
+    from .corpus.datasets import _root
 
-    folder = data_dir()
+    folder = _root(None)     # a folder the system cannot look up is one error, not a traceback
     # a mistyped DOCNMF_DATA showed as every dataset "missing", the folder's name unremarked
     said = "set DOCNMF_DATA to change it" if folder.is_dir() else \
         "which is not a folder: set DOCNMF_DATA to the folder that holds the corpora"

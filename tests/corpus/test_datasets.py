@@ -64,3 +64,16 @@ def test_a_corpora_folder_the_system_cannot_look_up_is_one_error(tmp_path, monke
         assert (out, err.count("\n")) == ("", 1)
         assert "cannot be used (File name too long)" in err and "set DOCNMF_DATA" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_reproduce_list_of_a_corpora_folder_the_system_cannot_look_up_is_one_error(
+        tmp_path, monkeypatch, capsys):
+    """reproduce --list printed the data folder first, and is_dir() of a name too long ended it
+    in a traceback (OSError: File name too long) before any dataset was looked up."""
+    from docnmf.cli import main
+
+    monkeypatch.setenv("DOCNMF_DATA", str(tmp_path / ("a" * 300)))
+    assert main(["-q", "reproduce", "--list"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err.count("\n")) == ("", 1)
+    assert "cannot be used (File name too long)" in err and "set DOCNMF_DATA" in err
