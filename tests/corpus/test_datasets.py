@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from docnmf.corpus import CorpusError, list_datasets, load_dataset
@@ -77,3 +79,20 @@ def test_reproduce_list_of_a_corpora_folder_the_system_cannot_look_up_is_one_err
     out, err = capsys.readouterr()
     assert (out, err.count("\n")) == ("", 1)
     assert "cannot be used (File name too long)" in err and "set DOCNMF_DATA" in err
+
+
+def test_a_dataset_path_longer_than_the_system_takes_is_missing(tmp_path, monkeypatch, capsys):
+    """A corpora folder whose own name is short enough, but not with a dataset's path under it,
+    ended list_datasets, load_dataset and `docnmf datasets` in OSError: File name too long."""
+    from docnmf.cli import main
+
+    root = str(tmp_path)
+    while len(root) < 4080:     # components of 200 characters, the whole under PATH_MAX (4096)
+        root = os.path.join(root, "c" * min(200, 4080 - len(root)))
+    assert not any(info.found for info in list_datasets(root))
+    with pytest.raises(CorpusError, match="which does not exist"):
+        load_dataset("classic3", data_home=root)
+    monkeypatch.setenv("DOCNMF_DATA", root)
+    for command in ("datasets", "reproduce"):
+        assert main(["-q", command, "--list"] if command == "reproduce" else [command]) == 0
+        assert "missing" in capsys.readouterr().out

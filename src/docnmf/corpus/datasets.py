@@ -179,7 +179,9 @@ def list_datasets(data_home: str | os.PathLike | None = None) -> list[DatasetInf
     """
     root = _root(data_home)
     return [
-        DatasetInfo(name, spec.description, root / spec.path, (root / spec.path).exists())
+        # os.path.exists: a path longer than the system takes (a long folder and the dataset's
+        # own names) is not there, where Path.exists raised OSError
+        DatasetInfo(name, spec.description, root / spec.path, os.path.exists(root / spec.path))
         for name, spec in _REGISTRY.items()
     ]
 
@@ -229,7 +231,7 @@ def load_dataset(
         raise CorpusError(f"unknown dataset {name!r}{did_you_mean(str(name), _REGISTRY)} "
                           f"(known datasets: {', '.join(_REGISTRY)})")
     path = _root(data_home) / spec.path
-    if not path.exists():
+    if not os.path.exists(path):        # (as in list_datasets)
         raise CorpusError(
             f"dataset {name!r} needs {path}, which does not exist; "
             f"set {DATA_ENV} (or pass data_home) to the folder holding the corpora"

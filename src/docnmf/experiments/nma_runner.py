@@ -133,7 +133,7 @@ def available_datasets(data_home: str | os.PathLike | None = None) -> list[str]:
     root = Path(data_home) if data_home is not None else data_dir()
     paths = {"20newsgroups": "20newsgroups_bydate", "reuters21578": "reuters21578",
              "classic3": "classic4_smart"}
-    return [n for n, (loader, _, _) in DATASETS.items() if (root / paths[loader]).exists()]
+    return [n for n, (loader, _, _) in DATASETS.items() if os.path.exists(root / paths[loader])]
 
 
 def draw_subset(data: NMACorpus, k: int, run: int, seed: int,
