@@ -96,3 +96,20 @@ def test_a_dataset_path_longer_than_the_system_takes_is_missing(tmp_path, monkey
     for command in ("datasets", "reproduce"):
         assert main(["-q", command, "--list"] if command == "reproduce" else [command]) == 0
         assert "missing" in capsys.readouterr().out
+
+
+def test_a_mistyped_folder_name_is_not_blamed_on_the_corpora_folder(tmp_path, monkeypatch,
+                                                                   capsys):
+    """With a DOCNMF_DATA the system cannot look up, `docnmf cluster mytypo` (a folder's name
+    mistyped) was told the corpora folder cannot be used, not that mytypo is no folder, file
+    or dataset; a dataset's name still is."""
+    from docnmf.cli import main
+    from docnmf.corpus import read_corpus
+
+    monkeypatch.setenv("DOCNMF_DATA", str(tmp_path / ("a" * 300)))
+    with pytest.raises(CorpusError, match="no such file or folder, nor dataset: mytypo"):
+        read_corpus("mytypo")
+    with pytest.raises(CorpusError, match="corpora folder cannot be used"):
+        read_corpus("classic3")
+    assert main(["-q", "cluster", "mytypo", "-k", "2", "-o", str(tmp_path / "out")]) == 2
+    assert "nor dataset: mytypo" in capsys.readouterr().err

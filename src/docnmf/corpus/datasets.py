@@ -159,6 +159,11 @@ def _root(data_home: str | os.PathLike | None) -> Path:
     return root
 
 
+def dataset_names() -> list[str]:
+    """The registered datasets' names, without looking the corpora folder up."""
+    return list(_REGISTRY)
+
+
 def list_datasets(data_home: str | os.PathLike | None = None) -> list[DatasetInfo]:
     """Every registered dataset, with the path it is read from and whether that exists.
 

@@ -27,7 +27,7 @@ from .._names import did_you_mean
 from ._corpus import Corpus
 from ._errors import CorpusError
 from ._text_io import Decoder, readable_name
-from .datasets import list_datasets, load_dataset
+from .datasets import dataset_names, load_dataset
 from .formats import duc_text, page_text, read_mat, unescaped, unix_lines
 
 __all__ = ["read_folder", "read_csv", "read_json", "read_jsonl", "read_corpus"]
@@ -1250,7 +1250,9 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
             raise CorpusError(f"the demo corpus takes no reading options, got "
                               f"{', '.join(sorted(options))}")
         return load_demo()
-    names = [info.name for info in list_datasets()]
+    # the registry's names, not list_datasets(): a mistyped folder's name was said to be a
+    # corpora folder that cannot be used, where DOCNMF_DATA named one
+    names = dataset_names()
     if str(source) not in names:
         # a bare name: most often a folder name mistyped, else a dataset name
         raise CorpusError(f"no such file or folder, nor dataset: {source}"
