@@ -113,3 +113,17 @@ def test_a_mistyped_folder_name_is_not_blamed_on_the_corpora_folder(tmp_path, mo
         read_corpus("classic3")
     assert main(["-q", "cluster", "mytypo", "-k", "2", "-o", str(tmp_path / "out")]) == 2
     assert "nor dataset: mytypo" in capsys.readouterr().err
+
+
+def test_a_corpora_folder_under_no_user_s_home_is_missing_not_a_traceback(monkeypatch, capsys):
+    """DOCNMF_DATA=~nosuchuser/corpora ended every dataset lookup, and `docnmf datasets`, in
+    RuntimeError: Could not determine home directory (Path.expanduser)."""
+    from docnmf.cli import main
+
+    folder = "~docnmf-no-such-user/corpora"
+    assert not any(info.found for info in list_datasets(folder))
+    monkeypatch.setenv("DOCNMF_DATA", folder)
+    assert main(["-q", "datasets"]) == 0
+    assert f"data folder: {folder}" in capsys.readouterr().out
+    with pytest.raises(CorpusError, match="which does not exist"):
+        load_dataset("classic3")

@@ -18,7 +18,7 @@ def data_dir() -> Path:
     """
     env = os.environ.get(DATA_ENV)
     if env:
-        return Path(env).expanduser()
+        return Path(os.path.expanduser(env))     # ('~name' of no user stays: Path's raised)
     here = Path(__file__).resolve()
     candidates = [Path.cwd() / ".." / "shared" / "datasets"]
     candidates += [parent / ".." / "shared" / "datasets" for parent in here.parents]

@@ -146,7 +146,8 @@ _REGISTRY.update(
 def _root(data_home: str | os.PathLike | None) -> Path:
     """The corpora folder; a CorpusError when the system cannot look it up (a name too long,
     a folder it may not enter), which every dataset's lookup then ended in with a traceback."""
-    root = Path(data_home).expanduser() if data_home is not None else data_dir()
+    # os.path.expanduser leaves '~name' of no user as it is; Path.expanduser raised RuntimeError
+    root = Path(os.path.expanduser(data_home)) if data_home is not None else data_dir()
     try:
         root.stat()
     except (FileNotFoundError, NotADirectoryError):
