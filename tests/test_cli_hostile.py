@@ -559,3 +559,17 @@ def test_a_folder_name_that_is_not_utf8_is_printed_as_its_ids_are(docs, tmp_path
     assert done.returncode == 0, done.stderr
     assert "wrote " + str(tmp_path) + "/o\\xffut/assignments.csv" in done.stdout
     assert "\\udc" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("option", ["--text-column", "--label-column", "--id-column"])
+def test_an_empty_column_name_is_no_column_whichever_option_names_it(option, tmp_path, capsys):
+    """--text-column "" (an unset variable in --text-column "$COL") read the column 'text' and
+    clustered it, where an empty --label-column or --id-column is a column not found."""
+    table = tmp_path / "t.csv"
+    table.write_text("id,text,label\n" + "".join(
+        f"d{i},{'apple fruit juice' if i % 2 else 'engine motor car'} {i},c{i % 2}\n"
+        for i in range(8)), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(table), "-k", "2", option, "", "-o", str(out)]) == 2
+    assert "column '' not found" in capsys.readouterr().err
+    assert not out.exists()

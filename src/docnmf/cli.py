@@ -701,7 +701,10 @@ def _table_options(args) -> dict:
              "id_column": args.id_column}
     path = Path(args.input)
     if path.suffix.lower() in (*TABLE_SUFFIXES, ".json") or (path.is_dir() and table_files(path)):
-        return {**given, "text_column": args.text_column or "text"}
+        # an empty --text-column (an unset variable) is a column of no name, as an empty
+        # --label-column or --id-column is: it read the column "text" instead
+        return {**given, "text_column": "text" if args.text_column is None
+                else args.text_column}
     named = [f"--{name.replace('_', '-')}" for name, value in given.items() if value is not None]
     if named:
         logger.warning("%s: read for CSV/JSONL files (or a folder of them) only; %s is not "
@@ -1633,7 +1636,7 @@ def _cmd_cluster_dask(args) -> int:
     options = _reader_options(args)     # said of a folder of text files, as in memory
     corpus = PartitionedCorpus.from_path(
         args.input, files_per_partition=args.files_per_partition or _FILES_PER_PARTITION,
-        text_column=args.text_column or "text",
+        text_column="text" if args.text_column is None else args.text_column,
         label_column=args.label_column, id_column=args.id_column, encoding=args.encoding)
     # what run.json needs to read the input again, as the in-memory run records it
     corpus.path, corpus.reader_options = os.path.abspath(args.input), options
