@@ -50,7 +50,7 @@ def test_the_test_extra_brings_the_extras_the_suite_checks():
     assert {"docnmf[dask]", "docnmf[plot]"} <= set(extras["test"])
 
 
-@pytest.mark.parametrize("command", ["choose-k", "reproduce", "benchmark"])
+@pytest.mark.parametrize("command", ["choose-k", "reproduce", "benchmark", "evaluate"])
 def test_the_help_of_a_command_that_draws_names_the_plot_extra(command, capsys):
     """Their --help promised plots that a base install leaves out (with a warning naming the
     extra), without a word of the extra."""

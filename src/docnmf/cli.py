@@ -475,7 +475,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score methods on random k-class subsets of a labelled corpus",
                        description="Run the papers' protocol on any labelled corpus: for each k, "
                                    "cluster the documents of k randomly chosen classes with every "
-                                   "method and report accuracy, NMI and purity. By default each "
+                                   "method and report accuracy, NMI and purity (report.md, "
+                                   "results.jsonl and a plot per weighting with the plot extra: "
+                                   "pip install 'docnmf[plot]'). By default each "
                                    "subset is prepared and clustered as 'docnmf cluster' would "
                                    "(its text options, the methods' own defaults); --weighting "
                                    "xu-subset or cai-global and --as-published give the papers' "
