@@ -791,3 +791,12 @@ def test_a_folder_of_text_files_is_listed_once(tmp_path, monkeypatch):
     assert (corpus.texts, corpus.ids, corpus.labels) == (direct.texts, direct.ids,
                                                           direct.labels)
     assert corpus.metadata == direct.metadata
+
+
+@pytest.mark.parametrize("name", ["", "  "])
+def test_read_corpus_of_an_empty_name_is_refused(name, labelled_folder, monkeypatch):
+    """read_corpus("") read the folder the code ran in (Path("") is "."), as the command line
+    did before it refused an empty input's name."""
+    monkeypatch.chdir(labelled_folder)
+    with pytest.raises(CorpusError, match="expected a folder, file or dataset name"):
+        read_corpus(name)

@@ -1215,6 +1215,9 @@ def read_corpus(source: str | os.PathLike, **options: Any) -> Corpus:
     ...
     docnmf.corpus.CorpusError: no such file or folder: missing/folder
     """
+    if isinstance(source, str) and not source.strip():
+        # Path("") is ".": an empty name (an unset variable) read the folder the code ran in
+        raise CorpusError(f"expected a folder, file or dataset name, got {source!r}")
     path = Path(source)
     if path.is_dir():
         refuse_output_folder(path)
