@@ -2121,9 +2121,11 @@ def _cmd_reproduce(args) -> int:
         raise UsageError(f"none of the methods of {spec.name} is available")
     protocol = spec.protocol(
         methods=methods, runs=args.runs, restarts=args.restarts, seed=args.seed,
-        k_values=_k_range(args.k_range) if args.k_range else None,
+        # an empty --k-range or --weighting (an unset variable) is refused as cluster's is,
+        # not the table's own
+        k_values=_k_range(args.k_range) if args.k_range is not None else None,
         weightings=_comma_list(args.weighting, "weighting", list(WEIGHTINGS))
-        if args.weighting else None)
+        if args.weighting is not None else None)
     outdir = args.output or Path("docnmf-reproduce") / spec.name
     logger.info("%s: %s; %d run%s per k, %d restart%s, weightings %s", spec.name, spec.title,
                 protocol.runs, "s" * (protocol.runs != 1), protocol.restarts,
@@ -2149,7 +2151,7 @@ def _cmd_evaluate(args) -> int:
                        "drawn from the labels: docnmf benchmark --methods '%s:pairs=0.001' on "
                        "the suite's corpora, or docnmf.constraints.sample_constraints in "
                        "Python)", ", ".join(paired), they[0], they[1], paired[0])
-    k_values = _k_range(args.k_range) if args.k_range else None
+    k_values = _k_range(args.k_range) if args.k_range is not None else None   # ('' refused)
     options = _reader_options(args)
     name = _safe_name(args.input)
     text = _vectorizer_params(args)

@@ -351,3 +351,17 @@ def test_evaluate_says_when_its_runs_must_repeat_subsets(labelled_folder, tmp_pa
            "differ in their starts only)" in err
     code, _, err = run(argv[:5] + ["4-5"] + argv[6:], capsys)    # 5 classes of 4: refused
     assert code == 2 and "more than the 4 classes" in err and "k=5: the" not in err
+
+
+@pytest.mark.parametrize("option, said", [("--k-range", "--k-range expects"),
+                                          ("--weighting", "no weighting given")])
+def test_an_empty_k_range_or_weighting_is_refused_not_the_default(option, said, labelled_folder,
+                                                                  tmp_path, monkeypatch, capsys):
+    """evaluate and reproduce took an empty --k-range or --weighting (an unset variable in
+    --k-range "$K") for the default and ran it, where cluster and choose-k refuse ''."""
+    monkeypatch.setenv("DOCNMF_DATA", str(tmp_path / "no-corpora"))
+    for argv in (["evaluate", str(labelled_folder), "--methods", "nmf", "--runs", "1",
+                  "--restarts", "1", "--jobs", "1"], ["reproduce", "xu2003-tdt2"]):
+        out = tmp_path / f"out-{argv[0]}"
+        code, _, err = run(["-q", *argv, option, "", "-o", str(out)], capsys)
+        assert (code, said in err, out.exists()) == (2, True, False), err
