@@ -78,6 +78,15 @@ def test_an_empty_name_is_refused(docs, tmp_path, capsys, monkeypatch, argv, nam
     assert sorted(os.listdir(tmp_path)) == ["docs.csv", "model"]
 
 
+def test_summarize_takes_method_names_in_any_case(docs, capsys):
+    """summarize refused '--method LEAD' and '--cluster-method KM', where cluster's --method
+    takes 'KM' as km."""
+    for given in (["--method", "LEAD"], ["-k", "2", "--cluster-method", "KM"]):
+        said = [run(capsys, "summarize", str(docs), "--length", "12w", *argv)
+                for argv in (given, [a.lower() for a in given])]
+        assert said[0] == said[1] and said[0][0] == 0 and said[0][1]
+
+
 def test_a_document_frequency_with_a_point_is_a_fraction():
     from docnmf.cli import _df
 

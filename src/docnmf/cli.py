@@ -415,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--length", default="665b",
                    help="length limit: bytes ('665b', as DUC 2004; default) or words "
                         "('100w')")
-    p.add_argument("--method", choices=list(SUMMARIZERS), default="nmf",
+    p.add_argument("--method", choices=list(SUMMARIZERS), default="nmf", type=str.lower,
                    help="sentence ranking (default nmf, the best NMF-family ranking on "
                         "DUC 2004; fsnmf: feature-subset NMF weights after the fit, "
                         "fsnmf-paper: Wang et al.'s alternating updates as printed)")
@@ -430,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "summary per cluster")
     p.add_argument("-k", "--clusters", type=int, default=None,
                    help="number of clusters for --per-cluster (given alone, implies it)")
-    p.add_argument("--cluster-method", choices=list(METHOD_NAMES), default=None,
+    p.add_argument("--cluster-method", choices=list(METHOD_NAMES), default=None, type=str.lower,
                    help="clustering method for --per-cluster (default: as docnmf cluster's, "
                         f"{DEFAULT_METHOD})")
     _add_max_documents(p)
