@@ -82,28 +82,31 @@ def _pattern(text: str) -> str:
     return text
 
 
-def _folder(text: str) -> Path:
-    """An output folder's path (Path("") is ".": -o "" was told it would replace the folder
-    the run started in); a ``~`` the shell left (quoted) is the home folder, as it would have
-    made it ('~/out' made a folder named '~' in the current one)."""
+def _not_blank(text: str, what: str) -> str:
+    """``text``, unless it is empty or blank: Path("") is ".", so an unset variable
+    (``docnmf cluster "$DIR"``, ``-o "$OUT"``) named the folder the command ran in."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a folder's name, got {text!r}")
-    return Path(os.path.expanduser(text))     # ('~name' of no user stays: Path's raises)
-
-
-def _named(text: str) -> str:
-    """An input's name: an empty one ('', as an unset variable in ``docnmf cluster "$DIR"``
-    leaves it) read the folder the command ran in, and its own results in it."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a folder, file or dataset name, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
     return text
 
 
+def _folder(text: str) -> Path:
+    """An output folder's path (-o "" was told it would replace the folder the run started
+    in); a ``~`` the shell left (quoted) is the home folder, as it would have made it ('~/out'
+    made a folder named '~' in the current one)."""
+    # ('~name' of no user stays: Path's expanduser raises)
+    return Path(os.path.expanduser(_not_blank(text, "a folder's name")))
+
+
+def _named(text: str) -> str:
+    """An input's name (an empty one read the folder the command ran in, and its own results
+    in it)."""
+    return _not_blank(text, "a folder, file or dataset name")
+
+
 def _named_path(text: str) -> Path:
-    """A file or folder's path, not an empty name (see :func:`_named`; Path("") is ".")."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a file or folder's name, got {text!r}")
-    return Path(text)
+    """A file or folder's path, not an empty name."""
+    return Path(_not_blank(text, "a file or folder's name"))
 
 
 def _seed(text: str) -> int:
