@@ -265,6 +265,16 @@ def test_bad_entries_are_one_line_errors(data_home, tmp_path, capsys):
         assert message in capsys.readouterr().err
 
 
+def test_entry_names_are_taken_in_any_case_and_recorded_in_lower_case():
+    # cluster's --method takes NMF; benchmark refused it as an unknown suite entry
+    assert parse_entry("NMF:tf=sublinear") == parse_entry("nmf:tf=sublinear")
+    assert parse_entry(" Default ").method == parse_entry("default").method
+    peer = parse_entry("SKLEARN-KM")
+    assert peer.is_peer and peer.name == "sklearn-km"
+    with pytest.raises(ProtocolError, match="separated by spaces"):
+        parse_entry("NMF,NMF-NCW")
+
+
 def test_report_counts_ties_within_the_tie_width():
     cells = {("a", "x"): Cell(0.80, 0, 0, 0, 1, 0), ("a", "sklearn-km"): Cell(0.80 + TIE / 2, 0, 0,
                                                                               0, 1, 0),

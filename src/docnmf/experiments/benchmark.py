@@ -117,10 +117,13 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
     ...
     docnmf.experiments.conditions.ProtocolError: unknown suite entry 'nmf,nmf-ncw': give the entries separated by spaces (nmf nmf-ncw); a comma separates an entry's options (lccf:lam=0.1,tf=sublinear)
     """
-    spec = spec.strip()
+    head, colon, tail = spec.strip().partition(":")
+    # "NMF" and "SKLEARN-KM" are nmf and sklearn-km, as cluster's --method takes names; the
+    # options keep their case, and the entry is recorded (and resumed) under the lower-case name
+    head = head.strip().lower()
+    spec = head + colon + tail
     if spec in PEERS:
         return Entry(spec, None)
-    head, _, tail = spec.partition(":")
     method = DEFAULT_METHOD if head == "default" else head
     if method not in METHODS:
         listed = [p.strip() for p in head.split(",")]
