@@ -23,6 +23,7 @@ from docnmf.pipeline import (
     assign_corpus,
     centroid_similarity,
     cluster_corpus,
+    cluster_table,
     format_summary,
     write_run,
 )
@@ -894,3 +895,13 @@ def test_ids_in_diagnostics_are_escaped_as_in_the_summary():
                                                       "reason": "no index terms"}})
     assert lines == [("1 document with no index terms, not assigned (cluster -1): "
                       "tiny\\u202e.txt")]
+
+
+def test_the_cluster_table_says_one_doc_and_keeps_its_columns():
+    text = cluster_table("t", [1, 12], [["a"], ["b"]], [["x"], []],
+                         None, unassigned=(1, "no terms"))
+    lines = text.splitlines()
+    assert lines[2] == "cluster  0      1 doc   a"
+    assert lines[4] == "cluster  1     12 docs  b"
+    assert lines[5] == "             1 doc   unassigned (no terms)"
+    assert "1 docs" not in text

@@ -851,6 +851,11 @@ def format_summary(run: ClusterRun, n_keywords: int = 8) -> str:
                          n_keywords, unassigned=unassigned, with_segments=run.with_segments)
 
 
+def _docs(n: int) -> str:
+    # "1 docs" was printed; "doc " keeps the columns of the table aligned
+    return "doc " if n == 1 else "docs"
+
+
 def cluster_table(title: str, sizes, keywords: list[list[str]],
                   representatives: list[list[str]], metrics: dict[str, Any] | None,
                   n_keywords: int = 8, unassigned: tuple[int, str] | None = None,
@@ -863,12 +868,13 @@ def cluster_table(title: str, sizes, keywords: list[list[str]],
     lines = [one_line(title), ""]
     for c in range(len(sizes)):
         also = "" if with_segments is None else f" ({with_segments[c]} with segments)"
-        lines.append(f"cluster {c:>2}  {sizes[c]:>5} docs{also}  "
+        lines.append(f"cluster {c:>2}  {sizes[c]:>5} {_docs(sizes[c])}{also}  "
                      f"{', '.join(keywords[c][:n_keywords])}")
         if representatives[c]:
             lines.append(f"{'':>22}e.g. {', '.join(map(one_line, representatives[c]))}")
     if unassigned is not None:
-        lines.append(f"{'':>9}{unassigned[0]:>5} docs  unassigned ({unassigned[1]})")
+        lines.append(f"{'':>9}{unassigned[0]:>5} {_docs(unassigned[0])}  unassigned "
+                     f"({unassigned[1]})")
     if metrics is not None:
         m = metrics
         unlabelled = (f"; {m['n_unlabelled']} without a label not scored"
