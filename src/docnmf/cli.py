@@ -1990,6 +1990,20 @@ def _comma_list(text: str, what: str, known) -> list[str]:
     return items
 
 
+def _method_list(text: str, command: str) -> list[str]:
+    """evaluate's and reproduce's --methods: names of :data:`docnmf.methods.METHODS`."""
+    from ._catalog import DEFAULT_FALLBACK, DEFAULT_METHOD
+    from .methods import METHODS
+
+    if "default" in (t.strip().lower() for t in text.split(",")):
+        # benchmark takes 'default'; here it was only "unknown method 'default'"
+        raise UsageError(f"{command} runs methods by name: the default of docnmf cluster is "
+                         f"{DEFAULT_METHOD} (clustered again with {DEFAULT_FALLBACK} when its "
+                         f"result is degenerate); name {DEFAULT_METHOD}, or run docnmf "
+                         "benchmark --methods default")
+    return _comma_list(text, "method", list(METHODS))
+
+
 #: Most runs per k and restarts the protocol options take, and most cluster numbers in --k-range:
 #: the task list is built in memory, so more would fail only after exhausting it.
 _MAX_RUNS = 10_000
@@ -2118,7 +2132,7 @@ def _cmd_reproduce(args) -> int:
     if args.table not in TABLES:
         raise _unknown_table(args.table, [*TABLES, *targets])
     spec = TABLES[args.table]
-    methods = (_comma_list(args.methods, "method", list(METHODS)) if args.methods is not None
+    methods = (_method_list(args.methods, "reproduce") if args.methods is not None
                else [m for m in spec.methods if m in METHODS])
     if not methods:
         raise UsageError(f"none of the methods of {spec.name} is available")
@@ -2144,7 +2158,7 @@ def _cmd_evaluate(args) -> int:
         raise UsageError("evaluate takes method names alone, not variants with options (name:"
                          "option=value); docnmf benchmark --methods takes those, and draws "
                          "must-/cannot-link pairs for the semi-supervised methods with pairs=f")
-    methods = _comma_list(args.methods, "method", list(METHODS))
+    methods = _method_list(args.methods, "evaluate")
     weightings = _comma_list(args.weighting, "weighting", list(WEIGHTINGS))
     paired = [m for m in methods if METHODS[m].constraints]
     if paired:

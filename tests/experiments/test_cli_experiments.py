@@ -170,6 +170,19 @@ def test_evaluate_says_the_semi_supervised_methods_get_no_pairs(labelled_folder,
             "cluster as their unconstrained forms would") in err
 
 
+def test_evaluate_and_reproduce_say_what_the_default_method_is(labelled_folder, tmp_path,
+                                                              capsys):
+    """benchmark takes 'default'; these said only "unknown method 'default'"."""
+    for args in (["evaluate", str(labelled_folder)], ["reproduce", "xu2003-tdt2"]):
+        code, _, err = run([*args, "--methods", "nmf,Default", "-o", str(tmp_path / "ev")],
+                           capsys)
+        assert code == 2
+        assert (f"{args[0]} runs methods by name: the default of docnmf cluster is lccf-ncw "
+                "(clustered again with consensus when its result is degenerate); name lccf-ncw, "
+                "or run docnmf benchmark --methods default") in err
+        assert not (tmp_path / "ev").exists()
+
+
 def test_evaluate_gives_each_method_what_cluster_gives_it(labelled_folder, tmp_path, capsys):
     """The consensus and PLSI got tf-idf (the consensus said 'give counts'), NMA tf-idf too,
     which it cannot read: a traceback and a .partial folder left behind."""
