@@ -930,3 +930,19 @@ def test_a_dash_for_standard_input_says_it_is_not_read(command, tmp_path, capsys
     assert code == 2 and out == ""
     last = err.splitlines()[-1]
     assert last.startswith("docnmf: error:") and "standard input" in last and "datasets:" not in err
+
+
+@pytest.mark.parametrize("command", ["cluster", "summarize", "evaluate", "choose-k", "assign",
+                                     "keywords", "benchmark", "reproduce"])
+def test_help_names_the_method_option_once_and_never_breaks_a_word_at_a_hyphen(
+        command, monkeypatch, capsys):
+    """The 39 method names filled the usage line, and lines broke inside hyphenated words
+    ('lccf-' then 'poly2', '--k-' then 'range')."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert not [line for line in text.splitlines() if re.search(r"[A-Za-z0-9]-$", line)]
+    if command in ("cluster", "summarize"):
+        assert "lccf-ncw-poly2" in text and "{nmf," not in text
+        assert ("--method METHOD" if command == "cluster" else "--cluster-method METHOD") in text

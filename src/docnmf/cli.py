@@ -236,10 +236,12 @@ def _add_method_options(p: argparse.ArgumentParser, *, dask: bool = False) -> No
 
     g = p.add_argument_group("clustering")
     # None until the command resolves it: the Dask path's default is another method
+    # METHOD: the 39 names filled the usage line and the option's own line
     g.add_argument("--method", choices=list(METHOD_NAMES), default=None, type=str.lower,
+                   metavar="METHOD",
                    help=f"clustering method (default {DEFAULT_METHOD}"
-                        + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD})"
-                           if dask else ")"))
+                        + (f"; with --scheduler or --dask-workers, {DASK_DEFAULT_METHOD}"
+                           if dask else "") + f"): {', '.join(METHOD_NAMES)}")
     g.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     g.add_argument("--restarts", type=_at_most(_MAX_RUNS), default=None,
                    help=f"restarts from random starts; the lowest objective is kept (default "
@@ -294,9 +296,26 @@ _RESUME_EPILOG = (
     "and the next run with the same options takes them up.")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, its lines never broken at a hyphen: 'lccf-ncw-poly2' was printed as
+    'lccf-' and 'ncw-poly2', '--k-range' as '--k-' and 'range'."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse's parser with a usage mistake told in one line and where to read more, instead
-    of the whole usage (twenty lines for 'cluster') above it."""
+    of the whole usage (twenty lines for 'cluster') above it; its commands' parsers are of this
+    class too, and all of them format their help with :class:`_Formatter`."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         choices = _CHOICE.search(message)
@@ -434,8 +453,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", "--clusters", type=int, default=None,
                    help="number of clusters for --per-cluster (given alone, implies it)")
     p.add_argument("--cluster-method", choices=list(METHOD_NAMES), default=None, type=str.lower,
+                   metavar="METHOD",
                    help="clustering method for --per-cluster (default: as docnmf cluster's, "
-                        f"{DEFAULT_METHOD})")
+                        f"{DEFAULT_METHOD}): {', '.join(METHOD_NAMES)}")
     _add_max_documents(p)
     _add_corpus_options(p)
 
