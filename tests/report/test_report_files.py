@@ -855,3 +855,21 @@ def test_representatives_edited_in_clusters_csv_are_the_card_s_too(demo_out, tmp
     assert shown == [html_escape(i) for i in edited]
     # the documents the run listed keep their membership and snippet
     assert card.count('<span class="m">') == len(before) - 1
+
+
+def test_markup_edited_into_metrics_json_is_shown_as_text(demo_out, tmp_path):
+    """The scores' sentence put metrics.json's values into the page as they were: a number
+    edited into markup there ran as script when the page was opened."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    metrics = json.loads((folder / "metrics.json").read_text(encoding="utf-8"))
+    hostile = "<img src=x onerror=alert(1)>"
+    for key in ("n_classes", "n_scored", "accuracy", "nmi", "purity"):
+        metrics[key] = hostile
+    (folder / "metrics.json").write_text(json.dumps(metrics), encoding="utf-8")
+    assert main(["-q", "report", str(folder)]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert "<img" not in page
+    assert page.count(html_escape(hostile)) == 5

@@ -205,10 +205,11 @@ def _metrics(metrics: dict | None, confusion: bool = True) -> str:
     if not metrics:
         return '<p class="note">No labels: no accuracy or confusion matrix.</p>'
     n_classes, n_scored = metrics.get("n_classes"), metrics.get("n_scored")
-    return (f'<p class="metrics">Against {n_classes} labelled class{"es" * (n_classes != 1)} '
-            f'({_num(n_scored)} document{"s" * (n_scored != 1)}): <b>accuracy '
-            f'{_score(metrics.get("accuracy"))}</b> · NMI {_score(metrics.get("nmi"))} · '
-            f'purity {_score(metrics.get("purity"))}</p>')
+    # escaped: metrics.json is read back from the folder, where an edit can put markup
+    return (f'<p class="metrics">Against {_e(n_classes)} labelled class'
+            f'{"es" * (n_classes != 1)} ({_e(_num(n_scored))} document{"s" * (n_scored != 1)}): '
+            f'<b>accuracy {_e(_score(metrics.get("accuracy")))}</b> · NMI '
+            f'{_e(_score(metrics.get("nmi")))} · purity {_e(_score(metrics.get("purity")))}</p>')
 
 
 def _search_hint(m: dict, n_docs: int) -> str:
