@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,7 +209,9 @@ def _check_sizes(path: Path, clusters: list[dict[str, str]], labels: np.ndarray)
 
 
 def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite number: Python's JSON reads NaN and Infinity, which reach the page as null."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and (isinstance(value, int) or math.isfinite(value)))
 
 
 def _checked_report_data(data: dict | None, k: int, path: Path) -> dict | None:
