@@ -892,3 +892,21 @@ def test_a_map_or_matrix_with_no_number_is_refused(tmp_path, demo_out, capsys, e
     err = capsys.readouterr().err
     assert f"report_data.json: its {part} is not the one docnmf cluster writes" in err
     assert not (tmp_path / "report.html").exists()
+
+
+def test_a_name_that_turns_the_writing_direction_turns_only_itself(demo_out, tmp_path):
+    """A corpus or folder name holding a right-to-left override (U+202E) it never closes turned
+    the page's own words after it backwards: the header read "stnemucod 08 ,sretsulc 5" and the
+    footer's rebuild command and sentence ran right to left. Each name is isolated (bdi)."""
+    folder = tmp_path / "out\u202e"
+    folder.mkdir()
+    for each in ("clusters.csv", "assignments.csv", "memberships.npz", "report_data.json"):
+        (folder / each).write_bytes((demo_out / each).read_bytes())
+    run = json.loads((demo_out / "run.json").read_text(encoding="utf-8"))
+    run["corpus"]["name"] = "\u202ebidi"
+    (folder / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    assert main(["-q", "report", str(folder)]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert "<h1><bdi>\u202ebidi</bdi> <small>" in page
+    footer = page[page.index("<footer>"):]
+    assert "docnmf report <bdi>&#x27;out\u202e&#x27;</bdi></code>" in footer   # shell-quoted

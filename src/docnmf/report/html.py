@@ -747,7 +747,9 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
     choose_k = _choose_k(folder)
     hint = _e(_search_hint(m, len(folder.ids)))
     body = "".join([
-        f'<header><h1>{_e(corpus)} <small>{_e(method)}, {k} clusters, '
+        # names in their own direction (bdi): an override they never close turned the page's
+        # words after them backwards
+        f'<header><h1><bdi>{_e(corpus)}</bdi> <small>{_e(method)}, {k} clusters, '
         f'{len(folder.ids)} documents</small></h1>'
         '<nav><a href="#overview">Overview</a><a href="#map">Map</a><a href="#clusters">Clusters'
         '</a><a href="#similarity">Similarity</a><a href="#memberships">Memberships</a>'
@@ -779,7 +781,8 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         # the folder's name, quoted for a shell: a path relative to where the run started
         # was wrong elsewhere, and "my results" unquoted two arguments
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
-        f'{_e(_shell_name(published_path(folder.path).name or str(folder.path)))}</code> from '
+        f'<bdi>{_e(_shell_name(published_path(folder.path).name or str(folder.path)))}</bdi>'
+        '</code> from '
         f'the folder that holds it · coherence: {_e(data.get("coherence_measure", "–"))}'
         '</footer>',
     ])
