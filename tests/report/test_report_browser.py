@@ -561,3 +561,38 @@ def test_a_search_result_in_arabic_runs_right_to_left(browser, tmp_path):
                               li.lastElementChild]
                              .map(e => getComputedStyle(e).direction).join(" "))""")
     assert page.errors == [] and page.measured == ["rtl rtl"] * 12
+
+
+#: Hovers the map's first point and gives its tooltip: its text, and the texts of the elements
+#: that keep their own direction in it.
+_TIP = """() => {
+  const D = JSON.parse(document.getElementById("report-data").textContent);
+  const map = document.getElementById("map-canvas"), pad = 14;
+  map.scrollIntoView();
+  const b = map.getBoundingClientRect(), w = +map.dataset.w, h = +map.dataset.h;
+  const x = pad + D.map.x[0] * (w - 2 * pad), y = pad + (1 - D.map.y[0]) * (h - 2 * pad);
+  map.dispatchEvent(new MouseEvent("mousemove", {clientX: b.left + x * b.width / w,
+                                                 clientY: b.top + y * b.height / h}));
+  const tip = document.getElementById("map-tip");
+  return {hidden: tip.hidden, text: tip.textContent, id: D.map.id[0], snippet: D.map.text[0],
+          isolated: Array.from(tip.querySelectorAll("bdi"), e => e.textContent)};
+}"""
+
+
+def test_an_id_that_turns_the_writing_direction_turns_only_itself_in_the_map_s_tooltip(
+        browser, tmp_path):
+    """An id holding a right-to-left override (U+202E) it never closes turned the tooltip's
+    "(cluster 0): " and the document's text after it backwards; the search's list already kept
+    each id and text in its own direction."""
+    rows = ["id,text"]
+    for i in range(8):
+        rows.append(f"\u202esky{i},stars and planets seen through the telescope tonight {i}")
+        rows.append(f"\u202emarket{i},markets and shares fell in trading today {i}")
+    (tmp_path / "docs.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(tmp_path / "docs.csv"), "-k", "2", "-o", str(out)]) == 0
+    page = browser(out / "report.html", measure=_TIP)
+    assert page.errors == [] and page.measured["hidden"] is False
+    tip = page.measured
+    assert tip["isolated"] == [tip["id"], tip["snippet"]]
+    assert tip["text"].startswith(tip["id"] + " (cluster ")

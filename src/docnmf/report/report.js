@@ -100,6 +100,9 @@
     tip.style.left = Math.max(0, left) + "px";
     tip.style.top = (y + 12) + "px";
   }
+  function isolated(text) {
+    var e = document.createElement("bdi"); e.textContent = text; return e;
+  }
   if (mc && M) {
     var tip = document.getElementById("map-tip");
     mc.addEventListener("mousemove", function (ev) {
@@ -111,7 +114,12 @@
       }
       if (best < 0) { tip.hidden = true; return; }
       tip.hidden = false;
-      tip.textContent = M.id[best] + " (cluster " + M.cluster[best] + "): " + M.text[best];
+      // the id and the text each in its own direction (bdi): an override one never closes
+      // turned the words after it backwards
+      tip.textContent = "";
+      tip.appendChild(isolated(M.id[best]));
+      tip.appendChild(document.createTextNode(" (cluster " + M.cluster[best] + "): "));
+      tip.appendChild(isolated(M.text[best]));
       place(tip, ev, b);
     });
     mc.addEventListener("mouseleave", function () { tip.hidden = true; });
