@@ -910,3 +910,13 @@ def test_a_name_that_turns_the_writing_direction_turns_only_itself(demo_out, tmp
     assert "<h1><bdi>\u202ebidi</bdi> <small>" in page
     footer = page[page.index("<footer>"):]
     assert "docnmf report <bdi>&#x27;out\u202e&#x27;</bdi></code>" in footer   # shell-quoted
+
+
+def test_a_method_that_records_no_objective_is_not_said_to_record_none_of_it(tmp_path):
+    """k-means records no objective per iteration: its section read "objective of the kept
+    restart, per iteration (0 values recorded over 2 iterations): not recorded."."""
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", "demo", "-k", "5", "--method", "km", "-o", str(out)]) == 0
+    section = _objective_section(out)
+    assert "objective of the kept restart, per iteration: not recorded." in section
+    assert "0 values recorded" not in section

@@ -485,7 +485,7 @@ def _objective(f: RunFolder) -> str:
         caption = ("SRE (eq. 17) of the kept restart after each iteration of its stage 2 and "
                    "joint stage; stage 1 fits L and B to an objective of its own"
                    + (f" ({n_iter} iterations in all)" if isinstance(n_iter, int) else ""))
-    elif first == 1 and isinstance(n_iter, int):
+    elif first == 1 and isinstance(n_iter, int) and values:   # (none: "not recorded")
         caption += f" ({len(values)} values recorded over {n_iter} iterations)"
     rises = sum(b > a for a, b in zip(values, values[1:]))
     if rises:
