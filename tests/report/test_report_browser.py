@@ -596,3 +596,27 @@ def test_an_id_that_turns_the_writing_direction_turns_only_itself_in_the_map_s_t
     tip = page.measured
     assert tip["isolated"] == [tip["id"], tip["snippet"]]
     assert tip["text"].startswith(tip["id"] + " (cluster ")
+
+
+#: The right edge of the confusion matrix's cells, against the window's width.
+_CONFUSION_EDGE = """() => ({
+  right: Math.max(...Array.from(document.querySelectorAll("table.confusion td"),
+                                td => td.getBoundingClientRect().right)),
+  window: window.innerWidth})"""
+
+
+def test_a_long_class_name_leaves_the_confusion_matrix_s_counts_in_view(browser, tmp_path):
+    """A class named with no place to break (a label of 240 characters) made its row header
+    so wide that the counts stood beyond the right edge of a 1280-pixel window, in the box
+    that scrolls sideways: the matrix showed names and no numbers."""
+    long = "verylonglabelwithoutanyspace" * 8
+    rows = ["id,text,label"]
+    for i in range(8):
+        rows.append(f"s{i},stars and planets seen through the telescope tonight {i},sky_{long}")
+        rows.append(f"m{i},markets and shares fell in trading today {i},market_{long}")
+    (tmp_path / "docs.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(tmp_path / "docs.csv"), "-k", "2", "-o", str(out)]) == 0
+    page = browser(out / "report.html", width=1280, measure=_CONFUSION_EDGE)
+    assert page.errors == []
+    assert page.measured["right"] <= page.measured["window"]
