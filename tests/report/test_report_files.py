@@ -310,6 +310,11 @@ def test_documents_in_no_cluster_stay_out_of_the_map_and_matrices(tmp_path):
     folder = read_run_folder(tmp_path)
     assert folder.labels[-1] == -1
     assert main(["-q", "report", str(tmp_path)]) == 0
+    # the map's caption read "all documents" above 80 points of the page's 81 documents
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    caption = page.split('<section id="map">')[1].split("</figcaption>")[0]
+    assert "all documents" not in caption
+    assert "The 1 document in no cluster is not on the map." in caption
 
 
 def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(consensus_out):

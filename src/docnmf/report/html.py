@@ -712,6 +712,18 @@ def _overlap(m: dict) -> str:
             "the same memberships lie on top of each other.")
 
 
+def _map_sampling(m: dict) -> str:
+    """Which documents the map shows, escaped: those in a cluster (the sample says "all
+    documents" of them), and how many in no cluster it leaves out."""
+    sampling, unassigned = str(m.get("sampling", "")), m.get("n_unassigned")
+    if not isinstance(unassigned, int) or isinstance(unassigned, bool) or unassigned <= 0:
+        return f"{_e(sampling)}."
+    if sampling == "all documents":
+        sampling = "every document in a cluster"
+    return (f"{_e(sampling)}. The {documents_phrase(unassigned)} in no cluster "
+            f"{'is' if unassigned == 1 else 'are'} not on the map.")
+
+
 def _shell_name(name: str) -> str:
     """A folder's name as a shell and docnmf's options read it: quoted, and "./" before a
     leading "-" ("docnmf report -out" was read as an option)."""
@@ -731,7 +743,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
     method = (run.get("parameters") or {}).get("method", "")
     data = folder.data or {}
     m = data.get("map") or {}
-    map_caption = (f'{_e(m.get("method", ""))}; {_e(m.get("sampling", ""))}.{_overlap(m)} '
+    map_caption = (f'{_e(m.get("method", ""))}; {_map_sampling(m)}{_overlap(m)} '
                    "Colours are clusters, each numbered beside its points; hover a point for its "
                    "document, click a legend entry to show one cluster."
                    if m else _no_data(folder, "Map"))
