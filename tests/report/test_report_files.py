@@ -884,6 +884,10 @@ def test_markup_edited_into_metrics_json_is_shown_as_text(demo_out, tmp_path):
     (lambda d: d["similarity"]["matrix"][0].__setitem__(1, float("nan")), "similarity matrix"),
     (lambda d: d["similarity"]["matrix"][1].__setitem__(0, float("inf")), "similarity matrix"),
     (lambda d: d["map"]["x"].__setitem__(0, float("-inf")), "map"),
+    # null where the part is: it was "the files in ... are not as docnmf cluster writes them
+    # (TypeError: 'NoneType' object is not subscriptable)", which named no file
+    (lambda d: d.__setitem__("map", None), "map"),
+    (lambda d: d.__setitem__("similarity", None), "similarity matrix"),
 ])
 def test_a_map_or_matrix_with_no_number_is_refused(tmp_path, demo_out, capsys, edit, part):
     """Python reads NaN and Infinity in JSON, the page got them as null, and its script stopped

@@ -223,14 +223,15 @@ def _checked_report_data(data: dict | None, k: int, path: Path) -> dict | None:
     m, similarity = data.get("map"), data.get("similarity")
     try:
         n = len(m["x"]) if m is not None else 0
-        map_ok = m is None or (
+        # absent, the page goes without it; null is no map (the page took it for one)
+        map_ok = "map" not in data or m is not None and (
             all(len(m[key]) == n for key in ("y", "cluster", "id", "text"))
             and all(_number(v) for key in ("x", "y") for v in m[key])
             and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < k
                     for c in m["cluster"])
             and all(isinstance(v, str) for key in ("id", "text") for v in m[key]))
         rows = similarity["matrix"] if similarity is not None else []
-        similarity_ok = similarity is None or (
+        similarity_ok = "similarity" not in data or similarity is not None and (
             len(rows) == k and all(len(row) == k and all(map(_number, row)) for row in rows))
     except (KeyError, TypeError):
         map_ok = similarity_ok = False
