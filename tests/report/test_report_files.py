@@ -929,3 +929,19 @@ def test_a_method_that_records_no_objective_is_not_said_to_record_none_of_it(tmp
     section = _objective_section(out)
     assert "objective of the kept restart, per iteration: not recorded." in section
     assert "0 values recorded" not in section
+
+
+@pytest.mark.parametrize("given, where", [(".", "."), ("..", "model")])
+def test_a_report_rebuilt_from_inside_its_folder_names_the_folder(demo_out, tmp_path,
+                                                                  monkeypatch, given, where):
+    """Run from inside the folder, "docnmf report ." wrote "rebuild with docnmf report . from
+    the folder that holds it", which from there names the folder above, no result folder."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(demo_out, folder)
+    monkeypatch.chdir(folder / where)
+    assert main(["-q", "report", given]) == 0
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert "rebuild with docnmf report run from the folder that holds it" in \
+        re.sub(r"<[^>]+>", "", page)

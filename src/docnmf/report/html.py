@@ -724,6 +724,13 @@ def _map_sampling(m: dict) -> str:
             f"{'is' if unassigned == 1 else 'are'} not on the map.")
 
 
+def _folder_name(path: Path) -> str:
+    """The name of the result folder at ``path`` (where it is published), also when given as
+    "." or "..", whose names are not the folder's."""
+    published = published_path(path)
+    return Path(os.path.abspath(published)).name or str(published)
+
+
 def _shell_name(name: str) -> str:
     """A folder's name as a shell and docnmf's options read it: quoted, and "./" before a
     leading "-" ("docnmf report -out" was read as an option)."""
@@ -793,7 +800,7 @@ def render_report(folder: RunFolder | str | os.PathLike) -> str:
         # the folder's name, quoted for a shell: a path relative to where the run started
         # was wrong elsewhere, and "my results" unquoted two arguments
         f'<footer>docnmf {_e(run.get("docnmf_version", ""))} · rebuild with <code>docnmf report '
-        f'<bdi>{_e(_shell_name(published_path(folder.path).name or str(folder.path)))}</bdi>'
+        f'<bdi>{_e(_shell_name(_folder_name(folder.path)))}</bdi>'
         '</code> from '
         f'the folder that holds it · coherence: {_e(data.get("coherence_measure", "–"))}'
         '</footer>',
