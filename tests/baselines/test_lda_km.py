@@ -196,15 +196,16 @@ def test_says_when_lda_separates_any_partition():
     assert model.objective_ > 1e-3
 
 
-@pytest.mark.parametrize("X", [np.ones((6, 1)), np.tile([[0.2, 0.5, 0.3]], (6, 1)) / 0.62],
-                         ids=["one-term", "three-terms"])
+@pytest.mark.parametrize("X", [np.ones((6, 1)), np.tile([[0.2, 0.5, 0.3]], (6, 1)) / 0.62,
+                               np.ones((6, 10)), np.ones((2, 3))],
+                         ids=["one-term", "three-terms", "more-terms-than-documents", "two"])
 def test_identical_documents_are_one_cluster_not_a_linear_algebra_error(X, container):
     # the implicitly centred sparse PCA leaves ~1e-16 of variance from rounding; the
     # discriminant problem on it has no positive definite scatter (LinAlgError before)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         model = LDAKMeansClustering(2, random_state=0).fit(container(X))
-    assert model.labels_.tolist() == [0] * 6
+    assert model.labels_.tolist() == [0] * X.shape[0]
 
 
 def test_bad_parameters():

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
@@ -111,7 +112,12 @@ def within_scatter(Y: np.ndarray, labels: np.ndarray) -> float:
 
 def _principal_coordinates(X, r: int, rng: np.random.Generator) -> PCA:
     """A fitted PCA with ``r`` components; sparse input is centred implicitly (ARPACK)."""
-    X, solver = pca_solver(X, r)
+    if no_variance(X):
+        # documents all alike centre to zero, where ARPACK stops (its start vector is zero);
+        # any r + 1 of them have the same mean and no variance, and the full SVD takes them
+        X, solver = (X[:r + 1].toarray() if sp.issparse(X) else X[:r + 1]), "full"
+    else:
+        X, solver = pca_solver(X, r)
     # documents all alike have no variance: the explained variance ratio (not used) is 0 / 0
     with np.errstate(invalid="ignore", divide="ignore"):
         return PCA(r, svd_solver=solver, random_state=int_seed(rng)).fit(X)
