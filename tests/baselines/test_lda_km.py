@@ -9,6 +9,7 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines import LDAKMeansClustering, PCAClustering
+from docnmf.cluster import FewerClustersWarning
 from docnmf.baselines.lda_km import lda_subspace, within_scatter
 from docnmf.methods import METHODS, make_estimator
 from docnmf.metrics import clustering_accuracy
@@ -206,6 +207,17 @@ def test_identical_documents_are_one_cluster_not_a_linear_algebra_error(X, conta
         warnings.simplefilter("error", RuntimeWarning)
         model = LDAKMeansClustering(2, random_state=0).fit(container(X))
     assert model.labels_.tolist() == [0] * X.shape[0]
+
+
+def test_identical_documents_in_fewer_clusters_than_asked_are_warned_of(container):
+    # every other estimator says so (FewerClustersWarning, or k-means' own warning); the
+    # one-cluster result for documents without variance ran no k-means and said nothing
+    with pytest.warns(FewerClustersWarning, match="1 of the 2 clusters"):
+        model = LDAKMeansClustering(2, random_state=0).fit(container(np.ones((10, 3))))
+    assert model.labels_.tolist() == [0] * 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewerClustersWarning)
+        LDAKMeansClustering(1, random_state=0).fit(container(np.ones((10, 3))))
 
 
 def test_bad_parameters():

@@ -21,9 +21,9 @@ from sklearn.decomposition import PCA
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.validation import validate_data
 
-from .._estimator import (DocumentClusterer, _caller_outside_docnmf, best_restart,
-                          check_fit_input, check_n_clusters, check_numbers, check_positive_ints,
-                          distance_memberships, fit_restarts, store_params)
+from .._estimator import (DocumentClusterer, FewerClustersWarning, _caller_outside_docnmf,
+                          best_restart, check_fit_input, check_n_clusters, check_numbers,
+                          check_positive_ints, distance_memberships, fit_restarts, store_params)
 from .._rng import as_generator
 from ._common import (MEMBERSHIP_ATTRIBUTES, NearestCentre, cluster_means, int_seed, no_variance,
                       pca_solver)
@@ -276,6 +276,11 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
         if not keep.any() or k == 1:  # no variance to discriminate, or nothing to separate
             self._set_fitted(X, pca, np.zeros((pca.n_components_, 1)), np.zeros(X.shape[0], int),
                              [0.0], 0, True, np.zeros(1), k)
+            if k > 1:   # no k-means ran to warn of it
+                warnings.warn(f"{type(self).__name__} put the documents in 1 of the {k} clusters "
+                              "asked, the others left empty: the documents are all the same "
+                              "vector, with no variance to discriminate", FewerClustersWarning,
+                              stacklevel=_caller_outside_docnmf())
             return self
         Z = pca.transform(X)[:, keep]
         dims = min(k - 1, Z.shape[1])
