@@ -1,6 +1,7 @@
 """NMAClustering: planted disjoint and overlapping clusters, the three input forms, the contract."""
 
 import itertools
+import re
 import warnings
 
 import numpy as np
@@ -135,6 +136,21 @@ def test_objective_never_increases_in_each_stage():
     for stage, losses in model.stage_loss_history_.items():
         assert np.all(np.diff(losses) <= 1e-10 * losses[0]), stage
     assert model.cores_.shape == (15, 3, 2) and model.segment_basis_.shape == (3, 2)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"n_topics": (2,)}, "n_topics must be a positive integer or a pair, got (2,)"),
+    ({"n_topics": (2, 2, 2)}, "n_topics must be a positive integer or a pair, got (2, 2, 2)"),
+    ({"joint_max_iter": 1.5}, "joint_max_iter must be a non-negative integer, got 1.5"),
+    ({"joint_max_iter": None}, "joint_max_iter must be a non-negative integer, got None"),
+    ({"joint_max_iter": "x"}, "joint_max_iter must be a non-negative integer, got 'x'"),
+    ({"joint_max_iter": -1}, "joint_max_iter must be a non-negative integer, got -1"),
+])
+def test_topic_counts_and_joint_rounds_are_named_when_wrong(params, message):
+    # a pair of the wrong length was Python's own unpacking error, 1.5 joint rounds ran as 1,
+    # and None a TypeError from int() that named nothing
+    with pytest.raises(ValueError, match=re.escape(message)):
+        NMAClustering(2, n_segments=1, **params).fit([np.ones((1, 3)), np.eye(1, 3)])
 
 
 def test_input_errors():

@@ -208,7 +208,10 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
 
     def _topic_dims(self) -> tuple[int, int]:
         dims = 3 * int(self.n_clusters) if self.n_topics is None else self.n_topics
-        l1, l2 = (dims, dims) if np.ndim(dims) == 0 else tuple(dims)
+        if np.ndim(dims) == 0:
+            l1 = l2 = dims
+        else:   # a pair; (2,) or (2, 2, 2) is none, refused below
+            l1, l2 = tuple(dims) if len(dims) == 2 else (None, None)
         for value in (l1, l2):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"n_topics must be a positive integer or a pair, got {dims!r}")
@@ -221,8 +224,9 @@ class NMAClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         if n_docs is not None:
             check_n_clusters(self.n_clusters, n_docs)
         check_numbers(self, "tol", nonnegative=False)   # < 0: every iteration
-        if int(self.joint_max_iter) < 0:
-            raise ValueError(f"joint_max_iter must be >= 0, got {self.joint_max_iter!r}")
+        joint = self.joint_max_iter
+        if isinstance(joint, bool) or not isinstance(joint, (int, np.integer)) or joint < 0:
+            raise ValueError(f"joint_max_iter must be a non-negative integer, got {joint!r}")
         if self.norm not in ("document", "segment", None):
             raise ValueError(f"norm must be 'document', 'segment' or None, got {self.norm!r}")
         if not callable(self.segmenter) and self.segmenter not in SEGMENTERS:
