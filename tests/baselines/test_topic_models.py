@@ -111,3 +111,12 @@ def test_plsi_stopped_by_max_iter_says_so_as_the_factorizations_do(planted):
         warnings.simplefilter("error", ConvergenceWarning)
         PLSIClustering(3, n_init=1, max_iter=3, tol=-1, random_state=0).fit(X)  # every one
         PLSIClustering(3, n_init=1, max_iter=500, tol=1e-3, random_state=0).fit(X)
+
+
+@pytest.mark.parametrize("prior", ["doc_topic_prior", "topic_word_prior"])
+def test_a_zero_dirichlet_prior_is_named_not_blamed_on_the_input(planted, prior):
+    # scikit-learn's range for the priors includes 0, where every bound is NaN; the message
+    # was that the input overflows, with the advice to divide X by its largest entry
+    X, _ = planted(30, 20, 3, seed=0)
+    with pytest.raises(ValueError, match=f"{prior} must be a positive number"):
+        LDAClustering(3, max_iter=5, random_state=0, **{prior: 0}).fit(X)

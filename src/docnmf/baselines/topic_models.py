@@ -293,6 +293,15 @@ class LDAClustering(_TopicModel, ClusterMixin, BaseEstimator):
                  max_iter: int = 50, n_init: int = 1, random_state=None, verbose: int = 0):
         store_params(self, locals())
 
+    def _check_params(self, n_docs: int) -> None:
+        super()._check_params(n_docs)
+        for name in ("doc_topic_prior", "topic_word_prior"):
+            # scikit-learn takes 0, where every bound is NaN (a Dirichlet's parameters are
+            # positive); the rest of its range it checks itself
+            value = getattr(self, name)
+            if isinstance(value, (int, float, np.integer, np.floating)) and value == 0:
+                raise ValueError(f"{name} must be a positive number (or None), got {value!r}")
+
     def _scale_free(self) -> bool:
         # the Dirichlet priors weigh against the counts, so counts times c are another corpus
         return False
