@@ -96,7 +96,7 @@ def test_estimators_without_term_weights_offer_no_keywords():
 
 @pytest.mark.parametrize("name", [m for m, spec in METHODS.items()
                                   if "tol" in spec.estimator().get_params()])
-@pytest.mark.parametrize("tol", ["x", float("nan")])
+@pytest.mark.parametrize("tol", ["x", float("nan"), None])
 def test_a_bad_tolerance_is_named_before_any_work(name, tol, planted):
     spec = METHODS[name]
     X, _ = planted(45, 30, 3, seed=1)

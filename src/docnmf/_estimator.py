@@ -77,22 +77,29 @@ def check_positive_ints(estimator, *names: str) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
-def check_numbers(estimator, *names: str, nonnegative: bool = True) -> None:
+def check_numbers(estimator, *names: str, nonnegative: bool = True, optional: bool = False
+                  ) -> None:
     """A ValueError naming the first of ``names`` that is not a number (not NaN), or with
-    ``nonnegative`` not one >= 0; None is allowed.
+    ``nonnegative`` not one >= 0; None is allowed when ``optional`` (a weight left to its
+    default), and refused otherwise (a tolerance: it went on to ``float(None)``).
 
     Examples
     --------
-    >>> class E: tol, reg = -1.0, "x"
+    >>> class E: tol, reg, reward = -1.0, "x", None
     >>> check_numbers(E(), "tol", nonnegative=False)
+    >>> check_numbers(E(), "reward", optional=True)
     >>> check_numbers(E(), "tol", "reg")
     Traceback (most recent call last):
     ...
     ValueError: tol must be a non-negative number, got -1.0
+    >>> check_numbers(E(), "reward")
+    Traceback (most recent call last):
+    ...
+    ValueError: reward must be a non-negative number, got None
     """
     for name in names:
         value = getattr(estimator, name)
-        if value is None:
+        if value is None and optional:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
                 or np.isnan(value) or (nonnegative and value < 0):
