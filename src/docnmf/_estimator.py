@@ -530,6 +530,16 @@ def representative_documents(memberships: np.ndarray, labels: np.ndarray, n: int
     return out
 
 
+def _summed_in_float(X):
+    """``X``, or for a COO matrix of integers or booleans the same matrix in float64: its
+    duplicate entries (one per token, say) are summed when it is made CSR, which
+    scikit-learn's validation does before it converts the type, so int8's 7 + 127 was -122
+    and uint8's 128 + 128 was 0. Summed in float64 they are what docnmf's diagnostics read."""
+    if sp.issparse(X) and X.format == "coo" and X.dtype.kind in "biu":
+        return X.astype(np.float64)
+    return X
+
+
 def _looks_like_texts(X) -> bool:
     if isinstance(X, str):
         return True
@@ -559,7 +569,7 @@ def _checked_fit(fit: Callable) -> Callable:
                             "texts) (or scikit-learn's TfidfVectorizer) and fit on it")
         token = _FIT_DEPTH.set(_FIT_DEPTH.get() + 1)
         try:
-            fitted = fit(self, X, *args, **kwargs)
+            fitted = fit(self, _summed_in_float(X), *args, **kwargs)
             if _FIT_DEPTH.get() == 1:       # a consensus's members are its own business
                 _warn_fewer_clusters(self)
             return fitted
@@ -603,7 +613,7 @@ def _texts_refused(method: Callable) -> Callable:
                             "matrix, not texts: make one with the vectorizer the estimator was "
                             "fitted with (vectorizer.transform(texts)), or place texts with "
                             "docnmf.ClusteringModel(estimator, vectorizer).place(texts)")
-        return method(self, X, *args, **kwargs)
+        return method(self, _summed_in_float(X), *args, **kwargs)
 
     wrapper._refuses_texts = True
     return wrapper
