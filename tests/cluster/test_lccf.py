@@ -292,6 +292,25 @@ def test_precomputed_and_callable_kernels_place_new_documents(planted):
         pre.predict(K_new)
 
 
+@pytest.mark.parametrize("diag, message", [
+    (lambda d: d[:2], "kernel_diag must hold one value per new document \\(4\\), got shape \\(2,\\)"),
+    (lambda d: np.r_[d, 1.0], "one value per new document \\(4\\), got shape \\(5,\\)"),
+    (lambda d: 5.0, "one value per new document \\(4\\), got shape \\(\\)"),
+    (lambda d: np.r_[np.nan, d[1:]], "kernel_diag must be finite"),
+    (lambda d: np.r_[np.inf, d[1:]], "kernel_diag must be finite"),
+])
+def test_a_precomputed_kernels_diagonal_for_new_documents_is_checked(planted, diag, message):
+    # a short or long one stopped in numpy's broadcasting deep in the updates; a scalar was
+    # broadcast to every document, and a NaN placed its document elsewhere, in silence
+    X, _ = planted(30, 20, 3, seed=2)
+    pre = LCCFClustering(3, kernel="precomputed", random_state=0).fit(X @ X.T)
+    K_new, d = X[:4] @ X.T, np.sum(X[:4] ** 2, axis=1)
+    with pytest.raises(ValueError, match=message):
+        pre.predict(K_new, kernel_diag=diag(d))
+    assert np.array_equal(pre.predict(K_new, kernel_diag=d[:, None]),
+                          pre.predict(K_new, kernel_diag=d))
+
+
 def test_negative_data_uses_the_section_3_5_updates(planted):
     X, y = planted(90, 45, 3, seed=5)
     Xc = X - X.mean(axis=0)

@@ -544,7 +544,13 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
             if kernel_diag is None:
                 raise ValueError("kernel='precomputed' needs kernel_diag, k(x, x) of each new "
                                  "document, to place new documents")
-            return Kn, np.asarray(kernel_diag, dtype=np.float64).ravel()
+            given = np.asarray(kernel_diag, dtype=np.float64)
+            if given.size != Kn.shape[0] or (given.ndim > 1 and given.size != given.shape[0]):
+                raise ValueError(f"kernel_diag must hold one value per new document "
+                                 f"({Kn.shape[0]}), got shape {given.shape}")
+            if not np.all(np.isfinite(given)):
+                raise ValueError("kernel_diag must be finite: k(x, x) of each new document")
+            return Kn, given.ravel()
         kernel = {"linear": _linear_kernel, "poly2": poly2_kernel}.get(self.kernel, self.kernel) \
             if isinstance(self.kernel, str) else self.kernel
         Kn = dense_gram(kernel(X, self._X_fit))
