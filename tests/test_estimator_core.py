@@ -421,3 +421,18 @@ def test_cluster_corpus_names_empty_clusters_without_the_estimators_warning():
         run = cluster_corpus(corpus, 3, method="nmf", vectorizer_params={"min_df": 1})
     assert 0 in run.sizes
     assert not [w for w in caught if issubclass(w.category, FewerClustersWarning)]
+
+
+@pytest.mark.parametrize("name, param, value", [
+    ("fsnmf", "alpha", None), ("fsnmf", "alpha", "x"),
+    ("plsi", "beta", None), ("plsi", "beta", "x"),
+    ("kernel-km", "gamma", "x"), ("kernel-km", "gamma", float("inf")),
+    ("ss-kk", "gamma", "x"), ("ss-kk", "gamma", float("inf")),
+])
+def test_a_weight_that_is_no_number_is_named(name, param, value, planted):
+    # float(None) and float('x') raised naming nothing, and gamma = inf made the Gaussian
+    # kernel NaN (0 * inf), which stopped in ARPACK or in numpy's checks
+    X, _ = planted(30, 20, 3, seed=1)
+    data = np.round(5 * X) if METHODS[name].input == "counts" else X
+    with pytest.raises(ValueError, match=f"^{param} must"):
+        make_estimator(name, 3, random_state=0).set_params(**{param: value}).fit(data)

@@ -344,6 +344,10 @@ def kernel_matrix(X, kernel: Kernel = "gaussian", gamma: float | None = None):
     if kernel == "poly2":
         return poly2_kernel(X, X), None
     if kernel == "gaussian":
+        if gamma is not None and (isinstance(gamma, bool) or not isinstance(
+                gamma, (int, float, np.integer, np.floating)) or not np.isfinite(gamma)):
+            # float('x') named nothing; inf made exp(-inf * 0) NaN on the diagonal
+            raise ValueError(f"gamma must be a positive finite number, got {gamma!r}")
         g = median_gamma(X) if gamma is None else float(gamma)
         if not g > 0:
             raise ValueError(f"gamma must be positive, got {gamma!r}")
