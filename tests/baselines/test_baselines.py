@@ -1,12 +1,14 @@
 """Baselines KM, KM-NCW, AA, NC, LSI + KM, PCA + KM: recovery, dense references, contract."""
 
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.cluster import KMeans
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines import (GraphCutClustering, KMeansClustering, LSIClustering, PCAClustering,
@@ -461,3 +463,17 @@ def test_kmeans_with_settled_labels_but_moving_centres_is_warned_of():
     # the case in point: the labels are the converged ones, the centres and inertia are not
     np.testing.assert_array_equal(early.labels_, free.labels_)
     assert early.inertia_ > free.inertia_
+
+
+@pytest.mark.parametrize("make, X", [
+    (lambda: LSIClustering(1, random_state=0), np.array([[1.0, 2.0, 0.0, 3.0]])),
+    (lambda: LSIClustering(2, random_state=0), np.ones((6, 10))),
+    (lambda: PCAClustering(1, random_state=0), np.array([[1.0, 2.0, 0.0, 3.0]])),
+])
+def test_no_variance_to_explain_raises_no_numpy_warning(make, X, container):
+    # the explained variance ratio the projections do not use is 0 / 0 for one document or
+    # identical ones: numpy's 'invalid value encountered in divide' from inside scikit-learn
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)   # k-means: fewer clusters
+        assert make().fit(container(X)).labels_.tolist() == [0] * X.shape[0]

@@ -139,7 +139,10 @@ class LSIClustering(_ProjectedKMeans):
         else:
             algorithm = "arpack" if r < min(X.shape) else "randomized"
             svd = TruncatedSVD(r, algorithm=algorithm, random_state=int_seed(rng))
-            self.embedding_ = svd.fit_transform(X)
+            # one document, or documents all alike: the explained variance ratio (not used)
+            # is 0 / 0
+            with np.errstate(invalid="ignore", divide="ignore"):
+                self.embedding_ = svd.fit_transform(X)
             self.components_ = svd.components_
             self.singular_values_ = svd.singular_values_
         self.mean_ = np.zeros(X.shape[1])
@@ -206,7 +209,8 @@ class PCAClustering(_ProjectedKMeans):
                              "vector, so their principal components are undefined")
         X, solver = pca_solver(X, r)
         pca = PCA(r, svd_solver=solver, random_state=int_seed(rng))
-        self.embedding_ = pca.fit_transform(X)
+        with np.errstate(invalid="ignore", divide="ignore"):   # one document: as LSI's
+            self.embedding_ = pca.fit_transform(X)
         self.components_ = pca.components_
         self.singular_values_ = pca.singular_values_
         self.mean_ = pca.mean_
