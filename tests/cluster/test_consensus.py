@@ -184,6 +184,9 @@ def test_same_seed_same_result_and_sparse_equals_dense():
     ({"members": "nmf"}, "members must be"),
     ({"tf": []}, "tf must be"),
     ({"tf": ["raw", "raw"]}, "tf must be"),
+    ({"members": None}, "members must be"),       # len(None): a TypeError naming nothing
+    ({"tf": 1.5}, "tf must be"),
+    ({"members": [["nmf"]]}, "members must be"),  # set([["nmf"]]): unhashable list
     ({"n_components": 0}, "n_components must be a positive integer"),
     ({"n_init": 1.5}, "n_init must be a positive integer"),
 ])

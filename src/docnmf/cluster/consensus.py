@@ -170,8 +170,11 @@ class ConsensusClustering(DocumentClusterer, ClusterMixin, BaseEstimator):
         check_positive_ints(self, "n_components", "n_init")
         for name, allowed in (("members", tuple(MEMBER_KINDS)), ("tf", TF_SCHEMES)):
             value = getattr(self, name)
-            if isinstance(value, str) or not len(value) or len(set(value)) != len(value) \
-                    or not set(value) <= set(allowed):
+            # not a sequence (None, 1.5), or one of unhashable entries: refused as the rest
+            items = list(value) if hasattr(value, "__len__") else None
+            if isinstance(value, str) or not items \
+                    or not all(isinstance(v, str) for v in items) \
+                    or len(set(items)) != len(items) or not set(items) <= set(allowed):
                 raise ValueError(f"{name} must be a sequence of distinct values from {allowed}, "
                                  f"got {value!r}")
         if self.refine is not None and self.refine not in TF_SCHEMES:
