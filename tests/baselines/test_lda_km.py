@@ -226,6 +226,8 @@ def test_bad_parameters():
         LDAKMeansClustering(2, n_components=0).fit(X)
     with pytest.raises(ValueError, match="reg"):
         LDAKMeansClustering(2, reg=-1.0).fit(X)
+    with pytest.raises(ValueError, match="^reg must be a finite number"):   # numpy's inf error
+        LDAKMeansClustering(2, reg=float("inf")).fit(X)
     with pytest.raises(ValueError, match="n_init"):
         LDAKMeansClustering(2, n_init=0).fit(X)
     with pytest.raises(ValueError, match="max_iter"):
