@@ -436,3 +436,19 @@ def test_a_weight_that_is_no_number_is_named(name, param, value, planted):
     data = np.round(5 * X) if METHODS[name].input == "counts" else X
     with pytest.raises(ValueError, match=f"^{param} must"):
         make_estimator(name, 3, random_state=0).set_params(**{param: value}).fit(data)
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: make_estimator("ss-kk", 3, random_state=0, **kw),
+    lambda **kw: make_estimator("ss-snc", 3, random_state=0, **kw),
+    lambda **kw: make_estimator("ssnmf-paper", 3, constraint_mode="cost", n_init=2,
+                                random_state=0, **kw),
+], ids=["ss-kk", "ss-snc", "ssnmf-similarity-cost"])
+@pytest.mark.parametrize("param", ["reward", "penalty"])
+def test_an_infinite_constraint_weight_is_named(make, param, planted):
+    # inf stopped in numpy ('array must not contain infs or NaNs') for SS-KK and SS-SNC, and
+    # SS-NMF's similarity form said the input overflows and should be divided by its largest
+    # entry
+    X, _ = planted(30, 20, 3, seed=1)
+    with pytest.raises(ValueError, match=f"^{param} must be a finite"):
+        make(**{param: float("inf")}).fit(X, must_link=[(0, 1)], cannot_link=[(2, 3)])

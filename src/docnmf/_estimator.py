@@ -77,11 +77,12 @@ def check_positive_ints(estimator, *names: str) -> None:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
 
 
-def check_numbers(estimator, *names: str, nonnegative: bool = True, optional: bool = False
-                  ) -> None:
+def check_numbers(estimator, *names: str, nonnegative: bool = True, optional: bool = False,
+                  finite: bool = False) -> None:
     """A ValueError naming the first of ``names`` that is not a number (not NaN), or with
-    ``nonnegative`` not one >= 0; None is allowed when ``optional`` (a weight left to its
-    default), and refused otherwise (a tolerance: it went on to ``float(None)``).
+    ``nonnegative`` not one >= 0, or with ``finite`` not a finite one; None is allowed when
+    ``optional`` (a weight left to its default), and refused otherwise (a tolerance: it went
+    on to ``float(None)``).
 
     Examples
     --------
@@ -105,6 +106,8 @@ def check_numbers(estimator, *names: str, nonnegative: bool = True, optional: bo
                 or np.isnan(value) or (nonnegative and value < 0):
             raise ValueError(f"{name} must be a {'non-negative ' if nonnegative else ''}number, "
                              f"got {value!r}")
+        if finite and not np.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
 
 
 def check_n_clusters(n_clusters, n_docs: int) -> int:

@@ -58,7 +58,7 @@ class _SemiSupervised(DocumentClusterer):
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_init", "max_iter")
-        check_numbers(self, "reward", "penalty", optional=True)
+        check_numbers(self, "reward", "penalty", optional=True, finite=True)
 
 
 def farthest_first_labels(K: np.ndarray, constraints: Constraints, k: int) -> np.ndarray | None:

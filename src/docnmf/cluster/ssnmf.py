@@ -247,7 +247,7 @@ class SSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
         check_numbers(self, "tol")
         # here, in the estimator's names, and with or without constraints (the solver checks
         # them as ``mode``'s weights, and only when there are pairs to weigh)
-        check_numbers(self, "reward", "penalty", optional=True)
+        check_numbers(self, "reward", "penalty", optional=True, finite=True)
         if self.factorization == "similarity" and self.constraint_mode == "extreme" \
                 and (self.reward is not None or self.penalty is not None):
             raise ValueError("reward and penalty are the weights of constraint_mode='cost'; "
