@@ -639,6 +639,11 @@ def _without(*path):
      "the vectorizer's max_df must be an int >= 1 or a float in"),
     ("nmf-ncw", lambda r: r["vectorizer"]["params"].update(max_features=0),
      "the vectorizer's max_features=0 is not a whole number"),
+    # these two were a TypeError ('int' object is not iterable), a traceback in docnmf assign
+    ("nmf-ncw", lambda r: r["vectorizer"]["params"].update(stop_words=5),
+     "the vectorizer's stop_words=5 is not"),
+    ("nma", lambda r: r["estimator"]["state"]["vectorizer_"]["params"].update(
+        stop_words=["the", 1]), "the vectorizer's stop_words=\\['the', 1\\] is not"),
 ])
 def test_edited_numbers_and_settings_in_model_json_are_refused(tmp_path, demo_split, method,
                                                                change, message):

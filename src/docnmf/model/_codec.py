@@ -170,6 +170,12 @@ def _decode_vectorizer_params(params: Any) -> dict[str, Any]:
     # ("stem": "no" is a true string: stemming stayed on)
     if not isinstance(params.get("stem", True), bool):
         raise ModelFormatError(f"the vectorizer's stem={params['stem']!r} is not true or false")
+    # a number, or a list holding one, failed inside the tokenizer with a TypeError
+    stop = params.get("stop_words")
+    if not (stop is None or isinstance(stop, str)
+            or (isinstance(stop, list) and all(isinstance(w, str) for w in stop))):
+        raise ModelFormatError(f"the vectorizer's stop_words={stop!r} is not 'english', a list "
+                               "of words or null")
     for name in ("min_df", "max_df"):
         if name in params:
             try:
