@@ -131,6 +131,19 @@ def test_an_existing_folder_that_is_not_a_model_is_left_alone(demo_split, tmp_pa
     assert (tmp_path / "data" / "notes.txt").read_text() == "mine"
 
 
+def test_a_model_folder_holding_other_files_is_left_alone(demo_split, tmp_path):
+    """Saving again over a model folder replaces it whole: a note kept beside the model, or a
+    model saved inside it, was deleted without a word."""
+    model = _fitted("nmf", demo_split[0])
+    folder = docnmf.save(model, tmp_path / "m")
+    (folder / "NOTES.md").write_text("mine")
+    docnmf.save(model, folder / "inner")
+    with pytest.raises(ModelSaveError, match=r"holds files besides the model \(NOTES.md, inner\)"):
+        docnmf.save(model, folder)
+    assert (folder / "NOTES.md").read_text() == "mine"
+    assert docnmf.load(folder / "inner").method == "nmf"
+
+
 def test_the_current_folder_or_an_unwritable_place_is_a_save_error(demo_split, tmp_path,
                                                                    monkeypatch):
     """save(model, ".") in an empty folder was a raw OSError (Device or resource busy: '.' ->

@@ -196,6 +196,11 @@ def save(model, path: str | os.PathLike) -> Path:
     if path.exists() and not (path.is_dir() and ((path / MODEL_FILE).is_file()
                                                  or not any(path.iterdir()))):
         raise ModelSaveError(f"{path} exists and is not a docnmf model folder; not overwritten")
+    others = sorted(set(os.listdir(path)) - {MODEL_FILE, ARRAYS_FILE}) if path.is_dir() else []
+    if others:      # the folder is replaced whole: they would go with it
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        raise ModelSaveError(f"{path} holds files besides the model ({shown}); not overwritten: "
+                             "move them out or save the model elsewhere")
     here = Path.cwd().resolve()
     if path.resolve() == here or path.resolve() in here.parents:
         # the folder is replaced whole, by renames: not the one this process works in
