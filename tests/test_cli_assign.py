@@ -218,3 +218,25 @@ def test_an_empty_cluster_of_placed_documents_is_no_advice_on_k(fitted, tmp_path
     page = (tmp_path / "placed" / "report.html").read_text(encoding="utf-8")
     assert "Empty: no document belongs most to this cluster" in page
     assert "none of the documents placed follows most" in page and "smaller k" not in page
+
+
+def test_an_output_folder_that_may_not_be_written_fails_before_the_work(fitted, tmp_path,
+                                                                      text_folder, docnmf_env):
+    """An existing empty -o folder without write permission, in a folder that has it, passed
+    the checks made before the work: the documents were read and placed, the report made,
+    and only then did replacing the folder fail."""
+    out = tmp_path / "locked"
+    out.mkdir()
+    out.chmod(0o555)
+    try:
+        proc = subprocess.run([*_without_read_override(), sys.executable, "-m", "docnmf",
+                               "assign", str(fitted), str(text_folder(tmp_path / "new", NEW)),
+                               "-o", str(out)],
+                              capture_output=True, text=True, env=docnmf_env, timeout=120,
+                              check=False)
+    finally:
+        out.chmod(0o755)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == f"docnmf: error: cannot write to {out}: Permission denied"
+    assert list(out.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["locked", "new", "out", "train"]

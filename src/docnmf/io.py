@@ -526,6 +526,10 @@ def check_output_folder(target: str | os.PathLike, command: str | None = None) -
                 break
         _check_not_inside_output(target, real)
         return
+    if not os.access(target, os.W_OK | os.X_OK):
+        # replacing it writes in it (the mark of a swap) or moves it to another folder, which
+        # both need its permission: found now, not once the work is done
+        raise OutputFolderError(f"cannot write to {target}: Permission denied")
     names = sorted(os.listdir(target))
     if {"model.json", "arrays.npz"} <= set(names):
         raise OutputFolderError(f"{target} is a saved model; a result folder is replaced whole, "
