@@ -652,6 +652,11 @@ def _without(*path):
      "the vectorizer's max_df must be an int >= 1 or a float in"),
     ("nmf-ncw", lambda r: r["vectorizer"]["params"].update(max_features=0),
      "the vectorizer's max_features=0 is not a whole number"),
+    # loaded, and the model's estimator then refused to fit again (clone(...).fit)
+    ("nmf-ncw", lambda r: r["estimator"]["params"].update(random_state="x"),
+     "bad parameters for NMFClustering: random_state must be None or a non-negative integer, got 'x'"),
+    ("km", lambda r: r["estimator"]["params"].update(random_state=-1),
+     "bad parameters for KMeansClustering: random_state must be None or a non-negative integer, got -1"),
     # these two were a TypeError ('int' object is not iterable), a traceback in docnmf assign
     ("nmf-ncw", lambda r: r["vectorizer"]["params"].update(stop_words=5),
      "the vectorizer's stop_words=5 is not"),

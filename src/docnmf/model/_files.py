@@ -397,6 +397,10 @@ def _check_params(estimator, name: str) -> None:
     n_docs = len(labels) if isinstance(labels, np.ndarray) and labels.ndim == 1 else None
     try:
         estimator._check_params(n_docs if n_docs else estimator.n_clusters)
+        # what fit accepts of what a file can hold (save writes any other seed as None)
+        seed = estimator.get_params(deep=False).get("random_state")
+        if seed is not None and (not isinstance(seed, int) or seed < 0):
+            raise ValueError(f"random_state must be None or a non-negative integer, got {seed!r}")
     except (ValueError, TypeError) as exc:
         raise ModelFormatError(f"bad parameters for {name}: {exc}") from None
 
