@@ -326,6 +326,35 @@ def test_arrays_that_would_crash_placing_are_refused(tmp_path, demo_split, metho
         docnmf.load(folder)
 
 
+def _with_member(folder, name, shape):
+    """Rewrite the arrays file with the member ``name`` replaced or added: a .npy header that
+    declares ``shape`` of float64, followed by a few bytes (what reading it would allocate is
+    the header's, not the file's)."""
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False,
+                                                  "shape": shape})
+    buf = io.BytesIO()
+    with zipfile.ZipFile(folder / "arrays.npz") as old, \
+            zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as new:
+        for member in old.namelist():
+            if member != f"{name}.npy":
+                new.writestr(member, old.read(member))
+        new.writestr(f"{name}.npy", header.getvalue() + bytes(64))
+    (folder / "arrays.npz").write_bytes(buf.getvalue())
+    _rewrite_json(folder, lambda r: r["arrays"].update(
+        sha256=hashlib.sha256(buf.getvalue()).hexdigest()))
+
+
+def test_an_array_the_model_does_not_name_is_never_read(tmp_path, demo_split):
+    """Every member of arrays.npz was decompressed on load, named by model.json or not: a
+    792 KB file with an unnamed member of 800 MB of zeros took 1 GB to load, and one declaring
+    more than memory holds was a MemoryError ('not enough memory to place these documents' in
+    docnmf assign)."""
+    folder = _saved(tmp_path, demo_split)
+    _with_member(folder, "unnamed", (10**12,))
+    assert docnmf.load(folder).method == "nmf-ncw"
+
+
 def test_a_diverged_restart_s_nan_in_what_the_fit_found_still_loads(tmp_path, demo_split):
     folder = _saved(tmp_path, demo_split)
     _edit_array(folder, "estimator.restart_objectives_", lambda a: a.__setitem__(0, np.nan))

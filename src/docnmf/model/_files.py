@@ -27,6 +27,7 @@ import tempfile
 import time
 import warnings
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -335,13 +336,40 @@ def _read_arrays(folder: Path, record: dict[str, Any]) -> ArrayStore:
         raise ModelFormatError(f"{folder / ARRAYS_FILE} does not match {MODEL_FILE} (its SHA-256 "
                                "differs): the model files were changed or mixed up")
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            arrays = {key: npz[key] for key in npz.files}
+        npz = np.load(io.BytesIO(data), allow_pickle=False)
     except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
-        # allow_pickle=False: an object array (a pickle) is refused here, never unpickled
         raise ModelFormatError(f"{folder / ARRAYS_FILE} holds something other than plain numeric "
                                f"arrays ({exc})") from None
-    return ArrayStore(arrays)
+    return ArrayStore(_Members(npz, folder / ARRAYS_FILE))
+
+
+class _Members(Mapping):
+    """The arrays of an arrays file, each decompressed when the model first names it: one it
+    does not name is never read (a file of a few hundred KB can hold a member of gigabytes)."""
+
+    def __init__(self, npz, path: Path):
+        self._npz, self._path, self._read = npz, path, {}
+
+    def __contains__(self, key) -> bool:
+        return key in self._npz.files
+
+    def __iter__(self):
+        return iter(self._npz.files)
+
+    def __len__(self) -> int:
+        return len(self._npz.files)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self._read:
+            if key not in self:
+                raise KeyError(key)
+            try:
+                self._read[key] = self._npz[key]
+            except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
+                # allow_pickle=False: an object array (a pickle) is refused here, never unpickled
+                raise ModelFormatError(f"{self._path} holds something other than plain numeric "
+                                       f"arrays ({exc})") from None
+        return self._read[key]
 
 
 def _decode_estimator(record: Any, store: ArrayStore):
