@@ -355,6 +355,17 @@ def test_an_array_the_model_does_not_name_is_never_read(tmp_path, demo_split):
     assert docnmf.load(folder).method == "nmf-ncw"
 
 
+def test_an_array_too_large_for_memory_is_a_format_error(tmp_path, demo_split):
+    """A member the model names whose header declares more than memory holds was a MemoryError,
+    which docnmf assign reported as 'not enough memory to place these documents; place fewer
+    or shorter ones at a time': no placing had begun, and fewer documents would not help."""
+    folder = _saved(tmp_path, demo_split)
+    _with_member(folder, "estimator.components_", (5, 10**12))
+    with pytest.raises(ModelFormatError, match="not enough memory to read the array "
+                                               "'estimator.components_' of .*arrays.npz"):
+        docnmf.load(folder)
+
+
 def test_a_diverged_restart_s_nan_in_what_the_fit_found_still_loads(tmp_path, demo_split):
     folder = _saved(tmp_path, demo_split)
     _edit_array(folder, "estimator.restart_objectives_", lambda a: a.__setitem__(0, np.nan))

@@ -369,6 +369,9 @@ class _Members(Mapping):
                 # allow_pickle=False: an object array (a pickle) is refused here, never unpickled
                 raise ModelFormatError(f"{self._path} holds something other than plain numeric "
                                        f"arrays ({exc})") from None
+            except MemoryError as exc:     # (the size is the .npy header's: maybe edited)
+                raise ModelFormatError(f"not enough memory to read the array {key!r} of "
+                                       f"{self._path} ({exc})") from None
         return self._read[key]
 
 
