@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import pickle
 import shutil
+import threading
 import warnings
 import zipfile
 
@@ -364,6 +366,30 @@ def test_an_array_too_large_for_memory_is_a_format_error(tmp_path, demo_split):
     with pytest.raises(ModelFormatError, match="not enough memory to read the array "
                                                "'estimator.components_' of .*arrays.npz"):
         docnmf.load(folder)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
+def test_an_arrays_file_that_is_no_regular_file_is_refused_without_reading(tmp_path,
+                                                                           demo_split):
+    """An arrays.npz that was a named pipe made docnmf assign wait for ever for a writer (and
+    one linked to /dev/zero would be read until memory ran out)."""
+    folder = _saved(tmp_path, demo_split)
+    pipe = folder / "arrays.npz"
+    pipe.unlink()
+    os.mkfifo(pipe)
+
+    def writer():       # lets a load that opens the pipe go on, to fail the test, not hang
+        with open(pipe, "wb") as fh:
+            fh.write(b"not a model")
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(ModelFormatError, match="arrays.npz is not a regular file"):
+            docnmf.load(folder)
+    finally:
+        os.close(os.open(pipe, os.O_RDONLY | os.O_NONBLOCK))   # releases the writer
+        thread.join(10)
 
 
 def test_a_diverged_restart_s_nan_in_what_the_fit_found_still_loads(tmp_path, demo_split):

@@ -328,6 +328,9 @@ def _read_arrays(folder: Path, record: dict[str, Any]) -> ArrayStore:
     meta = record.get("arrays")
     if not isinstance(meta, dict) or meta.get("file") != ARRAYS_FILE:
         raise ModelFormatError(f"{folder / MODEL_FILE} does not name its arrays file")
+    if (folder / ARRAYS_FILE).exists() and not (folder / ARRAYS_FILE).is_file():
+        # a named pipe waited for ever for a writer; a device (/dev/zero) never ends
+        raise ModelFormatError(f"{folder / ARRAYS_FILE} is not a regular file")
     try:
         data = (folder / ARRAYS_FILE).read_bytes()
     except OSError as exc:
