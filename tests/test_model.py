@@ -392,6 +392,27 @@ def test_an_arrays_file_that_is_no_regular_file_is_refused_without_reading(tmp_p
         thread.join(10)
 
 
+def test_a_model_replaced_while_it_is_read_loads_the_new_one(tmp_path, demo_split,
+                                                             monkeypatch):
+    """load reads model.json, then arrays.npz: a docnmf cluster -o replacing the folder between
+    the two (1 load in 3,413 while the folder was clustered again and again) failed with 'the
+    model files were changed or mixed up', though each folder was whole."""
+    from docnmf.model import _files
+
+    old = _files._read_record(_saved(tmp_path, demo_split))      # read just before the swap
+    new_model = _fitted("nmf", demo_split[0])
+    folder = docnmf.save(new_model, tmp_path / "model")
+    reads = iter([old])
+    monkeypatch.setattr(_files, "_read_record",
+                        lambda f, real=_files._read_record: next(reads, None) or real(f))
+    loaded = docnmf.load(folder)
+    assert loaded.method == "nmf"
+    # a model whose files really disagree is still refused
+    (folder / "model.json").write_text(json.dumps(old))
+    with pytest.raises(ModelFormatError, match="changed or mixed up"):
+        docnmf.load(folder)
+
+
 def test_a_diverged_restart_s_nan_in_what_the_fit_found_still_loads(tmp_path, demo_split):
     folder = _saved(tmp_path, demo_split)
     _edit_array(folder, "estimator.restart_objectives_", lambda a: a.__setitem__(0, np.nan))

@@ -324,6 +324,10 @@ def _read_record(folder: Path) -> dict[str, Any]:
     return record
 
 
+class _Mismatch(ModelFormatError):
+    """arrays.npz is not the one model.json names."""
+
+
 def _read_arrays(folder: Path, record: dict[str, Any]) -> ArrayStore:
     meta = record.get("arrays")
     if not isinstance(meta, dict) or meta.get("file") != ARRAYS_FILE:
@@ -336,7 +340,7 @@ def _read_arrays(folder: Path, record: dict[str, Any]) -> ArrayStore:
     except OSError as exc:
         raise ModelFormatError(f"cannot read {folder / ARRAYS_FILE}: {exc.strerror}") from None
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
-        raise ModelFormatError(f"{folder / ARRAYS_FILE} does not match {MODEL_FILE} (its SHA-256 "
+        raise _Mismatch(f"{folder / ARRAYS_FILE} does not match {MODEL_FILE} (its SHA-256 "
                                "differs): the model files were changed or mixed up")
     try:
         npz = np.load(io.BytesIO(data), allow_pickle=False)
@@ -524,7 +528,15 @@ def load(path: str | os.PathLike):
     """
     folder = model_folder(path)
     record = _read_record(folder)
-    store = _read_arrays(folder, record)
+    try:
+        store = _read_arrays(folder, record)
+    except _Mismatch:
+        # the folder replaced whole (docnmf cluster -o, save) between the reads of its two
+        # files: read the new one; files that disagree as they stand are refused
+        again = _read_record(folder)
+        if again == record:
+            raise
+        record, store = again, _read_arrays(folder, again)
     estimator = _decode_estimator(record.get("estimator"), store)
     if record.get("kind") == "estimator":
         return estimator
