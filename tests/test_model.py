@@ -514,6 +514,18 @@ def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differentl
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         docnmf.load(folder).place(texts + ["I\u0307zmir"])
+    # a newer docnmf's rules: this one cannot tell which documents they read otherwise, and
+    # placed every one without a word
+    _rewrite_json(folder, lambda r: r.update(text_rules=TEXT_RULES + 1))
+    newer = docnmf.load(folder)
+    with pytest.warns(UserWarning, match=rf"^the model was saved by a newer docnmf, which reads "
+                                         rf"words by rules this one does not know \(text rules "
+                                         rf"{TEXT_RULES + 1}; these are {TEXT_RULES}\)") as said:
+        newer.place(["the match"])
+    assert [w.filename for w in said] == [__file__]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        newer.place([])                             # no document, nothing to read otherwise
     _rewrite_json(folder, lambda r: r.update(text_rules="4"))
     with pytest.raises(ModelFormatError, match="text_rules must be a whole number from 0, not '4'"):
         docnmf.load(folder)

@@ -230,9 +230,19 @@ class ClusteringModel:
         return Placement(labels, memberships, np.flatnonzero(~known), X)
 
     def _warn_older_text_rules(self, texts: list[str]) -> None:
-        """Warn when the model was fitted under older rules of reading words and some of
+        """Warn when the model was fitted under newer rules of reading words than this
+        docnmf's, or under older ones and some of
         ``texts`` read differently under today's (an "\u0130stanbul" a model knew as "stanbul",
         accents written apart, ligatures: placed elsewhere, or not at all, without a word)."""
+        if self.text_rules > TEXT_RULES and texts:
+            # a newer docnmf's rules, which this one cannot apply or tell apart text by text
+            warnings.warn(f"the model was saved by a newer docnmf, which reads words by rules "
+                          f"this one does not know (text rules {self.text_rules}; these are "
+                          f"{TEXT_RULES}): documents may be read into other words than the "
+                          f"model's, and placed differently; place them with that docnmf, or fit "
+                          f"the model again with this one", UserWarning,
+                          stacklevel=_caller_outside_docnmf())
+            return
         if self.text_rules >= TEXT_RULES:
             return
         analyzer = self.document_vectorizer.analyzer_
