@@ -151,7 +151,9 @@ def test_texts_given_to_place_are_pointed_to_the_vectorizer(name, planted):
     for place in (getattr(model, m) for m in ("predict", "transform", "predict_memberships")
                   if hasattr(model, m)):
         with pytest.raises(TypeError, match=r"takes a documents x terms matrix, not texts: "
-                                            r"make one with the vectorizer"):
+                                            r"make one as the fitted one was made, with the same "
+                                            r"vectorizer \(vectorizer.transform\(texts\) for "
+                                            r"tf-idf, vectorizer.count\(texts\) for counts\)"):
             place(texts)
 
 

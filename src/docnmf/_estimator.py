@@ -612,10 +612,14 @@ def _texts_refused(method: Callable) -> Callable:
     @functools.wraps(method)
     def wrapper(self, X=None, *args, **kwargs):
         if not self._reads_texts and _looks_like_texts(X):
+            # .transform alone was named: of an estimator fitted on counts (the consensus,
+            # SS-NMF), it gives tf-idf, and memberships off by a little, without a word
             raise TypeError(f"{type(self).__name__}.{method.__name__} takes a documents x terms "
-                            "matrix, not texts: make one with the vectorizer the estimator was "
-                            "fitted with (vectorizer.transform(texts)), or place texts with "
-                            "docnmf.ClusteringModel(estimator, vectorizer).place(texts)")
+                            "matrix, not texts: make one as the fitted one was made, with the "
+                            "same vectorizer (vectorizer.transform(texts) for tf-idf, "
+                            "vectorizer.count(texts) for counts), or place texts with "
+                            "docnmf.ClusteringModel(estimator, vectorizer).place(texts), which "
+                            "knows which the method takes")
         return method(self, _summed_in_float(X), *args, **kwargs)
 
     wrapper._refuses_texts = True
