@@ -129,6 +129,16 @@ def test_a_method_that_cannot_place_documents_leaves_no_model_and_says_why(tmp_p
         docnmf.load(out)
 
 
+def test_a_result_folder_whose_model_was_removed_says_so(fitted, cli, tmp_path, text_folder):
+    """It said only "holds no model", as of a folder that never had one."""
+    shutil.rmtree(fitted / "model")
+    code, _, err = cli(["assign", str(fitted), str(text_folder(tmp_path / "new", NEW))])
+    method = json.loads((fitted / "run.json").read_text())["parameters"]["method"]
+    assert code == 2
+    assert (f"holds no model: its model folder, which docnmf cluster writes for {method}, is "
+            "missing; cluster again to get one") in err
+
+
 def test_assign_as_a_real_subprocess(fitted, tmp_path, text_folder, docnmf_env):
     env = docnmf_env
     proc = subprocess.run([sys.executable, "-m", "docnmf", "assign", str(fitted),

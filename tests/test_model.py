@@ -531,6 +531,16 @@ def test_a_model_of_older_text_rules_says_which_documents_it_may_read_differentl
         docnmf.load(folder)
 
 
+def test_a_model_file_saved_with_a_byte_order_mark_loads(tmp_path, demo_split):
+    """An editor that saves UTF-8 with a byte-order mark made it "not valid JSON"."""
+    folder = _saved(tmp_path, demo_split)
+    texts = ["the match and the league", "butter and flour"]
+    before = docnmf.load(folder).predict(texts)
+    text = (folder / "model.json").read_text(encoding="utf-8")
+    (folder / "model.json").write_text("\ufeff" + text, encoding="utf-8")
+    np.testing.assert_array_equal(docnmf.load(folder).predict(texts), before)
+
+
 def test_arrays_from_another_model_are_refused(tmp_path, demo_split):
     a = docnmf.save(_fitted("nmf", demo_split[0]), tmp_path / "a")
     b = docnmf.save(_fitted("km", demo_split[0]), tmp_path / "b")

@@ -297,12 +297,15 @@ def _no_model_reason(path: Path) -> str:
     if spec is not None and not spec.places_new_documents:      # an earlier version's
         return (f"{path} holds no model: it was clustered with {method}, which cannot "
                 "place new documents")
-    return f"{path} holds no model"
+    # (the folder's model/ removed: it said no more than this)
+    return (f"{path} holds no model: its model folder, which docnmf cluster writes for "
+            f"{method}, is missing; cluster again to get one")
 
 
 def _read_record(folder: Path) -> dict[str, Any]:
     try:
-        record = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8"))
+        # utf-8-sig: a byte-order mark, which some editors save, was "not valid JSON"
+        record = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8-sig"))
     except OSError as exc:
         raise ModelFormatError(f"cannot read {folder / MODEL_FILE}: {exc.strerror or exc}"
                                ) from None
