@@ -9,8 +9,8 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from docnmf.baselines import LDAKMeansClustering, PCAClustering
-from docnmf.cluster import FewerClustersWarning
 from docnmf.baselines.lda_km import lda_subspace, within_scatter
+from docnmf.cluster import FewerClustersWarning
 from docnmf.methods import METHODS, make_estimator
 from docnmf.metrics import clustering_accuracy
 
