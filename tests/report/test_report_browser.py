@@ -579,18 +579,26 @@ _TIP = """() => {
 }"""
 
 
+def _two_topics(tmp_path, fields):
+    """The result folder of ``docnmf cluster -k 2`` on a CSV of 16 short documents on two
+    topics (sky, market); ``fields(i, topic)`` gives each one's id, and its label if any."""
+    texts = {"sky": "stars and planets seen through the telescope tonight",
+             "market": "markets and shares fell in trading today"}
+    rows = [[*fields(i, topic), f"{text} {i}"] for i in range(8) for topic, text in texts.items()]
+    header = ["id", "label"][:len(rows[0]) - 1] + ["text"]
+    (tmp_path / "docs.csv").write_text("\n".join(",".join(r) for r in [header, *rows]) + "\n",
+                                       encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["-q", "cluster", str(tmp_path / "docs.csv"), "-k", "2", "-o", str(out)]) == 0
+    return out
+
+
 def test_an_id_that_turns_the_writing_direction_turns_only_itself_in_the_map_s_tooltip(
         browser, tmp_path):
     """An id holding a right-to-left override (U+202E) it never closes turned the tooltip's
     "(cluster 0): " and the document's text after it backwards; the search's list already kept
     each id and text in its own direction."""
-    rows = ["id,text"]
-    for i in range(8):
-        rows.append(f"\u202esky{i},stars and planets seen through the telescope tonight {i}")
-        rows.append(f"\u202emarket{i},markets and shares fell in trading today {i}")
-    (tmp_path / "docs.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    out = tmp_path / "out"
-    assert main(["-q", "cluster", str(tmp_path / "docs.csv"), "-k", "2", "-o", str(out)]) == 0
+    out = _two_topics(tmp_path, lambda i, topic: (f"\u202e{topic}{i}",))
     page = browser(out / "report.html", measure=_TIP)
     assert page.errors == [] and page.measured["hidden"] is False
     tip = page.measured
@@ -610,13 +618,8 @@ def test_a_long_class_name_leaves_the_confusion_matrix_s_counts_in_view(browser,
     so wide that the counts stood beyond the right edge of a 1280-pixel window, in the box
     that scrolls sideways: the matrix showed names and no numbers."""
     long = "verylonglabelwithoutanyspace" * 8
-    rows = ["id,text,label"]
-    for i in range(8):
-        rows.append(f"s{i},stars and planets seen through the telescope tonight {i},sky_{long}")
-        rows.append(f"m{i},markets and shares fell in trading today {i},market_{long}")
-    (tmp_path / "docs.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    out = tmp_path / "out"
-    assert main(["-q", "cluster", str(tmp_path / "docs.csv"), "-k", "2", "-o", str(out)]) == 0
+    out = _two_topics(tmp_path, lambda i, topic: (f"{topic[0]}{i}", f"{topic}_{long}"))
     page = browser(out / "report.html", width=1280, measure=_CONFUSION_EDGE)
     assert page.errors == []
-    assert page.measured["right"] <= page.measured["window"]
+    # (no cell at all would be -Infinity, to the left of any edge)
+    assert 0 < page.measured["right"] <= page.measured["window"]
