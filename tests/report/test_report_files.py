@@ -324,6 +324,11 @@ def test_documents_in_no_cluster_stay_out_of_the_map_and_matrices(tmp_path):
     caption = page.split('<section id="map">')[1].split("</figcaption>")[0]
     assert "all documents" not in caption
     assert "The 1 document in no cluster is not on the map." in caption
+    # and the index of clusters has a row for it: its shares summed to 80 of 81 documents
+    index = page.split("<h3>Clusters at a glance</h3>")[1].split("</table>")[0]
+    assert ('<tr><td>none</td><td class="r">1</td><td class="r">1.2%</td><td class="bar"></td>'
+            '<td class="r coh">–</td><td>in no cluster: no index term left after '
+            'preprocessing</td></tr>') in index
 
 
 def test_a_consensus_shows_its_members_agreement_instead_of_an_objective_curve(consensus_out):

@@ -324,6 +324,14 @@ def _cluster_index(f: RunFolder) -> str:
                     f'"width:{100 * size / largest:.1f}%;background:{colours[c]}"></span></td>'
                     f'<td class="r coh">{_e(coh) if coh else "–"}</td>'
                     f'<td>{_e(" ".join((row.get("top_keywords") or "").split()[:8]))}</td></tr>')
+    unassigned = int(np.count_nonzero(f.labels == -1))
+    if unassigned:      # the shares above fell short of 100% with no word of the rest
+        said = ((f.run or {}).get("diagnostics") or {}).get("unassigned") or {}
+        reason = said.get("reason") if isinstance(said, dict) else None
+        rows.append(f'<tr><td>none</td><td class="r">{unassigned}</td>'
+                    f'<td class="r">{100 * unassigned / n:.1f}%</td><td class="bar"></td>'
+                    '<td class="r coh">–</td><td>in no cluster'
+                    f'{": " + _e(reason) if isinstance(reason, str) and reason else ""}</td></tr>')
     return ('<h3>Clusters at a glance</h3>' + _scrolled(
         "clusters at a glance", '<table class="index"><thead><tr><th>cluster</th><th>size</th>'
         '<th>share</th><th class="bar"><span class="vh">size as a bar</span></th>'
