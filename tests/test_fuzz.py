@@ -1,10 +1,13 @@
-"""Property-based fuzzing of every reader and of the command line (hypothesis).
+"""Property-based fuzzing of every reader, of saved models and of the command line
+(hypothesis).
 
 For well-formed input a reader returns exactly the documents written; for
 damaged input (the same files with bytes flipped, inserted, deleted, cut) it
 returns a corpus or raises its own error (``CorpusError``, ``ConstraintError``)
-and nothing else. The command line, in process and as a few real processes,
-exits with 0 or 2 and never shows a traceback.
+and nothing else. A saved model's files, edited, load into a model that places
+new documents or are refused with ``ModelFormatError``. The command line, in
+process and as a few real processes, exits with 0 or 2 and never shows a
+traceback.
 
 CI runs a short profile. ``DOCNMF_FUZZ=long`` runs 10,000 examples per reader
 (``DOCNMF_FUZZ_EXAMPLES=N`` sets the number); see the counts with
@@ -28,7 +31,7 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from docnmf.cli import main
@@ -388,6 +391,132 @@ def test_damaged_constraint_files_are_read_or_refused(data, pairs, header):
         f = tmp / "ml.csv"
         f.write_bytes(raw)
         read_or_refuse(read_constraint_pairs, f, DOC_IDS, error=ConstraintError)
+
+
+# ------------------------------------------------------------------------------ saved models
+
+#: Methods whose saved models are damaged: the default, the paper's NMF-NCW, one fitted on
+#: counts, one on texts, a semi-supervised one, FS-NMF and a k-means baseline.
+MODEL_METHODS = ["lccf-ncw", "nmf-ncw", "consensus", "nma", "ssnmf", "fsnmf", "km"]
+#: New documents to place: on a topic, unknown words only, empty.
+TO_PLACE = ["the comet and the telescope", "garlic and onion in the pan", "zzzq qqxw", ""]
+#: Values an edit writes into model.json: its own words among any JSON.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats() | TEXT
+    | st.sampled_from([0, 1, -1, 5, 0.5, 1e308, "array", "json", "english", "ncw", "argmax",
+                       "LCCFClustering", "NMFClustering", "estimator.labels_"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["kind", "value", "key", "class", "params", "state", "x"]), inner,
+        max_size=3),
+    max_leaves=5)
+
+
+@pytest.fixture(scope="module")
+def saved_models():
+    """Each method's model of the demo corpus as its files hold it: model.json's record and
+    the arrays of arrays.npz."""
+    import docnmf
+    from docnmf import ClusteringModel, DocumentVectorizer
+    from docnmf.corpus.demo import load_demo
+    from docnmf.methods import METHODS, make_estimator
+
+    texts = list(load_demo().texts)
+    saved = {}
+    with scratch() as tmp:
+        for method in MODEL_METHODS:
+            spec = METHODS[method]
+            estimator = make_estimator(method, 5, random_state=0, n_init=2)
+            if spec.input == "texts":
+                model = ClusteringModel(estimator.fit(texts), None, method)
+            else:
+                vectorizer = DocumentVectorizer()
+                X = (vectorizer.fit_count(texts) if spec.input == "counts"
+                     else vectorizer.fit_transform(texts))
+                pairs = {"must_link": [(0, 1)], "cannot_link": [(0, 40)]} \
+                    if spec.constraints else {}
+                model = ClusteringModel(estimator.fit(X, **pairs), vectorizer, method)
+            folder = docnmf.save(model, tmp / method)
+            with np.load(folder / "arrays.npz") as npz:
+                arrays = {key: npz[key] for key in npz.files}
+            saved[method] = (json.loads((folder / "model.json").read_text()), arrays)
+    return saved
+
+
+def _places(node, at=()):
+    """The places of a JSON tree, as the keys and indices that lead to each."""
+    yield at
+    items = node.items() if isinstance(node, dict) else \
+        enumerate(node[:4]) if isinstance(node, list) else ()
+    for key, value in items:
+        yield from _places(value, (*at, key))
+
+
+@st.composite
+def damaged_arrays(draw, a: np.ndarray) -> np.ndarray:
+    """``a`` of another type or shape, or with a value no fit gives."""
+    kind = draw(st.sampled_from(["type", "shorter", "longer", "transposed", "flat", "empty",
+                                 "scalar", "nan", "inf", "negative", "zero"]))
+    if kind == "type":
+        return a.astype(draw(st.sampled_from([np.float32, np.float16, np.int64, np.int8,
+                                              np.uint8, np.bool_, np.complex128, "<U3"])))
+    if a.ndim == 0 or a.size == 0:
+        return a
+    if kind in ("shorter", "longer", "transposed", "flat", "empty", "scalar"):
+        return {"shorter": lambda: a[:-1], "longer": lambda: np.concatenate([a, a[:1]]),
+                "transposed": lambda: a.T, "flat": a.ravel, "empty": lambda: a[:0],
+                "scalar": lambda: np.asarray(a.ravel()[0])}[kind]()
+    b = a.astype(np.float64) if kind in ("nan", "inf") else a.copy()
+    flat = b.reshape(-1)
+    flat[draw(st.integers(0, b.size - 1)) if kind != "zero" else slice(None)] = \
+        {"nan": np.nan, "inf": np.inf, "negative": -1, "zero": 0}[kind]
+    return b
+
+
+@FUZZ
+@given(data=st.data(), method=st.sampled_from(MODEL_METHODS), n_edits=st.integers(1, 2))
+def test_damaged_model_files_are_loaded_or_refused(saved_models, data, method, n_edits):
+    """A model's files edited (a value of model.json replaced or removed, an array of another
+    type or shape or with a value no fit gives, its SHA-256 made to match) are refused with
+    ModelFormatError, or load into a model that places new documents: every label a cluster
+    or -1, every membership a number."""
+    import hashlib
+
+    import docnmf
+    from docnmf.model import ModelFormatError
+
+    record, arrays = saved_models[method]
+    record, arrays = json.loads(json.dumps(record)), dict(arrays)
+    for _ in range(n_edits):
+        if data.draw(st.booleans(), label="edit model.json"):
+            place = data.draw(st.sampled_from([p for p in _places(record)
+                                               if p and p[0] != "arrays"]))
+            parent = record
+            for key in place[:-1]:
+                parent = parent[key]
+            if isinstance(parent, dict) and data.draw(st.booleans(), label="remove"):
+                del parent[place[-1]]
+            else:
+                parent[place[-1]] = data.draw(JSON_VALUES)
+        else:
+            key = data.draw(st.sampled_from(sorted(arrays)))
+            arrays[key] = data.draw(damaged_arrays(arrays[key]))
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    if isinstance(record.get("arrays"), dict):      # past the check that the files match
+        record["arrays"]["sha256"] = hashlib.sha256(buf.getvalue()).hexdigest()
+    with scratch() as tmp:
+        (tmp / "model.json").write_text(json.dumps(record), encoding="utf-8")
+        (tmp / "arrays.npz").write_bytes(buf.getvalue())
+        try:
+            model = docnmf.load(tmp)
+        except ModelFormatError:
+            event("refused")
+            return
+        event("loaded")
+        placed = model.place(TO_PLACE)
+    assert placed.labels.shape == (len(TO_PLACE),)
+    assert placed.labels.min() >= -1 and placed.labels.max() < model.n_clusters
+    assert np.isfinite(placed.memberships).all()
 
 
 # ------------------------------------------------------------------------------ the command line
