@@ -623,3 +623,37 @@ def test_a_long_class_name_leaves_the_confusion_matrix_s_counts_in_view(browser,
     assert page.errors == []
     # (no cell at all would be -Infinity, to the left of any edge)
     assert 0 < page.measured["right"] <= page.measured["window"]
+
+
+#: The class names of the confusion matrix's rows that its cells show on more than one line.
+_WRAPPED_CLASSES = """() => Array.from(document.querySelectorAll("table.confusion tbody th"))
+  .filter(th => { const r = document.createRange(); r.selectNodeContents(th);
+                  return r.getClientRects().length > 1; })
+  .map(th => th.textContent)"""
+
+
+def test_class_names_that_fit_stay_whole_in_a_narrow_window(browser, demo_report, tmp_path):
+    """A name that can be read on one line keeps it: a narrow window scrolls the matrix
+    sideways rather than cutting 20 Newsgroups' names between any two letters ("sci.me" over
+    "d", "comp.os.ms-windo" over "ws.misc")."""
+    import json
+    import shutil
+
+    names = ["alt.atheism", "comp.graphics", "comp.os.ms-windows.misc", "comp.sys.ibm.pc.hardware",
+             "comp.sys.mac.hardware", "comp.windows.x", "misc.forsale", "rec.autos",
+             "rec.motorcycles", "rec.sport.baseball", "rec.sport.hockey", "sci.crypt",
+             "sci.electronics", "sci.med", "sci.space", "soc.religion.christian",
+             "talk.politics.guns", "talk.politics.mideast", "talk.politics.misc",
+             "talk.religion.misc"]
+    folder = tmp_path / "out"
+    shutil.copytree(demo_report.parent, folder)
+    metrics = json.loads((folder / "metrics.json").read_text(encoding="utf-8"))
+    metrics["n_classes"] = len(names)
+    metrics["confusion"] = {"classes": names, "clusters": list(range(20)),
+                            "counts": [[(7 * i + 11 * j) % 400 for j in range(20)]
+                                       for i in range(20)]}
+    (folder / "metrics.json").write_text(json.dumps(metrics), encoding="utf-8")
+    assert main(["-q", "report", str(folder)]) == 0
+    page = browser(folder / "report.html", width=700, measure=_WRAPPED_CLASSES)
+    assert page.errors == []
+    assert page.measured == []
