@@ -250,3 +250,27 @@ def test_an_output_folder_that_may_not_be_written_fails_before_the_work(fitted, 
     assert proc.stderr.strip() == f"docnmf: error: cannot write to {out}: Permission denied"
     assert list(out.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["locked", "new", "out", "train"]
+
+
+def test_an_output_folder_on_a_read_only_file_system_says_so(fitted, tmp_path, text_folder,
+                                                              docnmf_env):
+    """An existing -o folder on a file system mounted read-only was said to be a matter of
+    permission ('Permission denied'), which no chmod mends; a new -o there already said
+    'Read-only file system'."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare (util-linux) to mount a read-only file system")
+    mount = tmp_path / "ro"
+    (mount / "out").mkdir(parents=True)
+    new = text_folder(tmp_path / "new", NEW)
+    script = ('mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 99; '
+              'shift; exec "$@"')
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(mount),
+                           sys.executable, "-m", "docnmf", "assign", str(fitted), str(new),
+                           "-o", str(mount / "out")],
+                          capture_output=True, text=True, env=docnmf_env, timeout=120,
+                          check=False)
+    if proc.returncode == 99:
+        pytest.skip(f"cannot mount a read-only file system here: {proc.stderr.strip()}")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == (f"docnmf: error: cannot write to {mount / 'out'}: "
+                                   "Read-only file system")

@@ -529,7 +529,7 @@ def check_output_folder(target: str | os.PathLike, command: str | None = None) -
     if not os.access(target, os.W_OK | os.X_OK):
         # replacing it writes in it (the mark of a swap) or moves it to another folder, which
         # both need its permission: found now, not once the work is done
-        raise OutputFolderError(f"cannot write to {target}: Permission denied")
+        raise OutputFolderError(f"cannot write to {target}: {_not_writable_reason(target)}")
     names = sorted(os.listdir(target))
     if {"model.json", "arrays.npz"} <= set(names):
         raise OutputFolderError(f"{target} is a saved model; a result folder is replaced whole, "
@@ -556,6 +556,17 @@ def check_output_folder(target: str | os.PathLike, command: str | None = None) -
         raise OutputFolderError(f"{target} holds files docnmf did not write ({shown}); a result "
                                 "folder is replaced whole, so move them out or give a new or "
                                 "empty folder with -o")
+
+
+def _not_writable_reason(folder: Path) -> str:
+    """Why os.access refused to write in ``folder``: its file system mounted read-only (which
+    no change of permission mends), else its permission."""
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return os.strerror(errno.EROFS)
+    except (OSError, AttributeError):       # (statvfs: not on Windows)
+        pass
+    return os.strerror(errno.EACCES)
 
 
 def _check_not_inside_output(target: Path, real: Path) -> None:
