@@ -159,6 +159,30 @@ def _without_read_override() -> list[str]:
     return ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}"]
 
 
+def test_saving_into_a_model_folder_that_may_not_be_listed_is_a_save_error(fitted, tmp_path,
+                                                                           docnmf_env):
+    """docnmf.save looks for files of the user's in the folder it replaces; one it may enter
+    but not list (-wx) was a PermissionError from os.listdir."""
+    target = tmp_path / "m"
+    shutil.copytree(fitted / "model", target)
+    target.chmod(0o300)
+    script = ("import sys, docnmf\n"
+              "from docnmf.model import ModelSaveError\n"
+              "try:\n"
+              "    docnmf.save(docnmf.load(sys.argv[1]), sys.argv[2])\n"
+              "except ModelSaveError as exc:\n"
+              "    sys.exit(f'refused: {exc}')\n")
+    try:
+        proc = subprocess.run([*_without_read_override(), sys.executable, "-c", script,
+                               str(fitted / "model"), str(target)],
+                              capture_output=True, text=True, env=docnmf_env, timeout=120)
+    finally:
+        target.chmod(0o755)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"refused: cannot read the folder {target}: Permission denied" in proc.stderr
+    assert sorted(p.name for p in target.iterdir()) == ["arrays.npz", "model.json"]
+
+
 @pytest.mark.parametrize("locked", ["model/model.json", "model"])
 def test_an_unreadable_model_is_one_line(fitted, tmp_path, text_folder, locked, docnmf_env):
     """A model.json or model folder that may not be read was a PermissionError traceback."""

@@ -169,8 +169,9 @@ def save(model, path: str | os.PathLike) -> Path:
     in) or a bare fitted estimator (matrices in); one fitted on Dask
     (``DaskNMFClustering``, ``DaskVectorizer``) is saved as the in-memory
     model it stands for, and loads as one. The folder appears whole
-    or not at all; an existing model folder at ``path`` is replaced, any
-    other existing folder is left alone (:class:`ModelSaveError`).
+    or not at all; an existing model folder at ``path`` holding the model's
+    two files alone is replaced, any other existing folder (one holding other
+    files too) is left alone (:class:`ModelSaveError`).
 
     Raises
     ------
@@ -197,7 +198,11 @@ def save(model, path: str | os.PathLike) -> Path:
     if path.exists() and not (path.is_dir() and ((path / MODEL_FILE).is_file()
                                                  or not any(path.iterdir()))):
         raise ModelSaveError(f"{path} exists and is not a docnmf model folder; not overwritten")
-    others = sorted(set(os.listdir(path)) - {MODEL_FILE, ARRAYS_FILE}) if path.is_dir() else []
+    try:
+        others = sorted(set(os.listdir(path)) - {MODEL_FILE, ARRAYS_FILE}) if path.is_dir() \
+            else []
+    except OSError as exc:      # a folder that may not be listed: a PermissionError's traceback
+        raise ModelSaveError(f"cannot read the folder {path}: {exc.strerror or exc}") from None
     if others:      # the folder is replaced whole: they would go with it
         shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
         raise ModelSaveError(f"{path} holds files besides the model ({shown}); not overwritten: "
