@@ -1,5 +1,6 @@
 """What every registered estimator shares through docnmf._estimator."""
 
+import re
 import warnings
 
 import numpy as np
@@ -454,3 +455,18 @@ def test_an_infinite_constraint_weight_is_named(make, param, planted):
     X, _ = planted(30, 20, 3, seed=1)
     with pytest.raises(ValueError, match=f"^{param} must be a finite"):
         make(**{param: float("inf")}).fit(X, must_link=[(0, 1)], cannot_link=[(2, 3)])
+
+
+@pytest.mark.parametrize("name, param, value, message", [
+    ("fsnmf", "alpha", -0.5, "alpha must lie in (0, 1), got -0.5"),
+    ("fsnmf", "alpha", float("nan"), "alpha must be a number, got nan"),
+    ("plsi", "beta", -1.0, "beta must be in (0, 1], got -1.0"),
+    ("plsi", "beta", float("nan"), "beta must be a number, got nan"),
+])
+def test_a_weight_below_its_range_is_told_the_range(name, param, value, message, planted):
+    # the number check made a negative alpha or beta "a non-negative number", as if 0 or 2
+    # would do, where it was told the range the value must lie in
+    X, _ = planted(30, 20, 3, seed=1)
+    data = np.round(5 * X) if METHODS[name].input == "counts" else X
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        make_estimator(name, 3, random_state=0).set_params(**{param: value}).fit(data)

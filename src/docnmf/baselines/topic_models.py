@@ -204,7 +204,7 @@ class PLSIClustering(_TopicModel, ClusterMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Fit on raw counts ``X`` of shape (n_docs, n_terms), dense or sparse."""
         X, k = self._counts(X)
-        check_numbers(self, "beta")
+        check_numbers(self, "beta", nonnegative=False)   # its range is told below
         if not 0.0 < float(self.beta) <= 1.0:
             raise ValueError(f"beta must be in (0, 1], got {self.beta!r}")
         X = sp.csr_matrix(X)

@@ -158,7 +158,7 @@ class FSNMFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimat
 
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
-        check_numbers(self, "alpha")
+        check_numbers(self, "alpha", nonnegative=False)   # its range is told below
         if not 0.0 < float(self.alpha) < 1.0:
             raise ValueError(f"alpha must lie in (0, 1), got {self.alpha!r}")
         check_positive_ints(self, "n_init", "max_iter")
