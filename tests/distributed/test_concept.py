@@ -102,3 +102,17 @@ def test_cf_clustering_equals_lccf_with_lam_0(client, weighting):
                      (dist.memberships_.compute(), memory.memberships_),
                      (dist.components_, memory.components_)]:
         assert np.abs(got - ref).max() <= 1e-8 * np.abs(ref).max()
+
+
+@pytest.mark.parametrize("tol", [None, "x", float("nan")])
+def test_cf_clustering_names_a_tolerance_that_is_no_number(client, tol):
+    """As LCCFClustering does; float(None) raised a TypeError naming nothing, after the
+    statistics of X had been gathered."""
+    import dask.array as da
+
+    from docnmf.distributed.concept_clustering import DaskCFClustering
+
+    X = _matrix(seed=9)
+    with pytest.raises(ValueError, match="^tol must be a number"):
+        DaskCFClustering(3, client=client, n_init=1, max_iter=5, tol=tol).fit(
+            da.from_array(X, chunks=(ROWS, X.shape[1]), asarray=False))

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from .._estimator import _scaled as _times_power_of_two
-from .._estimator import best_restart, check_n_clusters, check_positive_ints, \
+from .._estimator import best_restart, check_n_clusters, check_numbers, check_positive_ints, \
     fit_scale_exponent, memberships_from, store_params, warn_empty_documents, warn_unconverged
 from .._rng import as_generator, child_generators
 from ._rows import (RowPartitions, SharesClient, add_tree, gather, get_client,
@@ -113,6 +113,7 @@ class DaskCFClustering(SharesClient, ClusterMixin, BaseEstimator):
                               X.rows, X.n_cols)
         check_n_clusters(self.n_clusters, X.shape[0])
         check_positive_ints(self, "n_init", "max_iter")
+        check_numbers(self, "tol", nonnegative=False)   # as LCCFClustering: < 0, every iteration
         if self.weighting not in ("none", "ncw"):
             raise ValueError(f"weighting must be 'none' or 'ncw', got {self.weighting!r}")
         self.n_features_in_ = X.shape[1]
