@@ -273,6 +273,11 @@ def test_entry_names_are_taken_in_any_case_and_recorded_in_lower_case():
     assert peer.is_peer and peer.name == "sklearn-km"
     with pytest.raises(ProtocolError, match="separated by spaces"):
         parse_entry("NMF,NMF-NCW")
+    # an error quotes the entry as it was written
+    with pytest.raises(ProtocolError, match="unknown suite entry 'Foo'"):
+        parse_entry("Foo")
+    with pytest.raises(ProtocolError, match="suite entry 'NMF:tol=abc': tol must be a number"):
+        parse_entry("NMF:tol=abc")
 
 
 def test_report_counts_ties_within_the_tie_width():

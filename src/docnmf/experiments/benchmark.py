@@ -117,7 +117,8 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
     ...
     docnmf.experiments.conditions.ProtocolError: unknown suite entry 'nmf,nmf-ncw': give the entries separated by spaces (nmf nmf-ncw); a comma separates an entry's options (lccf:lam=0.1,tf=sublinear)
     """
-    head, colon, tail = spec.strip().partition(":")
+    given = spec.strip()            # as the user wrote it, in the errors
+    head, colon, tail = given.partition(":")
     # "NMF" and "SKLEARN-KM" are nmf and sklearn-km, as cluster's --method takes names; the
     # options keep their case, and the entry is recorded (and resumed) under the lower-case name
     head = head.strip().lower()
@@ -129,26 +130,26 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
         listed = [p.strip() for p in head.split(",")]
         if len(listed) > 1 and all(p in METHODS or p in PEERS or p == "default" for p in listed):
             # evaluate takes --methods nmf,nmf-ncw; here a comma starts an entry's options
-            raise ProtocolError(f"unknown suite entry {spec!r}: give the entries separated by "
+            raise ProtocolError(f"unknown suite entry {given!r}: give the entries separated by "
                                 f"spaces ({' '.join(listed)}); a comma separates an entry's "
                                 "options (lccf:lam=0.1,tf=sublinear)")
-        raise ProtocolError(f"unknown suite entry {spec!r}; give a method "
+        raise ProtocolError(f"unknown suite entry {given!r}; give a method "
                             f"({', '.join(METHODS)}), 'default' or a peer ({', '.join(PEERS)})")
     options: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in tail.split(","))):
         key, eq, value = part.partition("=")
         if not eq:
-            raise ProtocolError(f"suite entry {spec!r}: options are written name=value")
+            raise ProtocolError(f"suite entry {given!r}: options are written name=value")
         key = key.strip()
         if key in options:          # (the last one was kept, without a word)
-            raise ProtocolError(f"suite entry {spec!r}: {key} is given twice")
+            raise ProtocolError(f"suite entry {given!r}: {key} is given twice")
         if key in _SET_BY_THE_SUITE:
-            raise ProtocolError(f"suite entry {spec!r}: the suite sets {key} "
+            raise ProtocolError(f"suite entry {given!r}: the suite sets {key} "
                                 f"({_SET_BY_THE_SUITE[key]})")
         options[key] = _value(value.strip())
     pairs = options.pop(PAIRS_OPTION, None)
     if pairs is not None and not (METHODS[method].constraints and 0 <= pairs <= 1):
-        raise ProtocolError(f"suite entry {spec!r}: pairs= takes a fraction in [0, 1] and a "
+        raise ProtocolError(f"suite entry {given!r}: pairs= takes a fraction in [0, 1] and a "
                             "semi-supervised method")
     vectorizer = {k: v for k, v in options.items() if k in VECTORIZER_OPTIONS}
     estimator = {k: v for k, v in options.items() if k not in VECTORIZER_OPTIONS}
@@ -157,7 +158,7 @@ vectorizer=(('tf', 'sublinear'),), pairs=None)
         # the values too, as a fit would check them, before any corpus is read
         make_estimator(method, 2, **estimator)._check_params(_MANY_DOCUMENTS)
     except (TypeError, ValueError) as exc:
-        raise ProtocolError(f"suite entry {spec!r}: {exc}") from None
+        raise ProtocolError(f"suite entry {given!r}: {exc}") from None
     return Entry(spec, method, tuple(sorted(estimator.items())), tuple(sorted(vectorizer.items())),
                  None if pairs is None else float(pairs))
 
