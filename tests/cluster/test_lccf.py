@@ -307,8 +307,11 @@ def test_a_precomputed_kernels_diagonal_for_new_documents_is_checked(planted, di
     K_new, d = X[:4] @ X.T, np.sum(X[:4] ** 2, axis=1)
     with pytest.raises(ValueError, match=message):
         pre.predict(K_new, kernel_diag=diag(d))
-    assert np.array_equal(pre.predict(K_new, kernel_diag=d[:, None]),
-                          pre.predict(K_new, kernel_diag=d))
+    for column_or_row in (d[:, None], d[None, :]):
+        assert np.array_equal(pre.predict(K_new, kernel_diag=column_or_row),
+                              pre.predict(K_new, kernel_diag=d))
+    with pytest.raises(ValueError, match="got shape \\(2, 2\\)"):
+        pre.predict(K_new, kernel_diag=d.reshape(2, 2))
 
 
 def test_negative_data_uses_the_section_3_5_updates(planted):

@@ -545,7 +545,8 @@ class LCCFClustering(SoftClusterer, ClusterMixin, TransformerMixin, BaseEstimato
                 raise ValueError("kernel='precomputed' needs kernel_diag, k(x, x) of each new "
                                  "document, to place new documents")
             given = np.asarray(kernel_diag, dtype=np.float64)
-            if given.size != Kn.shape[0] or (given.ndim > 1 and given.size != given.shape[0]):
+            # a column or a row of them as well (a row was taken before the check)
+            if given.size != Kn.shape[0] or sum(n > 1 for n in given.shape) > 1:
                 raise ValueError(f"kernel_diag must hold one value per new document "
                                  f"({Kn.shape[0]}), got shape {given.shape}")
             if not np.all(np.isfinite(given)):
