@@ -946,3 +946,19 @@ def test_help_names_the_method_option_once_and_never_breaks_a_word_at_a_hyphen(
     if command in ("cluster", "summarize"):
         assert "lccf-ncw-poly2" in text and "{nmf," not in text
         assert ("--method METHOD" if command == "cluster" else "--cluster-method METHOD") in text
+
+
+def test_per_cluster_summaries_say_a_methods_refusal_in_one_line(tmp_path, capsys, toy_topics):
+    """A clustering method's refusal of the documents (here: the only documents with index
+    terms are copies of one another, so every tf-idf weight is 0) is one error line, as
+    cluster says it, not a traceback."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    space, food = " ".join(toy_topics["space"]), " ".join(toy_topics["food"])
+    for i in range(3):
+        (docs / f"a{i}.txt").write_text(space)
+    (docs / "b.txt").write_text(food)
+    code, _, err = run(["summarize", str(docs), "-k", "3", "--cluster-method", "consensus"],
+                       capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "docnmf: error: consensus: " in err and "nothing to cluster" in err

@@ -1852,9 +1852,16 @@ def _summarize_per_cluster(args, policy: str) -> int:
                 args.cluster_method or DEFAULT_METHOD)
     # without --cluster-method, what docnmf cluster runs (a degenerate result clustered again)
     # its progress as cluster's (34 s went by without a word on 20 Newsgroups)
-    with _advice_for("summarize"):
-        run = cluster_corpus(corpus, args.clusters, args.cluster_method, random_state=args.seed,
-                             estimator_params={"verbose": 1})
+    try:
+        with _advice_for("summarize"):
+            run = cluster_corpus(corpus, args.clusters, args.cluster_method,
+                                 random_state=args.seed, estimator_params={"verbose": 1})
+    except ValueError as exc:
+        # the estimators' input checks, in one line as cluster says them (the errors main
+        # reports are ValueErrors too)
+        if isinstance(exc, _REPORTED_BY_MAIN()):
+            raise
+        raise UsageError(f"{args.cluster_method or DEFAULT_METHOD}: {exc}") from None
     summaries = summarize_clusters(corpus.texts, run.labels, run.memberships, args.clusters,
                                    length=args.length, method=args.method,
                                    max_documents=args.max_documents, random_state=args.seed,
