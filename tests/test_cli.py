@@ -962,3 +962,19 @@ def test_per_cluster_summaries_say_a_methods_refusal_in_one_line(tmp_path, capsy
                        capsys)
     assert code == 2 and "Traceback" not in err
     assert "docnmf: error: consensus: " in err and "nothing to cluster" in err
+
+
+def test_per_cluster_summaries_say_a_cluster_is_empty(tmp_path, capsys, toy_topics):
+    """A cluster without documents was said to have no sentence that fits within --length,
+    which sends its reader to a longer --length that cannot help."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"a{i}.txt").write_text(" ".join(toy_topics["space"]))
+    (docs / "b.txt").write_text(" ".join(toy_topics["food"]))
+    code, out, err = run(["summarize", str(docs), "-k", "3", "--cluster-method", "nmf",
+                          "--length", "15w"], capsys)
+    assert code == 0, err
+    blocks = out.split("\n\n")
+    empty = [b for b in blocks if "(0 documents)" in b]
+    assert empty and all("fits within" not in b and "(an empty cluster" in b for b in empty)

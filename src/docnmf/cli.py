@@ -1872,8 +1872,10 @@ def _summarize_per_cluster(args, policy: str) -> int:
     for c, text in enumerate(summaries):
         head = (f"== cluster {c} ({documents_phrase(run.sizes[c])}): "
                 f"{', '.join(run.keywords[c][:8])}")
-        blocks.append(head + "\n" + (text or f"(no sentence of this cluster fits within "
-                                              f"{args.length})"))
+        # a cluster without documents has no sentence at all: a longer --length cannot help
+        why = ("(an empty cluster: no document is in it)" if not run.sizes[c] else
+               f"(no sentence of this cluster fits within {args.length})")
+        blocks.append(head + "\n" + (text or why))
     print("\n\n".join(blocks))
     return 0
 
