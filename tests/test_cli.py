@@ -978,3 +978,18 @@ def test_per_cluster_summaries_say_a_cluster_is_empty(tmp_path, capsys, toy_topi
     blocks = out.split("\n\n")
     empty = [b for b in blocks if "(0 documents)" in b]
     assert empty and all("fits within" not in b and "(an empty cluster" in b for b in empty)
+
+
+@pytest.mark.parametrize("text, option", [("the of and it is was", "--keep-stop-words"),
+                                          ("mp3 covid19 h1n1 x86 2024", "--token-pattern")])
+def test_per_cluster_summaries_advise_no_text_option_summarize_lacks(tmp_path, capsys, text,
+                                                                     option):
+    """summarize has neither --keep-stop-words nor --token-pattern: its advice for documents
+    without index terms named them as if it had (given, they are refused as unknown)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"{i}.txt").write_text(f"{text} {i}.")
+    code, _, err = run(["summarize", str(docs), "-k", "2"], capsys)
+    assert code == 2 and f"docnmf cluster {option}" in err
+    assert re.search(rf"(?<!docnmf cluster ){option}", err) is None

@@ -1893,7 +1893,11 @@ _CLUSTER_ADVICE = {"summarize": ((re.compile(r"(?<![\w-])--method(?= [\w-]+(?: m
                                  # the errors' advice on terms: summarize keeps them all
                                  (re.compile(r", keep more terms \(--min-df, --max-df, "
                                              r"--max-features\),"), ","),
-                                 (re.compile(r", --max-df 1\.0 --idf smooth,"), ",")),
+                                 (re.compile(r", --max-df 1\.0 --idf smooth,"), ","),
+                                 # the words docnmf cluster can keep, and summarize cannot
+                                 (re.compile(r"(?:(?<=: )|(?<=; )|(?<=\())(?=--(?:keep-stop-words, "
+                                             r"or stop_words=None|token-pattern(?: '|, "
+                                             r"token_pattern in Python)))"), "docnmf cluster ")),
                    "assign": ((re.compile(r"; --max-df(?= \S+ drops)"),
                                "; docnmf cluster --max-df"),)}
 
