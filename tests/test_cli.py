@@ -993,3 +993,15 @@ def test_per_cluster_summaries_advise_no_text_option_summarize_lacks(tmp_path, c
     code, _, err = run(["summarize", str(docs), "-k", "2"], capsys)
     assert code == 2 and f"docnmf cluster {option}" in err
     assert re.search(rf"(?<!docnmf cluster ){option}", err) is None
+
+
+def test_fill_under_one_character_says_the_length_not_that_there_is_no_sentence(tmp_path,
+                                                                                 capsys):
+    """--fill with a limit under the first character's UTF-8 bytes (3 for a Chinese one) gave
+    an empty summary, said to come from documents without a sentence."""
+    (tmp_path / "zh.txt").write_text("天文学家观测到明亮的彗星。彗星将在下个月接近地球。",
+                                     encoding="utf-8")
+    code, _, err = run(["summarize", str(tmp_path / "zh.txt"), "--length", "2b", "--fill"],
+                       capsys)
+    assert code == 2 and "hold no sentence" not in err
+    assert "--length 2b" in err

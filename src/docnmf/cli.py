@@ -1828,7 +1828,10 @@ def _no_summary(args, texts) -> str:
     post of quoted lines only was said to have sentences longer than --length 500w)."""
     from .summarize.matrices import build_pool, prose_of
 
-    if not args.fill and len(build_pool([prose_of(t) for t in texts])):
+    if len(build_pool([prose_of(t) for t in texts])):
+        if args.fill:       # a limit under the bytes of the first character (3 for 天)
+            return (f"no sentence fits within --length {args.length}, not even its first "
+                    "character: give a longer --length")
         return (f"no sentence fits within --length {args.length}: every one is longer "
                 "(give a longer --length, or --fill to cut the best one to fit)")
     return ("the documents hold no sentence to summarize (of a mail or news post, only its "
