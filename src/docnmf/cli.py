@@ -40,6 +40,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _at_least(least: int, why: str):
+    """A whole number of at least ``least`` (``why`` says why)."""
+    def parse(text: str) -> int:
+        value = _number(text, int, "a whole number")
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least} ({why}), got {value}")
+        return value
+    return parse
+
+
 def _clusters_or_auto(text: str) -> int | str:
     if text.strip().lower() == "auto":
         return "auto"
@@ -593,7 +603,9 @@ def _add_selection_options(p: argparse.ArgumentParser, k_range: str | None) -> N
                    type=_at_most(_MAX_RUNS, (2, "the criteria compare restarts")),
                    metavar="N",
                    help="random restarts per k for the consensus and stability (default 8)")
-    g.add_argument("--max-documents", type=_positive_int, default=1000,
+    # select_k refuses fewer than 4 too, but only once the corpus is read and weighted
+    g.add_argument("--max-documents", default=1000,
+                   type=_at_least(4, "k = 2 on at least twice as many documents"),
                    help="documents sampled for the criteria (default 1000)")
 
 

@@ -566,6 +566,18 @@ def test_one_restart_is_refused_before_the_corpus_is_read(capsys):
     assert "--restarts/--runs: expected at least 2 (the criteria compare restarts), got 1" in err
 
 
+@pytest.mark.parametrize("value", ["2", "3"])
+def test_too_few_documents_to_sample_are_refused_before_the_corpus_is_read(capsys, value):
+    """--max-documents 2 or 3 passed the command's parser and was refused by select_k, after
+    the corpus was read and weighted, in select_k's own words (max_documents)."""
+    with pytest.raises(SystemExit) as stop:
+        main(["choose-k", "demo", "--max-documents", value])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "reading" not in err and "max_documents" not in err
+    assert f"--max-documents: expected at least 4 (k = 2 on at least twice as many " \
+           f"documents), got {value}" in err
+
+
 def test_without_the_plot_extra_choose_k_and_k_auto_write_all_but_the_png(demo_jsonl, tmp_path,
                                                                           capsys, monkeypatch):
     """`pip install .` alone (no matplotlib): the table and the choice are written whole, the
