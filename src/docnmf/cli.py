@@ -1650,7 +1650,9 @@ def _cmd_cluster_dask(args) -> int:
         raise UsageError(f"--scheduler/--dask-workers run {', '.join(DASK_METHODS)}; "
                          f"{args.method} runs in memory only")
     if args.clusters == "auto":
-        raise UsageError("-k auto runs in memory only; give --scheduler/--dask-workers a number")
+        # "give --scheduler/--dask-workers a number" read as if those wanted the number
+        raise UsageError("-k auto runs in memory only: with --scheduler or --dask-workers, give "
+                         "-k a number (docnmf choose-k suggests one)")
     if args.clusters < 2:
         raise UsageError(f"-k must be at least 2, got {args.clusters}")
     params = _estimator_params(args)
