@@ -74,12 +74,14 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _start_worker(context: Any, parent: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the pool, so a worker cut
+    # off in the middle of a queue operation cannot leave the others blocked on its lock.
+    # Ignored first: one landing on the lines before printed the pool's "Exception in
+    # initializer" traceback under the command's one line (once in 50 Ctrl-Cs, loaded machine)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from threadpoolctl import threadpool_limits
 
     _die_with_parent(parent)
-    # Ctrl-C reaches the whole process group: the parent stops the pool, so a worker cut
-    # off in the middle of a queue operation cannot leave the others blocked on its lock
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER.update(context=context, limits=threadpool_limits(limits=1))
 
 
