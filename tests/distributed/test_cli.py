@@ -89,8 +89,8 @@ def test_user_mistakes_are_one_line_errors(tmp_path, capsys, monkeypatch):
         (["--method", "lccf"], "runs in memory only"),
         (["--dtype", "float32", "--solver", "hals"], "float64"),
         (["-k", "1"], "at least 2"),
-        (["-k", "auto"], "-k auto runs in memory only: with --scheduler or --dask-workers, give "
-                         "-k a number (docnmf choose-k suggests one)"),
+        (["-k", "auto"], ("-k auto runs in memory only: with --scheduler or --dask-workers, "
+                          "give -k a number (docnmf choose-k suggests one)")),
     ]:
         args = ["cluster", str(tmp_path / "in"), "-k", "3", "--dask-workers", "1", *argv]
         if "-k" in argv:
