@@ -43,11 +43,14 @@ def _positive_int(text: str) -> int:
 def _at_least(least: int, why: str):
     """A whole number of at least ``least`` (``why`` says why)."""
     def parse(text: str) -> int:
-        value = _number(text, int, "a whole number")
-        if value < least:
-            raise argparse.ArgumentTypeError(f"expected at least {least} ({why}), got {value}")
-        return value
+        return _not_below(_number(text, int, "a whole number"), least, why)
     return parse
+
+
+def _not_below(value: int, least: int, why: str) -> int:
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected at least {least} ({why}), got {value}")
+    return value
 
 
 def _clusters_or_auto(text: str) -> int | str:
@@ -67,10 +70,7 @@ def _at_most(limit: int, at_least: tuple[int, str] | None = None):
         value = _positive_int(text)
         if value > limit:
             raise argparse.ArgumentTypeError(f"expected at most {limit:,}, got {value:,}")
-        if at_least is not None and value < at_least[0]:
-            raise argparse.ArgumentTypeError(f"expected at least {at_least[0]} ({at_least[1]}), "
-                                             f"got {value}")
-        return value
+        return value if at_least is None else _not_below(value, *at_least)
     return parse
 
 

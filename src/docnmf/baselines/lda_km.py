@@ -235,9 +235,8 @@ class LDAKMeansClustering(NearestCentre, DocumentClusterer, ClusterMixin, BaseEs
     def _check_params(self, n_docs: int) -> None:
         check_n_clusters(self.n_clusters, n_docs)
         check_positive_ints(self, "n_components", "n_init", "max_iter")
-        check_numbers(self, "reg", "tol")
-        if not np.isfinite(self.reg):   # S_t + inf I: numpy's 'must not contain infs' in LDA
-            raise ValueError(f"reg must be a finite number, got {self.reg!r}")
+        check_numbers(self, "reg", finite=True)   # S_t + inf I: numpy's 'must not contain infs'
+        check_numbers(self, "tol")
 
     def _kmeans(self, Y, k, init, seed):
         km = KMeans(k, init=init, n_init=1, max_iter=_KMEANS_MAX_ITER, tol=float(self.tol),
